@@ -1,0 +1,209 @@
+/* config.c — the effective configuration: which mode each routine runs in, the policy that
+ * defines the modes, and the per-device decision.  Built once from the environment (or again
+ * when EXBLAS_REREAD=1 and the environment changed); immutable afterwards. */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { KIND_NATIVE, KIND_POLICY, KIND_ENGINE };
+
+#define ENV_COUNT (2 + DFS_R_COUNT)
+static const char *const env_names[ENV_COUNT] = {"EXBLAS_MODE", "EXBLAS_POLICY", "EXBLAS_MODE_DGEMM",
+                                                 "EXBLAS_MODE_DGEMV", "EXBLAS_MODE_DDOT"};
+
+typedef struct {
+    int kind;
+    int engine; /* KIND_ENGINE */
+    int native_everywhere;
+    char text[256]; /* the mode string as given */
+    char var[32];   /* the variable it came from */
+    dfs_mode mode;
+    dfs_option overrides[DFS_MODE_MAX_OPTS];
+    char source[600];
+} routine_mode;
+
+struct dfs_config {
+    dfs_policy *policy;
+    char policy_source[512];
+    routine_mode r[DFS_R_COUNT];
+    int all_native;
+    char *env[ENV_COUNT]; /* values seen, for dfs_config_env_changed */
+    int env_set[ENV_COUNT];
+};
+
+static void diagf(dfs_diag diag, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void diagf(dfs_diag diag, const char *fmt, ...)
+{
+    char buf[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    if (diag)
+        diag(buf);
+}
+
+static int native_lookup_only(const char *name)
+{
+    return strcmp(name, "native") ? -1 : 0;
+}
+
+static void load_policy(dfs_config *c, const char *path, dfs_engine_lookup lookup, dfs_diag diag)
+{
+    char err[512];
+    if (path && *path) {
+        c->policy = dfs_policy_load(path, lookup, err, sizeof err);
+        if (c->policy) {
+            snprintf(c->policy_source, sizeof c->policy_source, "%s", path);
+            return;
+        }
+        diagf(diag, "EXBLAS_POLICY: %s; using the embedded default policy", err);
+    }
+    c->policy = dfs_policy_parse(dfs_default_policy_text, strlen(dfs_default_policy_text),
+                                 "<embedded>", lookup, err, sizeof err);
+    snprintf(c->policy_source, sizeof c->policy_source, "embedded");
+    if (!c->policy)
+        diagf(diag, "the embedded default policy does not parse (%s); every call runs natively", err);
+}
+
+static void set_mode(dfs_config *c, dfs_routine r, const char *var, const char *text,
+                     dfs_engine_lookup lookup, dfs_diag diag)
+{
+    routine_mode *m = &c->r[r];
+    snprintf(m->var, sizeof m->var, "%s", var);
+    snprintf(m->text, sizeof m->text, "%s", text);
+    /* Report a problem once even when one variable serves several routines. */
+    int first_use = 1;
+    for (int q = 0; q < (int)r; q++)
+        if (!strcmp(c->r[q].var, var))
+            first_use = 0;
+    char err[256];
+    m->kind = KIND_NATIVE;
+    if (dfs_mode_parse(text, &m->mode, err, sizeof err)) {
+        if (first_use)
+            diagf(diag, "%s=%s: %s; using native", var, text, err);
+        snprintf(m->source, sizeof m->source, "%s is invalid", var);
+        return;
+    }
+    for (int i = 0; i < m->mode.nopts; i++)
+        m->overrides[i] = (dfs_option){m->mode.keys[i], m->mode.values[i], m->var};
+    if (!strcmp(m->mode.name, "native")) {
+        snprintf(m->source, sizeof m->source, "%s=native", var);
+    } else if (dfs_policy_has_mode(c->policy, m->mode.name)) {
+        m->kind = KIND_POLICY;
+        m->native_everywhere = dfs_policy_mode_is_native(c->policy, m->mode.name, r);
+        snprintf(m->source, sizeof m->source, "%s=%s, policy %s", var, m->mode.name,
+                 c->policy_source);
+    } else if (lookup(m->mode.name) >= 0) {
+        m->kind = KIND_ENGINE;
+        m->engine = lookup(m->mode.name);
+        snprintf(m->source, sizeof m->source, "%s=%s", var, m->mode.name);
+    } else {
+        if (first_use)
+            diagf(diag, "%s=%s: no mode or engine of that name (modes come from the policy, "
+                        "engines from exblas-info); using native", var, m->mode.name);
+        snprintf(m->source, sizeof m->source, "%s names no mode or engine", var);
+    }
+}
+
+dfs_config *dfs_config_build(const char *mode, const char *const routine_mode_text[DFS_R_COUNT],
+                             const char *policy_path, dfs_engine_lookup lookup, dfs_diag diag)
+{
+    dfs_config *c = calloc(1, sizeof *c);
+    if (!c)
+        return NULL;
+    if (!lookup)
+        lookup = native_lookup_only;
+    load_policy(c, policy_path, lookup, diag);
+    c->all_native = 1;
+    for (int r = 0; r < DFS_R_COUNT; r++) {
+        const char *text = "auto", *var = "default";
+        if (mode && *mode) {
+            text = mode;
+            var = "EXBLAS_MODE";
+        }
+        if (routine_mode_text && routine_mode_text[r] && *routine_mode_text[r]) {
+            text = routine_mode_text[r];
+            var = env_names[2 + r];
+        }
+        set_mode(c, (dfs_routine)r, var, text, lookup, diag);
+        routine_mode *m = &c->r[r];
+        if (m->kind == KIND_ENGINE ? m->engine != 0 : m->kind == KIND_POLICY && !m->native_everywhere)
+            c->all_native = 0;
+    }
+    return c;
+}
+
+dfs_config *dfs_config_from_env(dfs_engine_lookup lookup, dfs_diag diag)
+{
+    const char *v[ENV_COUNT];
+    for (int i = 0; i < ENV_COUNT; i++)
+        v[i] = secure_getenv(env_names[i]);
+    dfs_config *c = dfs_config_build(v[0], v + 2, v[1], lookup, diag);
+    if (!c)
+        return NULL;
+    for (int i = 0; i < ENV_COUNT; i++) {
+        c->env_set[i] = v[i] != NULL;
+        c->env[i] = v[i] ? strdup(v[i]) : NULL;
+    }
+    return c;
+}
+
+int dfs_config_env_changed(const dfs_config *c)
+{
+    for (int i = 0; i < ENV_COUNT; i++) {
+        const char *v = secure_getenv(env_names[i]);
+        if ((v != NULL) != c->env_set[i] || (v && c->env[i] && strcmp(v, c->env[i])))
+            return 1;
+    }
+    return 0;
+}
+
+void dfs_config_free(dfs_config *c)
+{
+    if (!c)
+        return;
+    dfs_policy_free(c->policy);
+    for (int i = 0; i < ENV_COUNT; i++)
+        free(c->env[i]);
+    free(c);
+}
+
+int dfs_config_all_native(const dfs_config *c)
+{
+    return c->all_native;
+}
+
+void dfs_config_rule(const dfs_config *c, const dfs_device *dev, dfs_routine r, dfs_rule *out)
+{
+    const routine_mode *m = &c->r[r];
+    memset(out, 0, sizeof *out);
+    out->source = m->source;
+    if (m->kind == KIND_POLICY) {
+        dfs_policy_rule(c->policy, m->mode.name, dev, r, out);
+    } else if (m->kind == KIND_ENGINE) {
+        out->engine = m->engine;
+        out->source = m->source;
+        dfs_policy_engine_options(c->policy, m->engine, &out->options);
+    }
+    out->options.noverride = m->mode.nopts;
+    out->options.override = m->overrides;
+}
+
+const dfs_policy *dfs_config_policy(const dfs_config *c)
+{
+    return c->policy;
+}
+
+const char *dfs_config_policy_source(const dfs_config *c)
+{
+    return c->policy_source;
+}
+
+const char *dfs_config_mode(const dfs_config *c, dfs_routine r)
+{
+    return c->r[r].text;
+}

@@ -1,0 +1,634 @@
+/* policy.c — the policy file: parsing, validation and rule lookup.  Format (docs/POLICY.md):
+ *
+ *   [mode NAME SELECTOR...]      rules of mode NAME on devices matching every selector
+ *   dgemm = ENGINE [min_dim=N] [key=value...]      (also dgemv, ddot, all)
+ *   [engine NAME]                options of engine NAME
+ *   key = value
+ *
+ * Selectors: class=full|starved|unknown, cc=X.Y (also >=, <=, >, <), ratio=N (same operators),
+ * name=GLOB.  Later matching sections override earlier ones routine by routine. */
+#include "config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define MAX_FILE (1 << 20)
+#define MAX_LINE 4096
+#define MAX_TOKENS 64
+
+const char *const dfs_routine_names[DFS_R_COUNT] = {"dgemm", "dgemv", "ddot"};
+
+enum sel_kind { SEL_CLASS, SEL_CC, SEL_RATIO, SEL_NAME };
+enum sel_op { OP_EQ, OP_GE, OP_LE, OP_GT, OP_LT };
+
+typedef struct {
+    enum sel_kind kind;
+    enum sel_op op;
+    long value; /* cc as major*100+minor, or ratio */
+    char *text; /* class name or name glob */
+} selector;
+
+typedef struct {
+    int set;
+    int engine;
+    int64_t min_dim;
+    int opt_first, opt_count; /* inline options in p->opts */
+    dfs_option *merged;       /* engine-section options followed by inline ones */
+    int nmerged;
+    char *where;
+} rule;
+
+typedef struct {
+    char *mode;
+    selector *sel;
+    int nsel;
+    rule r[DFS_R_COUNT];
+} mode_section;
+
+typedef struct {
+    int engine;
+    int opt_first, opt_count; /* contiguous: options are appended line by line */
+    int line;
+} engine_section;
+
+struct dfs_policy {
+    mode_section *modes;
+    int nmodes;
+    engine_section *engines;
+    int nengines;
+    dfs_option *opts;
+    int nopts;
+};
+
+/* ---------- small helpers ---------- */
+
+static char *xstrdup(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *d = malloc(n);
+    if (d)
+        memcpy(d, s, n);
+    return d;
+}
+
+static void *grow(void *p, int n, size_t elem)
+{
+    /* Capacity doubles at powers of two. */
+    if (n & (n - 1))
+        return p;
+    size_t cap = n ? (size_t)n * 2 : 4;
+    return realloc(p, cap * elem);
+}
+
+static int is_name(const char *s)
+{
+    if (!*s)
+        return 0;
+    for (; *s; s++)
+        if (!(isalnum((unsigned char)*s) || *s == '_' || *s == '-' || *s == '.'))
+            return 0;
+    return 1;
+}
+
+typedef struct {
+    const char *file;
+    int line;
+    char *err;
+    size_t errlen;
+} ctx;
+
+static int fail(ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int fail(ctx *c, const char *fmt, ...)
+{
+    char msg[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    snprintf(c->err, c->errlen, "%s:%d: %s", c->file, c->line, msg);
+    return -1;
+}
+
+/* Splits s in place at blanks; returns the number of tokens (or -1 if too many). */
+static int tokenize(char *s, char **tok)
+{
+    int n = 0;
+    for (;;) {
+        while (*s == ' ' || *s == '\t')
+            s++;
+        if (!*s)
+            return n;
+        if (n == MAX_TOKENS)
+            return -1;
+        tok[n++] = s;
+        while (*s && *s != ' ' && *s != '\t')
+            s++;
+        if (*s)
+            *s++ = '\0';
+    }
+}
+
+static int parse_long(const char *s, long *out)
+{
+    if (!*s || !isdigit((unsigned char)*s))
+        return -1;
+    errno = 0;
+    char *end;
+    long v = strtol(s, &end, 10);
+    if (*end || errno)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+static int parse_cc(const char *s, long *out)
+{
+    long major = 0, minor = 0;
+    const char *dot = strchr(s, '.');
+    char buf[16];
+    if (strlen(s) >= sizeof buf)
+        return -1;
+    snprintf(buf, sizeof buf, "%s", s);
+    if (dot) {
+        buf[dot - s] = '\0';
+        if (parse_long(buf, &major) || parse_long(buf + (dot - s) + 1, &minor) || minor > 99)
+            return -1;
+    } else if (parse_long(buf, &major)) {
+        return -1;
+    }
+    if (major > 99)
+        return -1;
+    *out = major * 100 + minor;
+    return 0;
+}
+
+/* ---------- parsing ---------- */
+
+static int add_option(dfs_policy *p, ctx *c, const char *key, const char *value)
+{
+    dfs_option *o = grow(p->opts, p->nopts, sizeof *o);
+    if (!o)
+        return fail(c, "out of memory");
+    p->opts = o;
+    char where[600];
+    snprintf(where, sizeof where, "%s:%d", c->file, c->line);
+    o[p->nopts].key = xstrdup(key);
+    o[p->nopts].value = xstrdup(value);
+    o[p->nopts].where = xstrdup(where);
+    if (!o[p->nopts].key || !o[p->nopts].value || !o[p->nopts].where)
+        return fail(c, "out of memory");
+    p->nopts++;
+    return 0;
+}
+
+static int parse_selector(ctx *c, const char *t, selector *s)
+{
+    static const struct {
+        const char *name;
+        enum sel_kind kind;
+    } kinds[] = {{"class", SEL_CLASS}, {"cc", SEL_CC}, {"ratio", SEL_RATIO}, {"name", SEL_NAME}};
+    static const struct {
+        const char *text;
+        enum sel_op op;
+    } ops[] = {{">=", OP_GE}, {"<=", OP_LE}, {"=", OP_EQ}, {">", OP_GT}, {"<", OP_LT}};
+    memset(s, 0, sizeof *s);
+    size_t klen = strcspn(t, "<>=");
+    int k = -1;
+    for (int i = 0; i < 4; i++)
+        if (strlen(kinds[i].name) == klen && !strncmp(t, kinds[i].name, klen))
+            k = i;
+    if (k < 0)
+        return fail(c, "unknown selector '%s' (expected class=, cc=, ratio= or name=)", t);
+    s->kind = kinds[k].kind;
+    const char *rest = t + klen;
+    int o = -1;
+    for (int i = 0; i < 5 && o < 0; i++)
+        if (!strncmp(rest, ops[i].text, strlen(ops[i].text)))
+            o = i;
+    if (o < 0)
+        return fail(c, "selector '%s' has no operator", t);
+    s->op = ops[o].op;
+    const char *v = rest + strlen(ops[o].text);
+    if (!*v)
+        return fail(c, "selector '%s' has no value", t);
+    switch (s->kind) {
+    case SEL_CLASS:
+        if (s->op != OP_EQ)
+            return fail(c, "class takes only '='");
+        if (strcmp(v, "full") && strcmp(v, "starved") && strcmp(v, "unknown"))
+            return fail(c, "unknown class '%s' (expected full, starved or unknown)", v);
+        s->text = xstrdup(v);
+        break;
+    case SEL_NAME:
+        if (s->op != OP_EQ)
+            return fail(c, "name takes only '='");
+        s->text = xstrdup(v);
+        break;
+    case SEL_CC:
+        if (parse_cc(v, &s->value))
+            return fail(c, "bad compute capability '%s' (expected like 8.6)", v);
+        break;
+    case SEL_RATIO:
+        if (parse_long(v, &s->value) || s->value < 1 || s->value > 1024)
+            return fail(c, "bad ratio '%s' (expected an integer such as 2, 32 or 64)", v);
+        break;
+    }
+    if ((s->kind == SEL_CLASS || s->kind == SEL_NAME) && !s->text)
+        return fail(c, "out of memory");
+    return 0;
+}
+
+static int parse_header(dfs_policy *p, ctx *c, char *line, int *cur_mode, int *cur_engine,
+                        dfs_engine_lookup lookup)
+{
+    size_t n = strlen(line);
+    if (line[n - 1] != ']')
+        return fail(c, "section header must end with ']'");
+    line[n - 1] = '\0';
+    char *tok[MAX_TOKENS];
+    int nt = tokenize(line + 1, tok);
+    if (nt < 0)
+        return fail(c, "too many words in the section header");
+    if (nt < 2)
+        return fail(c, "section header needs a kind and a name, e.g. [mode auto] or [engine df]");
+    if (!is_name(tok[1]) || strlen(tok[1]) >= 64)
+        return fail(c, "bad name '%s'", tok[1]);
+    if (!strcmp(tok[0], "engine")) {
+        if (nt != 2)
+            return fail(c, "[engine NAME] takes no selectors");
+        int e = lookup(tok[1]);
+        if (e < 0)
+            return fail(c, "unknown engine '%s'", tok[1]);
+        for (int i = 0; i < p->nengines; i++)
+            if (p->engines[i].engine == e)
+                return fail(c, "[engine %s] appears twice (first at line %d)", tok[1],
+                            p->engines[i].line);
+        engine_section *es = grow(p->engines, p->nengines, sizeof *es);
+        if (!es)
+            return fail(c, "out of memory");
+        p->engines = es;
+        es[p->nengines] = (engine_section){e, p->nopts, 0, c->line};
+        *cur_engine = p->nengines++;
+        *cur_mode = -1;
+        return 0;
+    }
+    if (strcmp(tok[0], "mode"))
+        return fail(c, "unknown section kind '%s' (expected mode or engine)", tok[0]);
+    mode_section *ms = grow(p->modes, p->nmodes, sizeof *ms);
+    if (!ms)
+        return fail(c, "out of memory");
+    p->modes = ms;
+    ms += p->nmodes;
+    memset(ms, 0, sizeof *ms);
+    p->nmodes++; /* counted now so that free() releases it on error */
+    ms->mode = xstrdup(tok[1]);
+    if (!ms->mode)
+        return fail(c, "out of memory");
+    if (nt > 2) {
+        ms->sel = calloc((size_t)(nt - 2), sizeof *ms->sel);
+        if (!ms->sel)
+            return fail(c, "out of memory");
+        for (int i = 2; i < nt; i++) {
+            if (parse_selector(c, tok[i], &ms->sel[ms->nsel]))
+                return -1;
+            ms->nsel++;
+        }
+    }
+    *cur_mode = p->nmodes - 1;
+    *cur_engine = -1;
+    return 0;
+}
+
+static int parse_rule(dfs_policy *p, ctx *c, mode_section *ms, const char *key, char *value,
+                      dfs_engine_lookup lookup)
+{
+    int first, last;
+    if (!strcmp(key, "all")) {
+        first = 0;
+        last = DFS_R_COUNT - 1;
+    } else {
+        first = -1;
+        for (int i = 0; i < DFS_R_COUNT; i++)
+            if (!strcmp(key, dfs_routine_names[i]))
+                first = i;
+        if (first < 0)
+            return fail(c, "unknown routine '%s' (expected dgemm, dgemv, ddot or all)", key);
+        last = first;
+    }
+    for (int i = first; i <= last; i++)
+        if (ms->r[i].set)
+            return fail(c, "%s is set twice in this section (first at %s)", dfs_routine_names[i],
+                        ms->r[i].where);
+    char *tok[MAX_TOKENS];
+    int nt = tokenize(value, tok);
+    if (nt < 0)
+        return fail(c, "too many words in the rule");
+    if (nt == 0)
+        return fail(c, "%s needs an engine name", key);
+    int e = lookup(tok[0]);
+    if (e < 0)
+        return fail(c, "unknown engine '%s'", tok[0]);
+    rule r = {1, e, 0, p->nopts, 0, NULL, 0, NULL};
+    for (int i = 1; i < nt; i++) {
+        char *eq = strchr(tok[i], '=');
+        if (!eq || eq == tok[i] || !eq[1])
+            return fail(c, "'%s' is not key=value", tok[i]);
+        *eq = '\0';
+        if (!is_name(tok[i]))
+            return fail(c, "bad option name '%s'", tok[i]);
+        if (!strcmp(tok[i], "min_dim")) {
+            long v;
+            if (parse_long(eq + 1, &v))
+                return fail(c, "min_dim must be a non-negative integer, not '%s'", eq + 1);
+            r.min_dim = v;
+        } else {
+            if (add_option(p, c, tok[i], eq + 1))
+                return -1;
+            r.opt_count++;
+        }
+    }
+    char where[600];
+    snprintf(where, sizeof where, "%s:%d", c->file, c->line);
+    for (int i = first; i <= last; i++) {
+        ms->r[i] = r;
+        ms->r[i].where = xstrdup(where);
+        if (!ms->r[i].where)
+            return fail(c, "out of memory");
+    }
+    return 0;
+}
+
+/* Copies the engine's section options, then the rule's own, into one array per rule. */
+static int merge_options(dfs_policy *p)
+{
+    for (int m = 0; m < p->nmodes; m++)
+        for (int r = 0; r < DFS_R_COUNT; r++) {
+            rule *ru = &p->modes[m].r[r];
+            if (!ru->set)
+                continue;
+            dfs_options eo;
+            dfs_policy_engine_options(p, ru->engine, &eo);
+            int n = ru->opt_count + eo.nbase;
+            if (!n)
+                continue;
+            ru->merged = malloc((size_t)n * sizeof *ru->merged);
+            if (!ru->merged)
+                return -1;
+            for (int i = 0; i < eo.nbase; i++)
+                ru->merged[ru->nmerged++] = eo.base[i];
+            for (int i = 0; i < ru->opt_count; i++)
+                ru->merged[ru->nmerged++] = p->opts[ru->opt_first + i];
+        }
+    return 0;
+}
+
+static char *trim(char *s)
+{
+    while (*s == ' ' || *s == '\t')
+        s++;
+    size_t n = strlen(s);
+    while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r'))
+        s[--n] = '\0';
+    return s;
+}
+
+dfs_policy *dfs_policy_parse(const char *text, size_t len, const char *file,
+                             dfs_engine_lookup lookup, char *err, size_t errlen)
+{
+    ctx c = {file ? file : "<policy>", 0, err, errlen};
+    if (err && errlen)
+        err[0] = '\0';
+    if (len > MAX_FILE) {
+        fail(&c, "file larger than %d bytes", MAX_FILE);
+        return NULL;
+    }
+    dfs_policy *p = calloc(1, sizeof *p);
+    char *line = malloc(MAX_LINE + 1);
+    if (!p || !line) {
+        free(p);
+        free(line);
+        fail(&c, "out of memory");
+        return NULL;
+    }
+    int cur_mode = -1, cur_engine = -1, bad = 0;
+    size_t pos = 0;
+    while (pos < len && !bad) {
+        c.line++;
+        size_t end = pos;
+        while (end < len && text[end] != '\n')
+            end++;
+        size_t n = end - pos;
+        if (n > MAX_LINE) {
+            bad = fail(&c, "line longer than %d characters", MAX_LINE);
+            break;
+        }
+        if (memchr(text + pos, '\0', n)) {
+            bad = fail(&c, "NUL byte: this is not a text file");
+            break;
+        }
+        memcpy(line, text + pos, n);
+        line[n] = '\0';
+        pos = end + 1;
+        /* A comment starts at '#' at the start of the line or after a blank. */
+        for (char *h = line; (h = strchr(h, '#')); h++)
+            if (h == line || h[-1] == ' ' || h[-1] == '\t') {
+                *h = '\0';
+                break;
+            }
+        for (char *q = line; *q; q++)
+            if ((unsigned char)*q < 0x20 && *q != '\t' && *q != '\r') {
+                bad = fail(&c, "control character 0x%02x", (unsigned char)*q);
+                break;
+            }
+        if (bad)
+            break;
+        char *s = trim(line);
+        if (!*s)
+            continue;
+        if (*s == '[') {
+            bad = parse_header(p, &c, s, &cur_mode, &cur_engine, lookup);
+            continue;
+        }
+        char *eq = strchr(s, '=');
+        if (!eq) {
+            bad = fail(&c, "expected 'key = value' or a [section]");
+            continue;
+        }
+        *eq = '\0';
+        char *key = trim(s), *value = trim(eq + 1);
+        if (!is_name(key)) {
+            bad = fail(&c, "bad key '%s'", key);
+        } else if (!*value) {
+            bad = fail(&c, "'%s' has no value", key);
+        } else if (cur_mode >= 0) {
+            bad = parse_rule(p, &c, &p->modes[cur_mode], key, value, lookup);
+        } else if (cur_engine >= 0) {
+            engine_section *es = &p->engines[cur_engine];
+            for (int i = 0; i < es->opt_count && !bad; i++)
+                if (!strcmp(p->opts[es->opt_first + i].key, key))
+                    bad = fail(&c, "'%s' is set twice in this section (first at %s)", key,
+                               p->opts[es->opt_first + i].where);
+            if (!bad && !(bad = add_option(p, &c, key, value)))
+                es->opt_count++;
+        } else {
+            bad = fail(&c, "'%s' outside a section: start with [mode NAME] or [engine NAME]", key);
+        }
+    }
+    free(line);
+    if (!bad && merge_options(p)) {
+        c.line = 0;
+        bad = fail(&c, "out of memory");
+    }
+    if (bad) {
+        dfs_policy_free(p);
+        return NULL;
+    }
+    return p;
+}
+
+dfs_policy *dfs_policy_load(const char *path, dfs_engine_lookup lookup, char *err, size_t errlen)
+{
+    ctx c = {path, 0, err, errlen};
+    FILE *f = fopen(path, "rbe");
+    if (!f) {
+        fail(&c, "cannot open: %s", strerror(errno));
+        return NULL;
+    }
+    struct stat st;
+    if (fstat(fileno(f), &st) == 0 && !S_ISREG(st.st_mode)) {
+        fclose(f);
+        fail(&c, "not a regular file");
+        return NULL;
+    }
+    char *buf = malloc(MAX_FILE + 1);
+    if (!buf) {
+        fclose(f);
+        fail(&c, "out of memory");
+        return NULL;
+    }
+    size_t n = fread(buf, 1, MAX_FILE + 1, f);
+    int rerr = ferror(f);
+    fclose(f);
+    dfs_policy *p = NULL;
+    if (rerr)
+        fail(&c, "read error");
+    else
+        p = dfs_policy_parse(buf, n, path, lookup, err, errlen);
+    free(buf);
+    return p;
+}
+
+void dfs_policy_free(dfs_policy *p)
+{
+    if (!p)
+        return;
+    for (int m = 0; m < p->nmodes; m++) {
+        mode_section *ms = &p->modes[m];
+        free(ms->mode);
+        for (int i = 0; i < ms->nsel; i++)
+            free(ms->sel[i].text);
+        free(ms->sel);
+        for (int r = 0; r < DFS_R_COUNT; r++) {
+            free(ms->r[r].merged);
+            free(ms->r[r].where);
+        }
+    }
+    for (int i = 0; i < p->nopts; i++) {
+        free((char *)p->opts[i].key);
+        free((char *)p->opts[i].value);
+        free((char *)p->opts[i].where);
+    }
+    free(p->modes);
+    free(p->engines);
+    free(p->opts);
+    free(p);
+}
+
+/* ---------- lookup ---------- */
+
+static int compare(long a, enum sel_op op, long b)
+{
+    switch (op) {
+    case OP_EQ: return a == b;
+    case OP_GE: return a >= b;
+    case OP_LE: return a <= b;
+    case OP_GT: return a > b;
+    case OP_LT: return a < b;
+    }
+    return 0;
+}
+
+static int matches(const mode_section *ms, const dfs_device *d)
+{
+    for (int i = 0; i < ms->nsel; i++) {
+        const selector *s = &ms->sel[i];
+        int ok = 0;
+        switch (s->kind) {
+        case SEL_CLASS:
+            ok = !strcmp(dfs_device_class(d), s->text);
+            break;
+        case SEL_CC:
+            ok = d && (d->cc_major || d->cc_minor) &&
+                 compare(d->cc_major * 100L + d->cc_minor, s->op, s->value);
+            break;
+        case SEL_RATIO:
+            ok = d && d->fp64_ratio && compare(d->fp64_ratio, s->op, s->value);
+            break;
+        case SEL_NAME:
+            ok = d && fnmatch(s->text, d->name, FNM_CASEFOLD) == 0;
+            break;
+        }
+        if (!ok)
+            return 0;
+    }
+    return 1;
+}
+
+void dfs_policy_engine_options(const dfs_policy *p, int engine, dfs_options *out)
+{
+    memset(out, 0, sizeof *out);
+    for (int e = 0; p && e < p->nengines; e++)
+        if (p->engines[e].engine == engine) {
+            out->nbase = p->engines[e].opt_count;
+            out->base = p->opts + p->engines[e].opt_first;
+        }
+}
+
+int dfs_policy_mode_is_native(const dfs_policy *p, const char *mode, dfs_routine r)
+{
+    for (int m = 0; p && m < p->nmodes; m++)
+        if (!strcmp(p->modes[m].mode, mode) && p->modes[m].r[r].set && p->modes[m].r[r].engine != 0)
+            return 0;
+    return 1;
+}
+
+int dfs_policy_has_mode(const dfs_policy *p, const char *mode)
+{
+    for (int m = 0; p && m < p->nmodes; m++)
+        if (!strcmp(p->modes[m].mode, mode))
+            return 1;
+    return 0;
+}
+
+void dfs_policy_rule(const dfs_policy *p, const char *mode, const dfs_device *dev, dfs_routine r,
+                     dfs_rule *out)
+{
+    memset(out, 0, sizeof *out);
+    out->source = "no matching rule";
+    for (int m = 0; p && m < p->nmodes; m++) {
+        const mode_section *ms = &p->modes[m];
+        if (strcmp(ms->mode, mode) || !ms->r[r].set || !matches(ms, dev))
+            continue;
+        out->engine = ms->r[r].engine;
+        out->min_dim = ms->r[r].min_dim;
+        out->options.nbase = ms->r[r].nmerged;
+        out->options.base = ms->r[r].merged;
+        out->source = ms->r[r].where;
+    }
+}

@@ -1,0 +1,116 @@
+/* engine.h — the interface every engine implements, and the call records the shim hands it.
+ *
+ * An engine is one folder under engines/ with one dfs_engine value, listed once in
+ * engines/registry.c.  The shim has already validated the arguments exactly as cuBLAS does and
+ * taken the quick returns it can take without reading device memory; the engine computes the
+ * call on ctx->stream with no host synchronisation, or answers DFS_STATUS_DECLINED when it
+ * cannot compute this call correctly (the shim then logs it once and runs it natively).
+ * Engines reach real cuBLAS and CUDA only through shim/resolve.h. */
+#ifndef DFS_ENGINE_H
+#define DFS_ENGINE_H
+
+#include <cublas_api.h>
+#include <stdint.h>
+
+/* Not a cuBLAS status: "this engine does not take this call; run it natively". */
+#define DFS_STATUS_DECLINED ((cublasStatus_t)0x7d00)
+
+/* Which exported entry point the application called (native forwarding calls the same one, so
+ * native results are bitwise those of cuBLAS). */
+typedef enum {
+    DFS_API_DGEMM, DFS_API_DGEMM_64,
+    DFS_API_DGEMM_STRIDED, DFS_API_DGEMM_STRIDED_64,
+    DFS_API_GEMMEX, DFS_API_GEMMEX_64,
+    DFS_API_GEMMEX_STRIDED, DFS_API_GEMMEX_STRIDED_64,
+    DFS_API_DGEMV, DFS_API_DGEMV_64,
+    DFS_API_DDOT, DFS_API_DDOT_64,
+} dfs_api;
+
+/* C(i) = alpha * op(A(i)) * op(B(i)) + beta * C(i) for i < batch, column-major, FP64.
+ * Non-batched calls have batch = 1 and strides 0.  alpha and beta are host or device pointers
+ * according to ctx->pointer_mode. */
+typedef struct {
+    dfs_api api;
+    cublasOperation_t transa, transb;
+    int64_t m, n, k;
+    const double *alpha;
+    const double *A; int64_t lda; long long strideA;
+    const double *B; int64_t ldb; long long strideB;
+    const double *beta;
+    double *C; int64_t ldc; long long strideC;
+    int64_t batch;
+    cublasGemmAlgo_t algo; /* GemmEx forms only, forwarded unchanged when run natively */
+} dfs_gemm_call;
+
+/* y = alpha * op(A) * x + beta * y. */
+typedef struct {
+    dfs_api api;
+    cublasOperation_t trans;
+    int64_t m, n;
+    const double *alpha;
+    const double *A; int64_t lda;
+    const double *x; int64_t incx;
+    const double *beta;
+    double *y; int64_t incy;
+} dfs_gemv_call;
+
+/* *result = x . y  (result is a host or device pointer according to ctx->pointer_mode; in host
+ * mode the engine returns only when *result holds the value, as cuBLAS does). */
+typedef struct {
+    dfs_api api;
+    int64_t n;
+    const double *x; int64_t incx;
+    const double *y; int64_t incy;
+    double *result;
+} dfs_dot_call;
+
+typedef struct dfs_scratch dfs_scratch;
+
+/* Engine options (key = value strings): `base` from the policy (the [engine NAME] section, then
+ * the options written on the rule), `override` from the mode string (EXBLAS_MODE=name:k=v,...),
+ * which wins.  `where` says where each came from ("file:line" or "EXBLAS_MODE"). */
+typedef struct {
+    const char *key, *value, *where;
+} dfs_option;
+typedef struct dfs_options {
+    int nbase, noverride;
+    const dfs_option *base, *override;
+} dfs_options;
+/* The last value given for key, or NULL. */
+const char *dfs_option_get(const dfs_options *o, const char *key);
+
+/* What an engine knows about the call's environment. */
+typedef struct {
+    cublasHandle_t handle;            /* the application's handle: read it, never change it */
+    cudaStream_t stream;              /* the handle's stream: all work goes there */
+    cublasPointerMode_t pointer_mode; /* of the handle at the time of the call */
+    int device;                       /* CUDA device ordinal of the handle */
+    dfs_scratch *scratch;             /* per-handle device workspace */
+    const dfs_options *options;       /* engine options from the policy and the mode string */
+} dfs_ctx;
+
+/* What the device table says about a GPU (filled by config/devices.c). */
+typedef struct {
+    int ordinal;
+    int cc_major, cc_minor;
+    int fp64_ratio;   /* FP32:FP64 throughput, e.g. 2, 32 or 64; 0 = unknown */
+    char name[96];
+} dfs_device;
+
+typedef struct dfs_engine {
+    const char *name;
+    const char *summary; /* one line for exblas-info */
+    /* Whether the engine can run on this device at all. */
+    int (*can_run)(const dfs_device *dev);
+    cublasStatus_t (*dgemm)(const dfs_ctx *ctx, const dfs_gemm_call *c);
+    cublasStatus_t (*dgemv)(const dfs_ctx *ctx, const dfs_gemv_call *c);
+    cublasStatus_t (*ddot)(const dfs_ctx *ctx, const dfs_dot_call *c);
+} dfs_engine;
+
+/* The table (engines/registry.c).  Index 0 is always the native engine. */
+extern const dfs_engine *const dfs_engines[];
+extern const int dfs_engine_count;
+/* Index of the engine with this name, or -1. */
+int dfs_engine_find(const char *name);
+
+#endif

@@ -1,0 +1,79 @@
+/* native/engine.c — the native engine: forwards each call, unchanged, to the entry point of the
+ * real cuBLAS that the application called, so results are bitwise those of cuBLAS. */
+#include "../engine.h"
+#include "../../shim/resolve.h"
+
+#define CALL(fn, ...) (DFS_REAL(fn) ? DFS_REAL(fn)(__VA_ARGS__) : CUBLAS_STATUS_NOT_INITIALIZED)
+
+static int native_can_run(const dfs_device *dev)
+{
+    (void)dev;
+    return 1;
+}
+
+static cublasStatus_t native_dgemm(const dfs_ctx *x, const dfs_gemm_call *c)
+{
+    cublasHandle_t h = x->handle;
+    switch (c->api) {
+    case DFS_API_DGEMM:
+        return CALL(cublasDgemm_v2, h, c->transa, c->transb, (int)c->m, (int)c->n, (int)c->k,
+                    c->alpha, c->A, (int)c->lda, c->B, (int)c->ldb, c->beta, c->C, (int)c->ldc);
+    case DFS_API_DGEMM_64:
+        return CALL(cublasDgemm_v2_64, h, c->transa, c->transb, c->m, c->n, c->k, c->alpha, c->A,
+                    c->lda, c->B, c->ldb, c->beta, c->C, c->ldc);
+    case DFS_API_DGEMM_STRIDED:
+        return CALL(cublasDgemmStridedBatched, h, c->transa, c->transb, (int)c->m, (int)c->n,
+                    (int)c->k, c->alpha, c->A, (int)c->lda, c->strideA, c->B, (int)c->ldb,
+                    c->strideB, c->beta, c->C, (int)c->ldc, c->strideC, (int)c->batch);
+    case DFS_API_DGEMM_STRIDED_64:
+        return CALL(cublasDgemmStridedBatched_64, h, c->transa, c->transb, c->m, c->n, c->k,
+                    c->alpha, c->A, c->lda, c->strideA, c->B, c->ldb, c->strideB, c->beta, c->C,
+                    c->ldc, c->strideC, c->batch);
+    case DFS_API_GEMMEX:
+        return CALL(cublasGemmEx, h, c->transa, c->transb, (int)c->m, (int)c->n, (int)c->k,
+                    c->alpha, c->A, CUDA_R_64F, (int)c->lda, c->B, CUDA_R_64F, (int)c->ldb,
+                    c->beta, c->C, CUDA_R_64F, (int)c->ldc, CUBLAS_COMPUTE_64F, c->algo);
+    case DFS_API_GEMMEX_64:
+        return CALL(cublasGemmEx_64, h, c->transa, c->transb, c->m, c->n, c->k, c->alpha, c->A,
+                    CUDA_R_64F, c->lda, c->B, CUDA_R_64F, c->ldb, c->beta, c->C, CUDA_R_64F,
+                    c->ldc, CUBLAS_COMPUTE_64F, c->algo);
+    case DFS_API_GEMMEX_STRIDED:
+        return CALL(cublasGemmStridedBatchedEx, h, c->transa, c->transb, (int)c->m, (int)c->n,
+                    (int)c->k, c->alpha, c->A, CUDA_R_64F, (int)c->lda, c->strideA, c->B,
+                    CUDA_R_64F, (int)c->ldb, c->strideB, c->beta, c->C, CUDA_R_64F, (int)c->ldc,
+                    c->strideC, (int)c->batch, CUBLAS_COMPUTE_64F, c->algo);
+    case DFS_API_GEMMEX_STRIDED_64:
+        return CALL(cublasGemmStridedBatchedEx_64, h, c->transa, c->transb, c->m, c->n, c->k,
+                    c->alpha, c->A, CUDA_R_64F, c->lda, c->strideA, c->B, CUDA_R_64F, c->ldb,
+                    c->strideB, c->beta, c->C, CUDA_R_64F, c->ldc, c->strideC, c->batch,
+                    CUBLAS_COMPUTE_64F, c->algo);
+    default:
+        return CUBLAS_STATUS_INTERNAL_ERROR;
+    }
+}
+
+static cublasStatus_t native_dgemv(const dfs_ctx *x, const dfs_gemv_call *c)
+{
+    if (c->api == DFS_API_DGEMV)
+        return CALL(cublasDgemv_v2, x->handle, c->trans, (int)c->m, (int)c->n, c->alpha, c->A,
+                    (int)c->lda, c->x, (int)c->incx, c->beta, c->y, (int)c->incy);
+    return CALL(cublasDgemv_v2_64, x->handle, c->trans, c->m, c->n, c->alpha, c->A, c->lda, c->x,
+                c->incx, c->beta, c->y, c->incy);
+}
+
+static cublasStatus_t native_ddot(const dfs_ctx *x, const dfs_dot_call *c)
+{
+    if (c->api == DFS_API_DDOT)
+        return CALL(cublasDdot_v2, x->handle, (int)c->n, c->x, (int)c->incx, c->y, (int)c->incy,
+                    c->result);
+    return CALL(cublasDdot_v2_64, x->handle, c->n, c->x, c->incx, c->y, c->incy, c->result);
+}
+
+const dfs_engine dfs_engine_native = {
+    .name = "native",
+    .summary = "pass-through to the application's cuBLAS (bitwise cuBLAS results)",
+    .can_run = native_can_run,
+    .dgemm = native_dgemm,
+    .dgemv = native_dgemv,
+    .ddot = native_ddot,
+};

@@ -1,0 +1,31 @@
+/* registry.c — the engine table.  Adding an engine = one folder and one line here. */
+#include "engine.h"
+
+#include <string.h>
+
+extern const dfs_engine dfs_engine_native;
+
+const dfs_engine *const dfs_engines[] = {
+    &dfs_engine_native, /* index 0: always native */
+};
+const int dfs_engine_count = (int)(sizeof dfs_engines / sizeof dfs_engines[0]);
+
+int dfs_engine_find(const char *name)
+{
+    for (int i = 0; i < dfs_engine_count; i++)
+        if (!strcmp(dfs_engines[i]->name, name))
+            return i;
+    return -1;
+}
+
+const char *dfs_option_get(const dfs_options *o, const char *key)
+{
+    const char *v = NULL;
+    for (int i = 0; o && i < o->nbase; i++)
+        if (!strcmp(o->base[i].key, key))
+            v = o->base[i].value;
+    for (int i = 0; o && i < o->noverride; i++)
+        if (!strcmp(o->override[i].key, key))
+            v = o->override[i].value;
+    return v;
+}

@@ -1,0 +1,60 @@
+/* check.c — argument rules of cuBLAS for GEMM, GEMV and DOT (see check.h). */
+#include "check.h"
+
+static int valid_op(cublasOperation_t op)
+{
+    return op == CUBLAS_OP_N || op == CUBLAS_OP_T || op == CUBLAS_OP_C;
+}
+
+static int64_t max1(int64_t v)
+{
+    return v > 1 ? v : 1;
+}
+
+static dfs_args invalid(cublasStatus_t *status, cublasStatus_t s)
+{
+    *status = s;
+    return DFS_ARGS_INVALID;
+}
+
+dfs_args dfs_check_gemm(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int64_t m,
+                        int64_t n, int64_t k, int64_t lda, int64_t ldb, int64_t ldc, int64_t batch,
+                        cublasStatus_t *status)
+{
+    *status = CUBLAS_STATUS_SUCCESS;
+    if (!h)
+        return invalid(status, CUBLAS_STATUS_NOT_INITIALIZED);
+    if (!valid_op(ta) || !valid_op(tb) || m < 0 || n < 0 || k < 0 || batch < 0)
+        return invalid(status, CUBLAS_STATUS_INVALID_VALUE);
+    if (lda < max1(ta == CUBLAS_OP_N ? m : k) || ldb < max1(tb == CUBLAS_OP_N ? k : n) ||
+        ldc < max1(m))
+        return invalid(status, CUBLAS_STATUS_INVALID_VALUE);
+    if (m == 0 || n == 0 || batch == 0 || k == 0)
+        return DFS_ARGS_QUICK;
+    return DFS_ARGS_OK;
+}
+
+dfs_args dfs_check_gemv(cublasHandle_t h, cublasOperation_t trans, int64_t m, int64_t n, int64_t lda,
+                        int64_t incx, int64_t incy, cublasStatus_t *status)
+{
+    *status = CUBLAS_STATUS_SUCCESS;
+    if (!h)
+        return invalid(status, CUBLAS_STATUS_NOT_INITIALIZED);
+    if (!valid_op(trans) || m < 0 || n < 0 || lda < max1(m) || incx == 0 || incy == 0)
+        return invalid(status, CUBLAS_STATUS_INVALID_VALUE);
+    if (m == 0 || n == 0)
+        return DFS_ARGS_QUICK;
+    return DFS_ARGS_OK;
+}
+
+dfs_args dfs_check_dot(cublasHandle_t h, int64_t n, const double *result, cublasStatus_t *status)
+{
+    *status = CUBLAS_STATUS_SUCCESS;
+    if (!h)
+        return invalid(status, CUBLAS_STATUS_NOT_INITIALIZED);
+    if (!result)
+        return invalid(status, CUBLAS_STATUS_INVALID_VALUE);
+    if (n <= 0)
+        return DFS_ARGS_QUICK;
+    return DFS_ARGS_OK;
+}

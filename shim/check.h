@@ -1,0 +1,25 @@
+/* check.h — cuBLAS's argument rules for the intercepted routines, as pure functions.
+ * The shim sends every call that is invalid, or a quick return, straight to the real cuBLAS (so
+ * the status and side effects are cuBLAS's own); only valid, non-trivial calls reach engines.
+ * The statuses predicted here are checked against the real cuBLAS by the GPU suite. */
+#ifndef DFS_CHECK_H
+#define DFS_CHECK_H
+
+#include <cublas_api.h>
+#include <stdint.h>
+
+typedef enum {
+    DFS_ARGS_OK,      /* valid and non-trivial: an engine may compute it */
+    DFS_ARGS_QUICK,   /* valid, but cuBLAS returns early (nothing or only C = beta*C to do) */
+    DFS_ARGS_INVALID, /* cuBLAS rejects it; *status says with what */
+} dfs_args;
+
+/* GEMM (also strided batched: batch >= 0; plain GEMM passes batch = 1). */
+dfs_args dfs_check_gemm(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int64_t m,
+                        int64_t n, int64_t k, int64_t lda, int64_t ldb, int64_t ldc, int64_t batch,
+                        cublasStatus_t *status);
+dfs_args dfs_check_gemv(cublasHandle_t h, cublasOperation_t trans, int64_t m, int64_t n, int64_t lda,
+                        int64_t incx, int64_t incy, cublasStatus_t *status);
+dfs_args dfs_check_dot(cublasHandle_t h, int64_t n, const double *result, cublasStatus_t *status);
+
+#endif

@@ -1,0 +1,164 @@
+/* dispatch.c — chooses the engine for each intercepted call and runs it.
+ *
+ * Invalid calls, quick returns and calls made from inside an engine go straight to the native
+ * engine (the real cuBLAS), as does everything when the configuration is all-native: that fast
+ * path costs a pointer load and a few compares.  Otherwise the handle's state gives the rule for
+ * this routine on this device; calls below the rule's min_dim, and calls an engine declines,
+ * run natively (a decline is logged once per engine and routine). */
+#include "dispatch.h"
+
+#include "log.h"
+#include "resolve.h"
+#include "state.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+
+static _Thread_local int depth; /* > 0 while an engine runs: its cuBLAS calls are not routed */
+
+static const char *const api_names[] = {
+    [DFS_API_DGEMM] = "cublasDgemm_v2",
+    [DFS_API_DGEMM_64] = "cublasDgemm_v2_64",
+    [DFS_API_DGEMM_STRIDED] = "cublasDgemmStridedBatched",
+    [DFS_API_DGEMM_STRIDED_64] = "cublasDgemmStridedBatched_64",
+    [DFS_API_GEMMEX] = "cublasGemmEx",
+    [DFS_API_GEMMEX_64] = "cublasGemmEx_64",
+    [DFS_API_GEMMEX_STRIDED] = "cublasGemmStridedBatchedEx",
+    [DFS_API_GEMMEX_STRIDED_64] = "cublasGemmStridedBatchedEx_64",
+    [DFS_API_DGEMV] = "cublasDgemv_v2",
+    [DFS_API_DGEMV_64] = "cublasDgemv_v2_64",
+    [DFS_API_DDOT] = "cublasDdot_v2",
+    [DFS_API_DDOT_64] = "cublasDdot_v2_64",
+};
+
+static char op_char(cublasOperation_t op)
+{
+    return op == CUBLAS_OP_N ? 'N' : op == CUBLAS_OP_T ? 'T' : op == CUBLAS_OP_C ? 'C' : '?';
+}
+
+static void describe(dfs_routine r, const void *call, char *buf, size_t len)
+{
+    if (r == DFS_R_DGEMM) {
+        const dfs_gemm_call *c = call;
+        snprintf(buf, len, "%s op=%c%c m=%" PRId64 " n=%" PRId64 " k=%" PRId64 " batch=%" PRId64,
+                 api_names[c->api], op_char(c->transa), op_char(c->transb), c->m, c->n, c->k,
+                 c->batch);
+    } else if (r == DFS_R_DGEMV) {
+        const dfs_gemv_call *c = call;
+        snprintf(buf, len, "%s op=%c m=%" PRId64 " n=%" PRId64 " incx=%" PRId64 " incy=%" PRId64,
+                 api_names[c->api], op_char(c->trans), c->m, c->n, c->incx, c->incy);
+    } else {
+        const dfs_dot_call *c = call;
+        snprintf(buf, len, "%s n=%" PRId64 " incx=%" PRId64 " incy=%" PRId64, api_names[c->api],
+                 c->n, c->incx, c->incy);
+    }
+}
+
+static void trace(dfs_routine r, const void *call, dfs_args args, int engine, int declined_by,
+                  cublasStatus_t st)
+{
+    char what[256];
+    describe(r, call, what, sizeof what);
+    const char *why = args == DFS_ARGS_INVALID ? " (invalid arguments)"
+                      : args == DFS_ARGS_QUICK ? " (quick return)"
+                                               : "";
+    dfs_log(DFS_LOG_TRACE, "%s -> %s%s%s%s%s status=%d", what, dfs_engines[engine]->name, why,
+            declined_by ? " (declined by " : "", declined_by ? dfs_engines[declined_by]->name : "",
+            declined_by ? ")" : "", (int)st);
+}
+
+static cublasStatus_t invoke(int engine, dfs_routine r, const dfs_ctx *x, const void *call)
+{
+    const dfs_engine *e = dfs_engines[engine];
+    cublasStatus_t st;
+    depth++;
+    switch (r) {
+    case DFS_R_DGEMM:
+        st = e->dgemm ? e->dgemm(x, call) : DFS_STATUS_DECLINED;
+        break;
+    case DFS_R_DGEMV:
+        st = e->dgemv ? e->dgemv(x, call) : DFS_STATUS_DECLINED;
+        break;
+    default:
+        st = e->ddot ? e->ddot(x, call) : DFS_STATUS_DECLINED;
+        break;
+    }
+    depth--;
+    return st;
+}
+
+static cublasStatus_t dispatch(dfs_routine r, cublasHandle_t h, const void *call, int64_t min_dim,
+                               dfs_args args)
+{
+    dfs_ctx x = {.handle = h};
+    const dfs_config *cfg = dfs_config_current();
+    int timed = dfs_timing_enabled();
+    if (depth || !cfg || args != DFS_ARGS_OK || (dfs_config_all_native(cfg) && !timed)) {
+        cublasStatus_t st = invoke(0, r, &x, call);
+        dfs_stats_count(r, 0, 0);
+        if (dfs_log_on(DFS_LOG_TRACE))
+            trace(r, call, args, 0, 0, st);
+        return st;
+    }
+    dfs_rule rule = {0};
+    dfs_handle_state *s = dfs_handle_get(h, cfg, r, &rule);
+    int engine = s && min_dim >= rule.min_dim ? rule.engine : 0;
+    if (engine != 0 || timed) {
+        if (!DFS_REAL(cublasGetStream_v2) || !DFS_REAL(cublasGetPointerMode_v2))
+            return CUBLAS_STATUS_NOT_INITIALIZED;
+        cublasStatus_t st = DFS_REAL(cublasGetStream_v2)(h, &x.stream);
+        if (st == CUBLAS_STATUS_SUCCESS)
+            st = DFS_REAL(cublasGetPointerMode_v2)(h, &x.pointer_mode);
+        if (st != CUBLAS_STATUS_SUCCESS)
+            return st;
+        x.device = s ? s->dev.ordinal : -1;
+        x.options = &rule.options;
+    }
+    dfs_timing_slot *slot = timed ? dfs_timing_start(s, x.stream, r, engine) : NULL;
+    cublasStatus_t st = invoke(engine, r, &x, call);
+    int declined_by = 0;
+    if (st == DFS_STATUS_DECLINED) {
+        char key[96];
+        snprintf(key, sizeof key, "declined:%s:%s", dfs_engines[engine]->name, dfs_routine_names[r]);
+        char what[256];
+        describe(r, call, what, sizeof what);
+        dfs_log_once(DFS_LOG_WARN, key, "engine %s cannot compute %s; running it natively "
+                     "(said once per engine and routine)", dfs_engines[engine]->name, what);
+        declined_by = engine;
+        engine = 0;
+        st = invoke(0, r, &x, call);
+    }
+    if (slot)
+        dfs_timing_stop(s, slot, x.stream, engine);
+    dfs_stats_count(r, engine, declined_by);
+    if (dfs_log_on(DFS_LOG_TRACE))
+        trace(r, call, args, engine, declined_by, st);
+    return st;
+}
+
+static int64_t min3(int64_t a, int64_t b, int64_t c)
+{
+    int64_t m = a < b ? a : b;
+    return m < c ? m : c;
+}
+
+cublasStatus_t dfs_dispatch_gemm(cublasHandle_t h, const dfs_gemm_call *c, dfs_args args)
+{
+    return dispatch(DFS_R_DGEMM, h, c, min3(c->m, c->n, c->k), args);
+}
+
+cublasStatus_t dfs_dispatch_gemv(cublasHandle_t h, const dfs_gemv_call *c, dfs_args args)
+{
+    return dispatch(DFS_R_DGEMV, h, c, c->m < c->n ? c->m : c->n, args);
+}
+
+cublasStatus_t dfs_dispatch_dot(cublasHandle_t h, const dfs_dot_call *c, dfs_args args)
+{
+    return dispatch(DFS_R_DDOT, h, c, c->n, args);
+}
+
+void dfs_trace_forwarded(const char *api, int64_t m, int64_t n, int64_t k, cublasStatus_t st)
+{
+    dfs_log(DFS_LOG_TRACE, "%s m=%" PRId64 " n=%" PRId64 " k=%" PRId64
+            " -> forwarded (not an FP64 product) status=%d", api, m, n, k, (int)st);
+}

@@ -1,0 +1,217 @@
+/* hooks.c — the exported cuBLAS symbols.  Each hook packs its arguments into a call record,
+ * classifies them with cuBLAS's own rules (check.c) and hands them to dispatch.c.  Nothing here
+ * knows arithmetic.  Exported unversioned, so they interpose libcublas.so.12 and .13 alike; the
+ * legacy non-_v2 names (a different ABI) are not defined. */
+#include "check.h"
+#include "dispatch.h"
+#include "resolve.h"
+#include "state.h"
+
+#include <stdlib.h>
+
+#define DFS_EXPORT __attribute__((visibility("default")))
+
+/* ---------- GEMM ---------- */
+
+static cublasStatus_t gemm(dfs_api api, cublasHandle_t h, cublasOperation_t ta,
+                           cublasOperation_t tb, int64_t m, int64_t n, int64_t k,
+                           const double *alpha, const double *A, int64_t lda, long long sA,
+                           const double *B, int64_t ldb, long long sB, const double *beta,
+                           double *C, int64_t ldc, long long sC, int64_t batch,
+                           cublasGemmAlgo_t algo)
+{
+    dfs_gemm_call c = {api, ta, tb, m, n, k, alpha, A, lda, sA, B, ldb, sB, beta, C, ldc, sC,
+                       batch, algo};
+    cublasStatus_t st;
+    dfs_args a = dfs_check_gemm(h, ta, tb, m, n, k, lda, ldb, ldc, batch, &st);
+    return dfs_dispatch_gemm(h, &c, a);
+}
+
+DFS_EXPORT cublasStatus_t cublasDgemm_v2(cublasHandle_t h, cublasOperation_t ta,
+                                         cublasOperation_t tb, int m, int n, int k,
+                                         const double *alpha, const double *A, int lda,
+                                         const double *B, int ldb, const double *beta, double *C,
+                                         int ldc)
+{
+    return gemm(DFS_API_DGEMM, h, ta, tb, m, n, k, alpha, A, lda, 0, B, ldb, 0, beta, C, ldc, 0, 1,
+                CUBLAS_GEMM_DEFAULT);
+}
+
+DFS_EXPORT cublasStatus_t cublasDgemm_v2_64(cublasHandle_t h, cublasOperation_t ta,
+                                            cublasOperation_t tb, int64_t m, int64_t n, int64_t k,
+                                            const double *alpha, const double *A, int64_t lda,
+                                            const double *B, int64_t ldb, const double *beta,
+                                            double *C, int64_t ldc)
+{
+    return gemm(DFS_API_DGEMM_64, h, ta, tb, m, n, k, alpha, A, lda, 0, B, ldb, 0, beta, C, ldc, 0,
+                1, CUBLAS_GEMM_DEFAULT);
+}
+
+DFS_EXPORT cublasStatus_t cublasDgemmStridedBatched(
+    cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m, int n, int k,
+    const double *alpha, const double *A, int lda, long long sA, const double *B, int ldb,
+    long long sB, const double *beta, double *C, int ldc, long long sC, int batch)
+{
+    return gemm(DFS_API_DGEMM_STRIDED, h, ta, tb, m, n, k, alpha, A, lda, sA, B, ldb, sB, beta, C,
+                ldc, sC, batch, CUBLAS_GEMM_DEFAULT);
+}
+
+DFS_EXPORT cublasStatus_t cublasDgemmStridedBatched_64(
+    cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int64_t m, int64_t n, int64_t k,
+    const double *alpha, const double *A, int64_t lda, long long sA, const double *B, int64_t ldb,
+    long long sB, const double *beta, double *C, int64_t ldc, long long sC, int64_t batch)
+{
+    return gemm(DFS_API_DGEMM_STRIDED_64, h, ta, tb, m, n, k, alpha, A, lda, sA, B, ldb, sB, beta,
+                C, ldc, sC, batch, CUBLAS_GEMM_DEFAULT);
+}
+
+/* GemmEx: the engine path only for A, B, C in FP64 with CUBLAS_COMPUTE_64F (the pedantic and
+ * emulated compute types, and every other type, go to cuBLAS untouched). */
+static int fp64_product(cudaDataType at, cudaDataType bt, cudaDataType ct, cublasComputeType_t ctype)
+{
+    return at == CUDA_R_64F && bt == CUDA_R_64F && ct == CUDA_R_64F && ctype == CUBLAS_COMPUTE_64F;
+}
+
+DFS_EXPORT cublasStatus_t cublasGemmEx(cublasHandle_t h, cublasOperation_t ta,
+                                       cublasOperation_t tb, int m, int n, int k,
+                                       const void *alpha, const void *A, cudaDataType at, int lda,
+                                       const void *B, cudaDataType bt, int ldb, const void *beta,
+                                       void *C, cudaDataType ct, int ldc,
+                                       cublasComputeType_t ctype, cublasGemmAlgo_t algo)
+{
+    if (!fp64_product(at, bt, ct, ctype)) {
+        if (!DFS_REAL(cublasGemmEx))
+            return CUBLAS_STATUS_NOT_INITIALIZED;
+        cublasStatus_t st = DFS_REAL(cublasGemmEx)(h, ta, tb, m, n, k, alpha, A, at, lda, B, bt,
+                                                   ldb, beta, C, ct, ldc, ctype, algo);
+        dfs_trace_forwarded("cublasGemmEx", m, n, k, st);
+        return st;
+    }
+    return gemm(DFS_API_GEMMEX, h, ta, tb, m, n, k, alpha, A, lda, 0, B, ldb, 0, beta, C, ldc, 0, 1,
+                algo);
+}
+
+DFS_EXPORT cublasStatus_t cublasGemmEx_64(cublasHandle_t h, cublasOperation_t ta,
+                                          cublasOperation_t tb, int64_t m, int64_t n, int64_t k,
+                                          const void *alpha, const void *A, cudaDataType at,
+                                          int64_t lda, const void *B, cudaDataType bt, int64_t ldb,
+                                          const void *beta, void *C, cudaDataType ct, int64_t ldc,
+                                          cublasComputeType_t ctype, cublasGemmAlgo_t algo)
+{
+    if (!fp64_product(at, bt, ct, ctype)) {
+        if (!DFS_REAL(cublasGemmEx_64))
+            return CUBLAS_STATUS_NOT_INITIALIZED;
+        cublasStatus_t st = DFS_REAL(cublasGemmEx_64)(h, ta, tb, m, n, k, alpha, A, at, lda, B, bt,
+                                                      ldb, beta, C, ct, ldc, ctype, algo);
+        dfs_trace_forwarded("cublasGemmEx_64", m, n, k, st);
+        return st;
+    }
+    return gemm(DFS_API_GEMMEX_64, h, ta, tb, m, n, k, alpha, A, lda, 0, B, ldb, 0, beta, C, ldc, 0,
+                1, algo);
+}
+
+DFS_EXPORT cublasStatus_t cublasGemmStridedBatchedEx(
+    cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m, int n, int k,
+    const void *alpha, const void *A, cudaDataType at, int lda, long long sA, const void *B,
+    cudaDataType bt, int ldb, long long sB, const void *beta, void *C, cudaDataType ct, int ldc,
+    long long sC, int batch, cublasComputeType_t ctype, cublasGemmAlgo_t algo)
+{
+    if (!fp64_product(at, bt, ct, ctype)) {
+        if (!DFS_REAL(cublasGemmStridedBatchedEx))
+            return CUBLAS_STATUS_NOT_INITIALIZED;
+        cublasStatus_t st = DFS_REAL(cublasGemmStridedBatchedEx)(
+            h, ta, tb, m, n, k, alpha, A, at, lda, sA, B, bt, ldb, sB, beta, C, ct, ldc, sC, batch,
+            ctype, algo);
+        dfs_trace_forwarded("cublasGemmStridedBatchedEx", m, n, k, st);
+        return st;
+    }
+    return gemm(DFS_API_GEMMEX_STRIDED, h, ta, tb, m, n, k, alpha, A, lda, sA, B, ldb, sB, beta, C,
+                ldc, sC, batch, algo);
+}
+
+DFS_EXPORT cublasStatus_t cublasGemmStridedBatchedEx_64(
+    cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int64_t m, int64_t n, int64_t k,
+    const void *alpha, const void *A, cudaDataType at, int64_t lda, long long sA, const void *B,
+    cudaDataType bt, int64_t ldb, long long sB, const void *beta, void *C, cudaDataType ct,
+    int64_t ldc, long long sC, int64_t batch, cublasComputeType_t ctype, cublasGemmAlgo_t algo)
+{
+    if (!fp64_product(at, bt, ct, ctype)) {
+        if (!DFS_REAL(cublasGemmStridedBatchedEx_64))
+            return CUBLAS_STATUS_NOT_INITIALIZED;
+        cublasStatus_t st = DFS_REAL(cublasGemmStridedBatchedEx_64)(
+            h, ta, tb, m, n, k, alpha, A, at, lda, sA, B, bt, ldb, sB, beta, C, ct, ldc, sC, batch,
+            ctype, algo);
+        dfs_trace_forwarded("cublasGemmStridedBatchedEx_64", m, n, k, st);
+        return st;
+    }
+    return gemm(DFS_API_GEMMEX_STRIDED_64, h, ta, tb, m, n, k, alpha, A, lda, sA, B, ldb, sB, beta,
+                C, ldc, sC, batch, algo);
+}
+
+/* ---------- GEMV and DOT ---------- */
+
+static cublasStatus_t gemv(dfs_api api, cublasHandle_t h, cublasOperation_t t, int64_t m,
+                           int64_t n, const double *alpha, const double *A, int64_t lda,
+                           const double *x, int64_t incx, const double *beta, double *y,
+                           int64_t incy)
+{
+    dfs_gemv_call c = {api, t, m, n, alpha, A, lda, x, incx, beta, y, incy};
+    cublasStatus_t st;
+    dfs_args a = dfs_check_gemv(h, t, m, n, lda, incx, incy, &st);
+    return dfs_dispatch_gemv(h, &c, a);
+}
+
+DFS_EXPORT cublasStatus_t cublasDgemv_v2(cublasHandle_t h, cublasOperation_t t, int m, int n,
+                                         const double *alpha, const double *A, int lda,
+                                         const double *x, int incx, const double *beta, double *y,
+                                         int incy)
+{
+    return gemv(DFS_API_DGEMV, h, t, m, n, alpha, A, lda, x, incx, beta, y, incy);
+}
+
+DFS_EXPORT cublasStatus_t cublasDgemv_v2_64(cublasHandle_t h, cublasOperation_t t, int64_t m,
+                                            int64_t n, const double *alpha, const double *A,
+                                            int64_t lda, const double *x, int64_t incx,
+                                            const double *beta, double *y, int64_t incy)
+{
+    return gemv(DFS_API_DGEMV_64, h, t, m, n, alpha, A, lda, x, incx, beta, y, incy);
+}
+
+static cublasStatus_t dot(dfs_api api, cublasHandle_t h, int64_t n, const double *x, int64_t incx,
+                          const double *y, int64_t incy, double *result)
+{
+    dfs_dot_call c = {api, n, x, incx, y, incy, result};
+    cublasStatus_t st;
+    dfs_args a = dfs_check_dot(h, n, result, &st);
+    return dfs_dispatch_dot(h, &c, a);
+}
+
+DFS_EXPORT cublasStatus_t cublasDdot_v2(cublasHandle_t h, int n, const double *x, int incx,
+                                        const double *y, int incy, double *result)
+{
+    return dot(DFS_API_DDOT, h, n, x, incx, y, incy, result);
+}
+
+DFS_EXPORT cublasStatus_t cublasDdot_v2_64(cublasHandle_t h, int64_t n, const double *x,
+                                           int64_t incx, const double *y, int64_t incy,
+                                           double *result)
+{
+    return dot(DFS_API_DDOT_64, h, n, x, incx, y, incy, result);
+}
+
+/* ---------- handle lifetime ---------- */
+
+/* Frees this handle's state (timing events; later engines' scratch space) before the real
+ * destroy, while the handle's context is still alive. */
+DFS_EXPORT cublasStatus_t cublasDestroy_v2(cublasHandle_t h)
+{
+    dfs_handle_state *s = h ? dfs_handle_take(h) : NULL;
+    if (s) {
+        dfs_timing_release(s);
+        pthread_mutex_destroy(&s->lock);
+        free(s);
+    }
+    if (!DFS_REAL(cublasDestroy_v2))
+        return CUBLAS_STATUS_NOT_INITIALIZED;
+    return DFS_REAL(cublasDestroy_v2)(h);
+}
