@@ -111,7 +111,10 @@ static int fail(ctx *c, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    snprintf(c->err, c->errlen, "%s:%d: %s", c->file, c->line, msg);
+    if (c->line > 0)
+        snprintf(c->err, c->errlen, "%s:%d: %s", c->file, c->line, msg);
+    else
+        snprintf(c->err, c->errlen, "%s: %s", c->file, msg);
     return -1;
 }
 

@@ -1,0 +1,229 @@
+/* exblas-info — what dfshim would do here: the CUDA devices with their FP64 class, the engines,
+ * the configuration read from the environment (EXBLAS_MODE, EXBLAS_MODE_<ROUTINE>,
+ * EXBLAS_POLICY) and, per device and routine, the engine a call of a given size would use.
+ * Needs no GPU: without one it says so and still prints the policy. */
+#include "../config/config.h"
+#include "../engines/engine.h"
+
+#include <cuda.h>
+#include <dlfcn.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_DEV 64
+
+typedef struct {
+    dfs_device dev;
+    int sms, clock_khz;
+} device_info;
+
+static void usage(void)
+{
+    puts("usage: exblas-info [--policy] [--dgemm M,N,K] [--dgemv M,N] [--ddot N]\n"
+         "  --policy        print the text of the policy in use (embedded or EXBLAS_POLICY)\n"
+         "  --dgemm M,N,K   sizes for the per-routine decision (default 1024,1024,1024)\n"
+         "  --dgemv M,N     (default 1024,1024)\n"
+         "  --ddot N        (default 1048576)\n"
+         "Reads EXBLAS_MODE, EXBLAS_MODE_DGEMM/_DGEMV/_DDOT and EXBLAS_POLICY like libdfshim.so.");
+}
+
+/* Devices through the driver API, loaded at run time so that this works without a driver. */
+static int list_devices(device_info *out, char *why, size_t whylen)
+{
+    void *h = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!h) {
+        snprintf(why, whylen, "no CUDA driver (libcuda.so.1 cannot be loaded)");
+        return 0;
+    }
+    CUresult (*init)(unsigned);
+    CUresult (*count)(int *);
+    CUresult (*get)(CUdevice *, int);
+    CUresult (*name)(char *, int, CUdevice);
+    CUresult (*attr)(int *, CUdevice_attribute, CUdevice);
+    *(void **)&init = dlsym(h, "cuInit");
+    *(void **)&count = dlsym(h, "cuDeviceGetCount");
+    *(void **)&get = dlsym(h, "cuDeviceGet");
+    *(void **)&name = dlsym(h, "cuDeviceGetName");
+    *(void **)&attr = dlsym(h, "cuDeviceGetAttribute");
+    int n = 0;
+    if (!init || !count || !get || !name || !attr) {
+        snprintf(why, whylen, "the CUDA driver lacks the device query functions");
+        return 0;
+    }
+    CUresult r = init(0);
+    if (r != CUDA_SUCCESS || count(&n) != CUDA_SUCCESS || n == 0) {
+        snprintf(why, whylen, "the CUDA driver reports no usable GPU (cuInit error %d)", (int)r);
+        return 0;
+    }
+    if (n > MAX_DEV)
+        n = MAX_DEV;
+    for (int i = 0; i < n; i++) {
+        CUdevice d;
+        char nm[96] = "";
+        int major = 0, minor = 0;
+        get(&d, i);
+        name(nm, sizeof nm, d);
+        attr(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, d);
+        attr(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, d);
+        attr(&out[i].sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, d);
+        attr(&out[i].clock_khz, CU_DEVICE_ATTRIBUTE_CLOCK_RATE, d);
+        dfs_device_describe(&out[i].dev, i, major, minor, nm);
+    }
+    return n;
+}
+
+static void diag(const char *line)
+{
+    printf("  ! %s\n", line);
+}
+
+static void print_decision(const dfs_config *cfg, const dfs_device *dev, int64_t dims[3][3])
+{
+    static const char *const shape[DFS_R_COUNT] = {"m=%" PRId64 " n=%" PRId64 " k=%" PRId64,
+                                                   "m=%" PRId64 " n=%" PRId64, "n=%" PRId64};
+    for (int r = 0; r < DFS_R_COUNT; r++) {
+        dfs_rule rule;
+        dfs_config_rule(cfg, dev, (dfs_routine)r, &rule);
+        int e = rule.engine;
+        const char *note = "";
+        if (e != 0 && dev && !dfs_engines[e]->can_run(dev)) {
+            e = 0;
+            note = " (engine cannot run on this device)";
+        }
+        int64_t mind = dims[r][0];
+        for (int i = 1; i < (r == DFS_R_DGEMM ? 3 : r == DFS_R_DGEMV ? 2 : 1); i++)
+            if (dims[r][i] < mind)
+                mind = dims[r][i];
+        if (mind < rule.min_dim) {
+            e = 0;
+            note = " (below min_dim)";
+        }
+        char sz[96];
+        snprintf(sz, sizeof sz, shape[r], dims[r][0], dims[r][1], dims[r][2]);
+        printf("    %-6s %-28s -> %s%s   [rule: %s -> %s, min_dim %" PRId64 ", from %s]\n",
+               dfs_routine_names[r], sz, dfs_engines[e]->name, note, dfs_config_mode(cfg, (dfs_routine)r),
+               dfs_engines[rule.engine]->name, rule.min_dim, rule.source);
+        for (int i = 0; i < rule.options.nbase; i++)
+            printf("           option %s = %s (%s)\n", rule.options.base[i].key,
+                   rule.options.base[i].value, rule.options.base[i].where);
+        for (int i = 0; i < rule.options.noverride; i++)
+            printf("           option %s = %s (%s)\n", rule.options.override[i].key,
+                   rule.options.override[i].value, rule.options.override[i].where);
+    }
+}
+
+static int parse_dims(const char *s, int64_t *d, int n)
+{
+    for (int i = 0; i < n; i++) {
+        char *end;
+        long long v = strtoll(s, &end, 10);
+        if (end == s || v < 0 || (i < n - 1 ? *end != ',' : *end != '\0'))
+            return -1;
+        d[i] = v;
+        s = end + 1;
+    }
+    return 0;
+}
+
+static int print_policy_text(const char *path)
+{
+    if (!path || !*path) {
+        fputs(dfs_default_policy_text, stdout);
+        return 0;
+    }
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        printf("(cannot open %s)\n", path);
+        return 1;
+    }
+    char buf[4096];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+        fwrite(buf, 1, n, stdout);
+    fclose(f);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    int show_policy = 0;
+    int64_t dims[3][3] = {{1024, 1024, 1024}, {1024, 1024, 0}, {1048576, 0, 0}};
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        int ok = 1;
+        if (!strcmp(a, "--policy"))
+            show_policy = 1;
+        else if (!strcmp(a, "--dgemm") && i + 1 < argc)
+            ok = !parse_dims(argv[++i], dims[0], 3);
+        else if (!strcmp(a, "--dgemv") && i + 1 < argc)
+            ok = !parse_dims(argv[++i], dims[1], 2);
+        else if (!strcmp(a, "--ddot") && i + 1 < argc)
+            ok = !parse_dims(argv[++i], dims[2], 1);
+        else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            usage();
+            return 0;
+        } else
+            ok = 0;
+        if (!ok) {
+            usage();
+            return 2;
+        }
+    }
+
+    printf("dfshim exblas-info\n\nDevices:\n");
+    static device_info devs[MAX_DEV];
+    char why[160] = "";
+    int ndev = list_devices(devs, why, sizeof why);
+    if (!ndev)
+        printf("  none: %s.\n  The decisions below are those for an unknown device.\n", why);
+    for (int i = 0; i < ndev; i++) {
+        const dfs_device *d = &devs[i].dev;
+        printf("  %d: %s, cc %d.%d, %d SMs at %d MHz, FP32:FP64 = %s%d (class %s)\n", i, d->name,
+               d->cc_major, d->cc_minor, devs[i].sms, devs[i].clock_khz / 1000,
+               d->fp64_ratio ? "" : "unknown ", d->fp64_ratio ? d->fp64_ratio : 0,
+               dfs_device_class(d));
+    }
+
+    printf("\nEngines:\n");
+    for (int e = 0; e < dfs_engine_count; e++) {
+        printf("  %-10s %s", dfs_engines[e]->name, dfs_engines[e]->summary);
+        for (int i = 0; i < ndev; i++)
+            if (!dfs_engines[e]->can_run(&devs[i].dev))
+                printf(" [cannot run on device %d]", i);
+        printf("\n");
+    }
+
+    printf("\nConfiguration:\n");
+    const char *vars[] = {"EXBLAS_MODE", "EXBLAS_MODE_DGEMM", "EXBLAS_MODE_DGEMV",
+                          "EXBLAS_MODE_DDOT", "EXBLAS_POLICY", "EXBLAS_REREAD", "EXBLAS_LOG",
+                          "EXBLAS_LOG_FILE", "EXBLAS_TIMING", "EXBLAS_SUMMARY"};
+    for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++) {
+        const char *v = getenv(vars[i]);
+        printf("  %-18s %s\n", vars[i], v ? v : "(unset)");
+    }
+    dfs_config *cfg = dfs_config_from_env(dfs_engine_find, diag);
+    if (!cfg) {
+        printf("  out of memory\n");
+        return 1;
+    }
+    printf("  policy in use: %s\n", dfs_config_policy_source(cfg));
+
+    printf("\nDecisions:\n");
+    if (!ndev) {
+        printf("  unknown device:\n");
+        print_decision(cfg, NULL, dims);
+    }
+    for (int i = 0; i < ndev; i++) {
+        printf("  device %d (%s, class %s):\n", i, devs[i].dev.name, dfs_device_class(&devs[i].dev));
+        print_decision(cfg, &devs[i].dev, dims);
+    }
+    if (show_policy) {
+        const char *src = dfs_config_policy_source(cfg);
+        printf("\nPolicy text (%s):\n", src);
+        print_policy_text(strcmp(src, "embedded") ? src : NULL);
+    }
+    dfs_config_free(cfg);
+    return 0;
+}
