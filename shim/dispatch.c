@@ -87,6 +87,22 @@ static cublasStatus_t invoke(int engine, dfs_routine r, const dfs_ctx *x, const 
     return st;
 }
 
+/* A handle in pedantic math mode, or one that asked for cuBLAS's own FP64 emulation, has
+ * chosen how its FP64 products are computed: honour that and run natively. */
+static int handle_wants_native(cublasHandle_t h)
+{
+    cublasMath_t mode = CUBLAS_DEFAULT_MATH;
+    if (!DFS_REAL(cublasGetMathMode) || DFS_REAL(cublasGetMathMode)(h, &mode) != CUBLAS_STATUS_SUCCESS)
+        return 0;
+    int pedantic = (mode & 0x7) == CUBLAS_PEDANTIC_MATH;
+    int emulated = (mode & CUBLAS_FP64_EMULATED_FIXEDPOINT_MATH) != 0;
+    if (pedantic || emulated)
+        dfs_log_once(DFS_LOG_INFO, pedantic ? "math:pedantic" : "math:emulated",
+                     "a handle in %s math mode: its FP64 calls run natively",
+                     pedantic ? "pedantic" : "FP64-emulation");
+    return pedantic || emulated;
+}
+
 static cublasStatus_t dispatch(dfs_routine r, cublasHandle_t h, const void *call, int64_t min_dim,
                                dfs_args args)
 {
@@ -113,6 +129,8 @@ static cublasStatus_t dispatch(dfs_routine r, cublasHandle_t h, const void *call
             return st;
         x.device = s ? s->dev.ordinal : -1;
         x.options = &rule.options;
+        if (engine != 0 && handle_wants_native(h))
+            engine = 0;
     }
     dfs_timing_slot *slot = timed ? dfs_timing_start(s, x.stream, r, engine) : NULL;
     cublasStatus_t st = invoke(engine, r, &x, call);
