@@ -101,6 +101,10 @@ static void set_mode(dfs_config *c, dfs_routine r, const char *var, const char *
         m->kind = KIND_ENGINE;
         m->engine = lookup(m->mode.name);
         snprintf(m->source, sizeof m->source, "%s=%s", var, m->mode.name);
+    } else if (!strcmp(var, "default")) {
+        if (first_use)
+            diagf(diag, "the policy %s defines no [mode auto], the mode used when EXBLAS_MODE "
+                        "is unset; using native", c->policy_source);
     } else {
         if (first_use)
             diagf(diag, "%s=%s: no mode or engine of that name (modes come from the policy, "

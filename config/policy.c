@@ -11,12 +11,14 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <fnmatch.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #define MAX_FILE (1 << 20)
 #define MAX_LINE 4096
@@ -498,15 +500,22 @@ dfs_policy *dfs_policy_parse(const char *text, size_t len, const char *file,
 dfs_policy *dfs_policy_load(const char *path, dfs_engine_lookup lookup, char *err, size_t errlen)
 {
     ctx c = {path, 0, err, errlen};
-    FILE *f = fopen(path, "rbe");
-    if (!f) {
+    /* O_NONBLOCK: opening a FIFO must not wait for a writer (it is then rejected below). */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
         fail(&c, "cannot open: %s", strerror(errno));
         return NULL;
     }
     struct stat st;
-    if (fstat(fileno(f), &st) == 0 && !S_ISREG(st.st_mode)) {
-        fclose(f);
+    if (fstat(fd, &st) == 0 && !S_ISREG(st.st_mode)) {
+        close(fd);
         fail(&c, "not a regular file");
+        return NULL;
+    }
+    FILE *f = fdopen(fd, "rb");
+    if (!f) {
+        close(fd);
+        fail(&c, "cannot open: %s", strerror(errno));
         return NULL;
     }
     char *buf = malloc(MAX_FILE + 1);

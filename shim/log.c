@@ -30,8 +30,18 @@ static int parse_level(const char *v)
     return -1;
 }
 
+/* One message, one line: control characters (a newline in an environment value, say) are
+ * written as '?'. */
+static void one_line(char *s)
+{
+    for (; *s; s++)
+        if (((unsigned char)*s < 0x20 && *s != '\t') || *s == 0x7f)
+            *s = '?';
+}
+
 static void init(void)
 {
+    char msg[1024];
     dest = stderr;
     const char *f = secure_getenv("EXBLAS_LOG_FILE");
     if (f && *f) {
@@ -40,17 +50,22 @@ static void init(void)
             setvbuf(fp, NULL, _IOLBF, 0);
             dest = fp;
         } else {
-            fprintf(stderr, "dfshim: cannot open EXBLAS_LOG_FILE=%s (%s); logging to stderr\n", f,
-                    strerror(errno));
+            snprintf(msg, sizeof msg, "cannot open EXBLAS_LOG_FILE=%s (%s); logging to stderr", f,
+                     strerror(errno));
+            one_line(msg);
+            fprintf(stderr, "dfshim: %s\n", msg);
         }
     }
     const char *v = secure_getenv("EXBLAS_LOG");
     if (v && *v) {
         int l = parse_level(v);
-        if (l < 0)
-            fprintf(dest, "dfshim: EXBLAS_LOG=%s is not one of error, warn, info, trace; using error\n", v);
-        else
+        if (l < 0) {
+            snprintf(msg, sizeof msg, "EXBLAS_LOG=%s is not one of error, warn, info, trace; using error", v);
+            one_line(msg);
+            fprintf(dest, "dfshim: %s\n", msg);
+        } else {
             level = l;
+        }
     }
 }
 
@@ -64,6 +79,7 @@ static void vlog(const char *fmt, va_list ap)
 {
     char buf[1024];
     vsnprintf(buf, sizeof buf, fmt, ap);
+    one_line(buf);
     pthread_mutex_lock(&lock);
     fprintf(dest, "dfshim: %s\n", buf);
     fflush(dest);

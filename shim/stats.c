@@ -175,7 +175,7 @@ __attribute__((destructor)) static void print_summary(void)
         dfs_log_write(text);
         return;
     }
-    FILE *f = fopen(summary_dest, "we");
+    FILE *f = fopen(summary_dest, "ae"); /* append: child processes may share the file */
     if (f) {
         fputs(text, f);
         fclose(f);

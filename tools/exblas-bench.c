@@ -1,0 +1,545 @@
+/* exblas-bench — times one cuBLAS FP64 routine at one size under the current EXBLAS_MODE, through
+ * libdfshim.so (which it preloads into itself when needed) or, with --no-shim, cuBLAS alone.
+ * Prints CSV on stdout, one header line and one row.
+ *
+ * Usage:
+ *   exblas-bench dgemm M N K [--op NN|NT|TN|TT] [options]
+ *   exblas-bench dgemv M N [--op N|T] [options]
+ *   exblas-bench ddot N [options]
+ * Options:
+ *   --reps R        timed runs (default 10)          --warmup W   untimed runs first (default 3)
+ *   --shim PATH     the libdfshim.so to preload (default ../shim/libdfshim.so next to this
+ *                   executable, i.e. the build tree; else the installed one)
+ *   --no-shim       cuBLAS alone (a libdfshim.so already in LD_PRELOAD is taken out)
+ *   --host-overhead (dgemm only) host time per call instead of GPU time: CALLS calls issued back
+ *                   to back on one stream, timed with clock_gettime around the issuing loop
+ *                   only (one cudaDeviceSynchronize after it, untimed); 7 rounds after one
+ *                   untimed round; median and min in microseconds per call.  If the GPU work of
+ *                   a call takes longer than issuing it, the launch queue fills and this measures
+ *                   the GPU instead: use small sizes, or --quick-return.
+ *   --calls N       calls per round for --host-overhead (default 2000)
+ *   --quick-return  the --host-overhead loop calls dgemm with m = 0 (nothing to compute: pure
+ *                   call overhead)
+ * Output (GPU time, CUDA events on the default stream; median and min of R runs):
+ *   routine,mode,m,n,k,op,reps,median_ms,min_ms,gflops,gbps
+ *   gflops = 2mnk/t (dgemm), 2mn/t (dgemv), 2n/t (ddot), with t the median; gbps = bytes of the
+ *   operands read or written once / t (beta = 0: C and y are written, not read).  Fields that do
+ *   not apply are empty.  mode is EXBLAS_MODE ("auto" when unset) or "no-shim".
+ *   ddot returns its result to device memory (CUBLAS_POINTER_MODE_DEVICE).
+ * Output of --host-overhead:
+ *   routine,mode,m,n,k,op,calls,rounds,median_us_per_call,min_us_per_call
+ * Examples:
+ *   exblas-bench dgemm 4096 4096 4096 --op NT
+ *   EXBLAS_MODE=native exblas-bench dgemv 8192 8192 --op T --reps 50
+ *   exblas-bench dgemm 64 64 64 --host-overhead; exblas-bench dgemm 64 64 64 --host-overhead --no-shim
+ * Data are random in [-1,1) from a fixed seed.
+ *
+ * Exit status: 0 done; 1 a CUDA or cuBLAS call failed; 2 usage error, or the shim cannot be found
+ * or loaded; 77 no CUDA GPU ("exblas-bench: no CUDA GPU available (<reason>)" on stderr). */
+#include <cublas_v2.h>
+#include <cuda_runtime_api.h>
+
+#include <dlfcn.h>
+#include <limits.h>
+#include <link.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define ROUNDS 7 /* --host-overhead rounds */
+#define REEXEC_GUARD "EXBLAS_BENCH_REEXEC"
+
+#define CUDA_CHECK(x) cuda_check((x), #x, __LINE__)
+#define CUBLAS_CHECK(x) cublas_check((x), #x, __LINE__)
+
+typedef enum { DGEMM, DGEMV, DDOT } routine;
+
+typedef struct {
+    routine r;
+    int m, n, k;
+    cublasOperation_t ta, tb;
+    int reps, warmup, calls;
+    int host_overhead, quick_return;
+    int no_shim;
+    const char *shim;
+} options;
+
+static void cuda_check(cudaError_t e, const char *what, int line)
+{
+    if (e != cudaSuccess) {
+        fprintf(stderr, "exblas-bench: line %d: %s: %s\n", line, what, cudaGetErrorString(e));
+        exit(1);
+    }
+}
+
+static void cublas_check(cublasStatus_t s, const char *what, int line)
+{
+    if (s != CUBLAS_STATUS_SUCCESS) {
+        fprintf(stderr, "exblas-bench: line %d: %s: cuBLAS status %d\n", line, what, (int)s);
+        exit(1);
+    }
+}
+
+static void usage(FILE *f)
+{
+    fputs("usage: exblas-bench dgemm M N K [--op NN|NT|TN|TT] [options]\n"
+          "       exblas-bench dgemv M N [--op N|T] [options]\n"
+          "       exblas-bench ddot N [options]\n"
+          "options: --reps R (10)  --warmup W (3)  --shim PATH  --no-shim\n"
+          "         --host-overhead [--calls N (2000)] [--quick-return]   (dgemm only)\n"
+          "CSV on stdout: routine,mode,m,n,k,op,reps,median_ms,min_ms,gflops,gbps\n"
+          "  (--host-overhead: routine,mode,m,n,k,op,calls,rounds,median_us_per_call,min_us_per_call)\n"
+          "Exit 77 without a GPU.\n",
+          f);
+}
+
+/* ---------- making sure the shim is (or is not) in this process ---------- */
+
+static int find_shim_cb(struct dl_phdr_info *info, size_t size, void *data)
+{
+    (void)size;
+    const char *name = info->dlpi_name, *base = name ? strrchr(name, '/') : NULL;
+    base = base ? base + 1 : name;
+    if (base && !strncmp(base, "libdfshim", 9)) {
+        snprintf(data, PATH_MAX, "%s", name);
+        return 1;
+    }
+    return 0;
+}
+
+/* The path of the libdfshim loaded in this process, or NULL. */
+static const char *loaded_shim(void)
+{
+    static char path[PATH_MAX];
+    return dl_iterate_phdr(find_shim_cb, path) ? path : NULL;
+}
+
+/* ../shim/libdfshim.so relative to this executable's directory (the build tree), else the
+ * installed one. */
+static void default_shim(char *out, size_t len)
+{
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    char *slash = NULL;
+    if (n > 0) {
+        exe[n] = '\0';
+        slash = strrchr(exe, '/');
+    }
+    if (slash) {
+        *slash = '\0';
+        snprintf(out, len, "%s/../shim/libdfshim.so", exe);
+        if (!access(out, R_OK))
+            return;
+    }
+#ifdef DFS_INSTALLED_SHIM
+    if (!access(DFS_INSTALLED_SHIM, R_OK) || !slash)
+        snprintf(out, len, "%s", DFS_INSTALLED_SHIM);
+#endif
+}
+
+static void reexec(char **argv)
+{
+    setenv(REEXEC_GUARD, "1", 1);
+    fflush(NULL);
+    execv("/proc/self/exe", argv);
+    perror("exblas-bench: cannot re-execute itself (/proc/self/exe)");
+    exit(2);
+}
+
+static int is_shim_entry(const char *e, size_t len)
+{
+    const char *base = e;
+    for (size_t i = 0; i < len; i++)
+        if (e[i] == '/')
+            base = e + i + 1;
+    return (size_t)(e + len - base) >= 9 && !strncmp(base, "libdfshim", 9);
+}
+
+/* Returns with the shim loaded (unless --no-shim), or re-executes this program so that it is. */
+static void ensure_shim(const options *o, char **argv)
+{
+    const char *loaded = loaded_shim();
+    int again = getenv(REEXEC_GUARD) != NULL;
+    unsetenv(REEXEC_GUARD);
+    const char *old = getenv("LD_PRELOAD");
+    if (o->no_shim) {
+        if (!loaded)
+            return;
+        if (again) {
+            fprintf(stderr, "exblas-bench: --no-shim, but %s is still loaded\n", loaded);
+            exit(2);
+        }
+        /* take every libdfshim entry out of LD_PRELOAD (separated by ':' or ' ') */
+        size_t len = old ? strlen(old) : 0;
+        char *keep = calloc(len + 1, 1);
+        if (!keep)
+            exit(2);
+        for (const char *p = old ? old : ""; *p;) {
+            size_t l = strcspn(p, ": ");
+            if (l && !is_shim_entry(p, l)) {
+                if (*keep)
+                    strcat(keep, ":");
+                strncat(keep, p, l);
+            }
+            p += l + (p[l] != '\0');
+        }
+        setenv("LD_PRELOAD", keep, 1);
+        reexec(argv);
+    }
+
+    char path[PATH_MAX + 32] = "", real[PATH_MAX];
+    if (o->shim)
+        snprintf(path, sizeof path, "%s", o->shim);
+    else
+        default_shim(path, sizeof path);
+    if ((o->shim || !loaded) && !realpath(path, real)) {
+        fprintf(stderr, "exblas-bench: no shim at %s (build it with ninja, or give --shim PATH, "
+                        "or --no-shim)\n", path);
+        exit(2);
+    }
+    if (loaded) { /* already preloaded (by the user, or by exblas-run): use it */
+        char lreal[PATH_MAX];
+        if (o->shim && realpath(loaded, lreal) && strcmp(lreal, real)) {
+            fprintf(stderr, "exblas-bench: %s is already loaded (from LD_PRELOAD), not --shim %s\n",
+                    loaded, o->shim);
+            exit(2);
+        }
+        return;
+    }
+    if (again) {
+        fprintf(stderr, "exblas-bench: LD_PRELOAD=%s did not load %s\n", old ? old : "", real);
+        exit(2);
+    }
+    if (strpbrk(real, ": ")) {
+        fprintf(stderr, "exblas-bench: %s: LD_PRELOAD cannot name a path with ':' or ' '\n", real);
+        exit(2);
+    }
+    size_t need = strlen(real) + (old ? strlen(old) : 0) + 2;
+    char *pre = malloc(need);
+    if (!pre)
+        exit(2);
+    snprintf(pre, need, "%s%s%s", real, old && *old ? ":" : "", old ? old : "");
+    setenv("LD_PRELOAD", pre, 1);
+    reexec(argv);
+}
+
+/* ---------- measurement ---------- */
+
+static uint64_t rng_state = 0x243f6a8885a308d3ULL;
+
+static double *device_random(size_t n)
+{
+    double *h = malloc((n ? n : 1) * sizeof *h), *d;
+    if (!h) {
+        fprintf(stderr, "exblas-bench: out of host memory\n");
+        exit(1);
+    }
+    for (size_t i = 0; i < n; i++) { /* splitmix64, 53 bits, in [-1, 1) */
+        uint64_t z = (rng_state += 0x9e3779b97f4a7c15ULL);
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+        z ^= z >> 31;
+        h[i] = (double)(z >> 11) * 0x1.0p-52 - 1.0;
+    }
+    CUDA_CHECK(cudaMalloc((void **)&d, (n ? n : 1) * sizeof *d));
+    CUDA_CHECK(cudaMemcpy(d, h, n * sizeof *d, cudaMemcpyHostToDevice));
+    free(h);
+    return d;
+}
+
+typedef struct {
+    double *A, *B, *C; /* dgemv: A, x, y; ddot: x, y, result */
+    int lda, ldb;
+    const double *one, *zero;
+} operands;
+
+static cublasStatus_t issue(cublasHandle_t h, const options *o, const operands *d, int m)
+{
+    switch (o->r) {
+    case DGEMM:
+        return cublasDgemm(h, o->ta, o->tb, m, o->n, o->k, d->one, d->A, d->lda, d->B, d->ldb,
+                           d->zero, d->C, o->m > 1 ? o->m : 1);
+    case DGEMV:
+        return cublasDgemv(h, o->ta, m, o->n, d->one, d->A, d->lda, d->B, 1, d->zero, d->C, 1);
+    case DDOT:
+        return cublasDdot(h, o->n, d->A, 1, d->B, 1, d->C);
+    }
+    return CUBLAS_STATUS_INVALID_VALUE;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static const char *op_name(const options *o)
+{
+    static char s[3];
+    s[0] = o->ta == CUBLAS_OP_N ? 'N' : 'T';
+    s[1] = o->r == DGEMM ? (o->tb == CUBLAS_OP_N ? 'N' : 'T') : '\0';
+    return o->r == DDOT ? "" : s;
+}
+
+/* Prints a CSV field, quoted if needed (a mode may hold commas: NAME:key=v,key=v). */
+static void csv_field(const char *s)
+{
+    if (!strpbrk(s, ",\"\n")) {
+        fputs(s, stdout);
+        return;
+    }
+    putchar('"');
+    for (; *s; s++) {
+        if (*s == '"')
+            putchar('"');
+        putchar(*s);
+    }
+    putchar('"');
+}
+
+static void print_dims(const options *o, int m)
+{
+    static const char *const names[] = {"dgemm", "dgemv", "ddot"};
+    const char *mode = getenv("EXBLAS_MODE");
+    printf("%s,", names[o->r]);
+    csv_field(o->no_shim ? "no-shim" : mode && *mode ? mode : "auto");
+    if (o->r == DDOT)
+        printf(",,%d,,", o->n);
+    else if (o->r == DGEMV)
+        printf(",%d,%d,,%s", m, o->n, op_name(o));
+    else
+        printf(",%d,%d,%d,%s", m, o->n, o->k, op_name(o));
+}
+
+static void bench_gpu(cublasHandle_t h, const options *o, const operands *d)
+{
+    double *ms = malloc((size_t)o->reps * sizeof *ms);
+    cudaEvent_t start, stop;
+    if (!ms)
+        exit(1);
+    CUDA_CHECK(cudaEventCreate(&start));
+    CUDA_CHECK(cudaEventCreate(&stop));
+    for (int i = 0; i < o->warmup; i++)
+        CUBLAS_CHECK(issue(h, o, d, o->m));
+    for (int i = 0; i < o->reps; i++) {
+        float t;
+        CUDA_CHECK(cudaEventRecord(start, 0));
+        CUBLAS_CHECK(issue(h, o, d, o->m));
+        CUDA_CHECK(cudaEventRecord(stop, 0));
+        CUDA_CHECK(cudaEventSynchronize(stop));
+        CUDA_CHECK(cudaEventElapsedTime(&t, start, stop));
+        ms[i] = t;
+    }
+    CUDA_CHECK(cudaEventDestroy(start));
+    CUDA_CHECK(cudaEventDestroy(stop));
+
+    double med = median(ms, o->reps); /* sorts ms: ms[0] is the min */
+    double m = o->m, n = o->n, k = o->k, flops, bytes;
+    if (o->r == DGEMM) {
+        flops = 2 * m * n * k;
+        bytes = 8 * (m * k + k * n + m * n);
+    } else if (o->r == DGEMV) {
+        flops = 2 * m * n;
+        bytes = 8 * (m * n + m + n); /* A, x and y */
+    } else {
+        flops = 2 * n;
+        bytes = 8 * (2 * n + 1);
+    }
+    double t = med * 1e-3;
+    printf("routine,mode,m,n,k,op,reps,median_ms,min_ms,gflops,gbps\n");
+    print_dims(o, o->m);
+    printf(",%d,%.6f,%.6f,%.3f,%.3f\n", o->reps, med, ms[0], t > 0 ? flops / t * 1e-9 : 0.0,
+           t > 0 ? bytes / t * 1e-9 : 0.0);
+    free(ms);
+}
+
+static void bench_host(cublasHandle_t h, const options *o, const operands *d)
+{
+    int m = o->quick_return ? 0 : o->m;
+    double us[ROUNDS];
+    for (int round = -1; round < ROUNDS; round++) { /* round -1: untimed warm-up */
+        cublasStatus_t st = CUBLAS_STATUS_SUCCESS;
+        double t0 = now_s();
+        for (int i = 0; i < o->calls; i++) {
+            cublasStatus_t s = issue(h, o, d, m);
+            if (s != CUBLAS_STATUS_SUCCESS)
+                st = s;
+        }
+        double t1 = now_s();
+        CUBLAS_CHECK(st);
+        CUDA_CHECK(cudaDeviceSynchronize());
+        if (round >= 0)
+            us[round] = (t1 - t0) * 1e6 / o->calls;
+    }
+    double med = median(us, ROUNDS);
+    printf("routine,mode,m,n,k,op,calls,rounds,median_us_per_call,min_us_per_call\n");
+    print_dims(o, m);
+    printf(",%d,%d,%.4f,%.4f\n", o->calls, ROUNDS, med, us[0]);
+}
+
+/* ---------- arguments ---------- */
+
+static int parse_int(const char *s, int lo, int *out)
+{
+    char *end;
+    long v = strtol(s, &end, 10);
+    if (end == s || *end || v < lo || v > INT_MAX)
+        return -1;
+    *out = (int)v;
+    return 0;
+}
+
+static int parse_op(const char *s, options *o)
+{
+    size_t want = o->r == DGEMM ? 2 : 1;
+    if (strlen(s) != want || o->r == DDOT)
+        return -1;
+    for (size_t i = 0; i < want; i++)
+        if (s[i] != 'N' && s[i] != 'T' && s[i] != 'n' && s[i] != 't')
+            return -1;
+    o->ta = (s[0] == 'N' || s[0] == 'n') ? CUBLAS_OP_N : CUBLAS_OP_T;
+    if (want == 2)
+        o->tb = (s[1] == 'N' || s[1] == 'n') ? CUBLAS_OP_N : CUBLAS_OP_T;
+    return 0;
+}
+
+static int parse_args(int argc, char **argv, options *o)
+{
+    if (argc < 2)
+        return -1;
+    static const char *const names[] = {"dgemm", "dgemv", "ddot"};
+    static const int ndims[] = {3, 2, 1};
+    int r = -1;
+    for (int i = 0; i < 3; i++)
+        if (!strcmp(argv[1], names[i]))
+            r = i;
+    if (r < 0)
+        return -1;
+    o->r = (routine)r;
+    int *dims[3] = {&o->m, &o->n, &o->k};
+    if (o->r == DDOT)
+        dims[0] = &o->n;
+    if (argc < 2 + ndims[r])
+        return -1;
+    for (int i = 0; i < ndims[r]; i++)
+        if (parse_int(argv[2 + i], 0, dims[i]))
+            return -1;
+    for (int i = 2 + ndims[r]; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        int bad = 0;
+        if (!strcmp(a, "--op") && v)
+            bad = parse_op(argv[++i], o);
+        else if (!strcmp(a, "--reps") && v)
+            bad = parse_int(argv[++i], 1, &o->reps);
+        else if (!strcmp(a, "--warmup") && v)
+            bad = parse_int(argv[++i], 0, &o->warmup);
+        else if (!strcmp(a, "--calls") && v)
+            bad = parse_int(argv[++i], 1, &o->calls);
+        else if (!strcmp(a, "--shim") && v)
+            o->shim = argv[++i];
+        else if (!strcmp(a, "--no-shim"))
+            o->no_shim = 1;
+        else if (!strcmp(a, "--host-overhead"))
+            o->host_overhead = 1;
+        else if (!strcmp(a, "--quick-return"))
+            o->quick_return = 1;
+        else
+            bad = 1;
+        if (bad) {
+            fprintf(stderr, "exblas-bench: bad argument: %s%s%s\n", a, argv[i] != a ? " " : "",
+                    argv[i] != a ? argv[i] : "");
+            return -1;
+        }
+    }
+    if ((o->host_overhead || o->quick_return) && o->r != DGEMM) {
+        fprintf(stderr, "exblas-bench: --host-overhead and --quick-return are for dgemm only\n");
+        return -1;
+    }
+    if (o->quick_return && !o->host_overhead) {
+        fprintf(stderr, "exblas-bench: --quick-return goes with --host-overhead\n");
+        return -1;
+    }
+    if (o->no_shim && o->shim) {
+        fprintf(stderr, "exblas-bench: --shim and --no-shim exclude each other\n");
+        return -1;
+    }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+            usage(stdout);
+            return 0;
+        }
+    options o = {.ta = CUBLAS_OP_N, .tb = CUBLAS_OP_N, .reps = 10, .warmup = 3, .calls = 2000};
+    if (parse_args(argc, argv, &o)) {
+        usage(stderr);
+        return 2;
+    }
+    ensure_shim(&o, argv);
+
+    int ndev = 0;
+    cudaError_t e = cudaGetDeviceCount(&ndev);
+    if (e != cudaSuccess || ndev == 0) {
+        fprintf(stderr, "exblas-bench: no CUDA GPU available (%s)\n",
+                cudaGetErrorString(e != cudaSuccess ? e : cudaErrorNoDevice));
+        return 77;
+    }
+    cublasHandle_t h;
+    CUBLAS_CHECK(cublasCreate(&h));
+
+    /* operands, stored as the op asks: op(A) is m x k (dgemv: m x n), op(B) is k x n */
+    operands d = {0};
+    size_t m = (size_t)o.m, n = (size_t)o.n, k = (size_t)o.k;
+    static const double host_one = 1.0, host_zero = 0.0;
+    d.one = &host_one;
+    d.zero = &host_zero;
+    if (o.r == DGEMM) {
+        d.lda = o.ta == CUBLAS_OP_N ? o.m : o.k;
+        d.ldb = o.tb == CUBLAS_OP_N ? o.k : o.n;
+        d.A = device_random(m * k);
+        d.B = device_random(k * n);
+        d.C = device_random(m * n);
+    } else if (o.r == DGEMV) {
+        d.lda = o.m;
+        d.A = device_random(m * n);
+        d.B = device_random(o.ta == CUBLAS_OP_N ? n : m);
+        d.C = device_random(o.ta == CUBLAS_OP_N ? m : n);
+    } else {
+        d.A = device_random(n);
+        d.B = device_random(n);
+        d.C = device_random(1);
+        CUBLAS_CHECK(cublasSetPointerMode(h, CUBLAS_POINTER_MODE_DEVICE));
+    }
+    d.lda = d.lda > 1 ? d.lda : 1;
+    d.ldb = d.ldb > 1 ? d.ldb : 1;
+
+    if (o.host_overhead)
+        bench_host(h, &o, &d);
+    else
+        bench_gpu(h, &o, &d);
+
+    CUDA_CHECK(cudaFree(d.A));
+    CUDA_CHECK(cudaFree(d.B));
+    CUDA_CHECK(cudaFree(d.C));
+    CUBLAS_CHECK(cublasDestroy(h));
+    return 0;
+}

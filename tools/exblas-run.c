@@ -1,0 +1,500 @@
+/* exblas-run — runs an unchanged program once per EXBLAS_MODE (R times each) with libdfshim.so
+ * preloaded and its timing on, and prints, after all runs, the wall time, the exit status and the
+ * shim's per-routine, per-engine counts and GPU times of each run.  Plain C and libc: it needs no
+ * CUDA library itself and works with any program, GPU or not.
+ *
+ * Usage:
+ *   exblas-run [--shim PATH] [--modes M1,M2,...] [--mode M]... [--repeat R] [--csv] [--] PROG ARGS...
+ *     --shim PATH   the libdfshim.so to preload (default ../shim/libdfshim.so next to this
+ *                   executable, i.e. the build tree; else the installed one)
+ *     --modes LIST  comma-separated modes (default native,auto)
+ *     --mode M      one mode, taken whole (for modes with options, NAME:key=v,key=v); repeatable,
+ *                   and adds to --modes
+ *     --repeat R    runs per mode (default 1)
+ *     --csv         machine-readable output instead of the table, one row per run and
+ *                   routine/engine: mode,run,wall_s,exit,signal,summary,routine,engine,calls,
+ *                   declined,timed,gpu_ms  (summary: ok, none = no intercepted calls, missing =
+ *                   no summary written: the shim was not loaded or the program did not exit)
+ *   Each run gets LD_PRELOAD=<shim>[:<existing LD_PRELOAD>], EXBLAS_MODE=<mode>, EXBLAS_TIMING=1
+ *   and EXBLAS_SUMMARY=<a temporary file, removed after the run>; the rest of the environment,
+ *   stdin, stdout and stderr are the program's.  Wall time is CLOCK_MONOTONIC from fork to exit.
+ *   "gpu_ms" sums the GPU time of the calls the shim could time ("timed" of "calls"; calls still
+ *   running at exit are not timed).  "declined" counts calls an engine handed back to native
+ *   (those are counted under native as well).
+ * Examples:
+ *   exblas-run -- ./build/tools/dgemm-demo
+ *   exblas-run --modes native,auto --repeat 3 --csv -- ./my_solver input.dat > runs.csv
+ *
+ * Exit status: 0 when every run exited 0; otherwise that of the last run that did not (128 + N
+ * for a run killed by signal N; 127: the program could not be executed); 2 usage or setup error
+ * (no shim, no temporary file).  SIGINT/SIGQUIT go to the program; a run killed by SIGINT, or a
+ * SIGTERM/SIGHUP to exblas-run (passed on to the program), stops the remaining runs; the
+ * table of the runs done is still printed. */
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MAX_MODES 32
+#define MAX_ENTRIES 32 /* (routine, engine) pairs per run */
+
+typedef struct {
+    char routine[32], engine[32];
+    unsigned long long calls, declined, timed;
+    double gpu_ms;
+} entry;
+
+typedef enum { SUMMARY_MISSING, SUMMARY_NONE, SUMMARY_OK } summary_state;
+
+typedef struct {
+    int mode, rep;
+    double wall_s;
+    int status; /* as from waitpid */
+    summary_state summary;
+    int n;
+    entry e[MAX_ENTRIES];
+} run_result;
+
+static volatile sig_atomic_t stop_signal, child_pid;
+
+static void usage(FILE *f)
+{
+    fputs("usage: exblas-run [--shim PATH] [--modes M1,M2,...] [--mode M]... [--repeat R] [--csv]\n"
+          "                  [--] PROG ARGS...\n"
+          "Runs PROG once per mode (R times each; default modes native,auto) with libdfshim.so\n"
+          "preloaded, EXBLAS_MODE=<mode>, EXBLAS_TIMING=1 and EXBLAS_SUMMARY=<temp file>, then\n"
+          "prints wall time, exit status and the shim's calls / declined / timed / GPU ms per\n"
+          "routine and engine.  --shim defaults to ../shim/libdfshim.so next to this executable.\n",
+          f);
+}
+
+static void on_signal(int sig)
+{
+    stop_signal = sig;
+    if (child_pid > 0)
+        kill((pid_t)child_pid, sig);
+}
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* ../shim/libdfshim.so relative to this executable's directory (the build tree), else the
+ * installed one. */
+static void default_shim(char *out, size_t len)
+{
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    char *slash = NULL;
+    if (n > 0) {
+        exe[n] = '\0';
+        slash = strrchr(exe, '/');
+    }
+    if (slash) {
+        *slash = '\0';
+        snprintf(out, len, "%s/../shim/libdfshim.so", exe);
+        if (!access(out, R_OK))
+            return;
+    }
+#ifdef DFS_INSTALLED_SHIM
+    if (!access(DFS_INSTALLED_SHIM, R_OK) || !slash)
+        snprintf(out, len, "%s", DFS_INSTALLED_SHIM);
+#endif
+}
+
+/* ---------- the summary file ---------- */
+
+static void parse_line(char *line, run_result *r)
+{
+    if (strncmp(line, "dfshim-summary ", 15))
+        return;
+    if (strstr(line, "no intercepted calls")) {
+        if (r->summary == SUMMARY_MISSING)
+            r->summary = SUMMARY_NONE;
+        return;
+    }
+    entry e = {0};
+    for (char *save = NULL, *tok = strtok_r(line + 15, " \t\n", &save); tok;
+         tok = strtok_r(NULL, " \t\n", &save)) {
+        char *v = strchr(tok, '=');
+        if (!v)
+            continue;
+        *v++ = '\0';
+        if (!strcmp(tok, "routine"))
+            snprintf(e.routine, sizeof e.routine, "%s", v);
+        else if (!strcmp(tok, "engine"))
+            snprintf(e.engine, sizeof e.engine, "%s", v);
+        else if (!strcmp(tok, "calls"))
+            e.calls = strtoull(v, NULL, 10);
+        else if (!strcmp(tok, "declined"))
+            e.declined = strtoull(v, NULL, 10);
+        else if (!strcmp(tok, "timed"))
+            e.timed = strtoull(v, NULL, 10);
+        else if (!strcmp(tok, "gpu_ms"))
+            e.gpu_ms = strtod(v, NULL);
+    }
+    if (!e.routine[0])
+        return;
+    r->summary = SUMMARY_OK;
+    /* several processes may report (a program that starts others): add them up */
+    for (int i = 0; i < r->n; i++)
+        if (!strcmp(r->e[i].routine, e.routine) && !strcmp(r->e[i].engine, e.engine)) {
+            r->e[i].calls += e.calls;
+            r->e[i].declined += e.declined;
+            r->e[i].timed += e.timed;
+            r->e[i].gpu_ms += e.gpu_ms;
+            return;
+        }
+    if (r->n < MAX_ENTRIES)
+        r->e[r->n++] = e;
+}
+
+static void read_summary(const char *path, run_result *r)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return;
+    char line[512];
+    while (fgets(line, sizeof line, f))
+        parse_line(line, r);
+    fclose(f);
+}
+
+/* ---------- one run ---------- */
+
+static void run_once(const char *shim, const char *mode, char **cmd, run_result *r)
+{
+    const char *tmpdir = getenv("TMPDIR");
+    char tmp[PATH_MAX];
+    snprintf(tmp, sizeof tmp, "%s/exblas-run-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
+    int fd = mkstemp(tmp);
+    if (fd < 0 && tmpdir) {
+        snprintf(tmp, sizeof tmp, "/tmp/exblas-run-XXXXXX");
+        fd = mkstemp(tmp);
+    }
+    if (fd < 0) {
+        fprintf(stderr, "exblas-run: cannot create a temporary file: %s\n", strerror(errno));
+        exit(2);
+    }
+    close(fd);
+
+    const char *old = getenv("LD_PRELOAD");
+    size_t need = strlen(shim) + (old ? strlen(old) : 0) + 2;
+    char *preload = malloc(need);
+    if (!preload) {
+        unlink(tmp);
+        exit(2);
+    }
+    snprintf(preload, need, "%s%s%s", shim, old && *old ? ":" : "", old ? old : "");
+
+    fflush(NULL);
+    struct sigaction ign = {.sa_handler = SIG_IGN}, old_int, old_quit;
+    sigemptyset(&ign.sa_mask);
+    sigaction(SIGINT, &ign, &old_int); /* the terminal sends them to the program too */
+    sigaction(SIGQUIT, &ign, &old_quit);
+    double t0 = now_s();
+    pid_t pid = fork();
+    if (pid == 0) {
+        sigaction(SIGINT, &old_int, NULL);
+        sigaction(SIGQUIT, &old_quit, NULL);
+        signal(SIGTERM, SIG_DFL);
+        signal(SIGHUP, SIG_DFL);
+        setenv("LD_PRELOAD", preload, 1);
+        setenv("EXBLAS_MODE", mode, 1);
+        setenv("EXBLAS_TIMING", "1", 1);
+        setenv("EXBLAS_SUMMARY", tmp, 1);
+        execvp(cmd[0], cmd);
+        fprintf(stderr, "exblas-run: cannot run %s: %s\n", cmd[0], strerror(errno));
+        _exit(127);
+    }
+    if (pid < 0) {
+        fprintf(stderr, "exblas-run: fork: %s\n", strerror(errno));
+        unlink(tmp);
+        exit(2);
+    }
+    child_pid = pid;
+    if (stop_signal)
+        kill(pid, stop_signal);
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    r->wall_s = now_s() - t0;
+    child_pid = 0;
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGQUIT, &old_quit, NULL);
+    r->status = status;
+    read_summary(tmp, r);
+    unlink(tmp);
+    free(preload);
+}
+
+/* ---------- output ---------- */
+
+static void status_text(int status, char *out, size_t len)
+{
+    if (WIFEXITED(status))
+        snprintf(out, len, "exit %d", WEXITSTATUS(status));
+    else if (WIFSIGNALED(status))
+        snprintf(out, len, "signal %d", WTERMSIG(status));
+    else
+        snprintf(out, len, "?");
+}
+
+static double total_gpu_ms(const run_result *r)
+{
+    double s = 0;
+    for (int i = 0; i < r->n; i++)
+        s += r->e[i].gpu_ms;
+    return s;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+static void print_table(char **modes, int nmodes, const run_result *runs, int nruns)
+{
+    for (int m = 0; m < nmodes; m++) {
+        if (!nruns || runs[nruns - 1].mode < m)
+            break; /* stopped before this mode */
+        printf("\nmode %s\n", modes[m]);
+        printf("  %-4s %10s  %-10s %-8s %-10s %10s %9s %10s %14s\n", "run", "wall_s", "status",
+               "routine", "engine", "calls", "declined", "timed", "gpu_ms");
+        for (int i = 0; i < nruns; i++) {
+            const run_result *r = &runs[i];
+            if (r->mode != m)
+                continue;
+            char st[32];
+            status_text(r->status, st, sizeof st);
+            printf("  %-4d %10.3f  %-10s ", r->rep + 1, r->wall_s, st);
+            if (r->summary == SUMMARY_MISSING)
+                printf("(no summary: the shim was not loaded, or the program did not exit)\n");
+            else if (r->summary == SUMMARY_NONE)
+                printf("(no intercepted calls)\n");
+            for (int j = 0; j < r->n; j++)
+                printf("%*s%-8s %-10s %10llu %9llu %10llu %14.3f\n", j ? 30 : 0, "",
+                       r->e[j].routine, r->e[j].engine, r->e[j].calls, r->e[j].declined,
+                       r->e[j].timed, r->e[j].gpu_ms);
+        }
+    }
+    if (nmodes < 2 && nruns < 2)
+        return;
+    /* median over the runs of each mode, and the speed relative to the first mode */
+    printf("\nsummary (median over runs; speedup = wall time of %s / wall time)\n", modes[0]);
+    printf("  %-24s %5s %10s %14s %8s\n", "mode", "runs", "wall_s", "gpu_ms", "speedup");
+    double first = 0, *wall = malloc(2 * (size_t)nruns * sizeof *wall), *gpu = wall + nruns;
+    if (!wall)
+        return;
+    for (int m = 0; m < nmodes; m++) {
+        int k = 0;
+        for (int i = 0; i < nruns; i++)
+            if (runs[i].mode == m) {
+                wall[k] = runs[i].wall_s;
+                gpu[k++] = total_gpu_ms(&runs[i]);
+            }
+        if (!k)
+            continue;
+        double w = median(wall, k), g = median(gpu, k);
+        if (m == 0)
+            first = w;
+        printf("  %-24s %5d %10.3f %14.3f", modes[m], k, w, g);
+        if (first > 0 && w > 0)
+            printf(" %7.2fx", first / w);
+        printf("\n");
+    }
+    free(wall);
+}
+
+static void csv_field(const char *s)
+{
+    if (!strpbrk(s, ",\"\n")) {
+        fputs(s, stdout);
+        return;
+    }
+    putchar('"');
+    for (; *s; s++) {
+        if (*s == '"')
+            putchar('"');
+        putchar(*s);
+    }
+    putchar('"');
+}
+
+static void print_csv(char **modes, const run_result *runs, int nruns)
+{
+    static const char *const summary[] = {"missing", "none", "ok"};
+    printf("mode,run,wall_s,exit,signal,summary,routine,engine,calls,declined,timed,gpu_ms\n");
+    for (int i = 0; i < nruns; i++) {
+        const run_result *r = &runs[i];
+        for (int j = 0; j < (r->n ? r->n : 1); j++) {
+            csv_field(modes[r->mode]);
+            printf(",%d,%.6f,", r->rep + 1, r->wall_s);
+            if (WIFEXITED(r->status))
+                printf("%d,", WEXITSTATUS(r->status));
+            else
+                printf(",%d", WIFSIGNALED(r->status) ? WTERMSIG(r->status) : 0);
+            printf(",%s,", summary[r->summary]);
+            if (r->n)
+                printf("%s,%s,%llu,%llu,%llu,%.6f\n", r->e[j].routine, r->e[j].engine,
+                       r->e[j].calls, r->e[j].declined, r->e[j].timed, r->e[j].gpu_ms);
+            else
+                printf(",,,,,\n");
+        }
+    }
+}
+
+/* ---------- main ---------- */
+
+static int add_modes(char **modes, int *n, char *list, int split)
+{
+    for (char *save = NULL, *m = split ? strtok_r(list, ",", &save) : list; m;
+         m = split ? strtok_r(NULL, ",", &save) : NULL) {
+        if (!*m)
+            continue;
+        if (*n == MAX_MODES)
+            return -1;
+        modes[(*n)++] = m;
+    }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    const char *shim_arg = NULL;
+    char *modes[MAX_MODES];
+    int nmodes = 0, repeat = 1, csv = 0, i = 1;
+    for (; i < argc; i++) {
+        const char *a = argv[i];
+        int more = i + 1 < argc;
+        if (!strcmp(a, "--")) {
+            i++;
+            break;
+        } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            usage(stdout);
+            return 0;
+        } else if (!strcmp(a, "--shim") && more) {
+            shim_arg = argv[++i];
+        } else if (!strcmp(a, "--modes") && more) {
+            if (add_modes(modes, &nmodes, argv[++i], 1))
+                goto too_many;
+        } else if (!strcmp(a, "--mode") && more) {
+            if (add_modes(modes, &nmodes, argv[++i], 0))
+                goto too_many;
+        } else if (!strcmp(a, "--repeat") && more) {
+            char *end;
+            long v = strtol(argv[++i], &end, 10);
+            if (*end || v < 1 || v > 10000) {
+                fprintf(stderr, "exblas-run: --repeat wants an integer in 1..10000\n");
+                return 2;
+            }
+            repeat = (int)v;
+        } else if (!strcmp(a, "--csv")) {
+            csv = 1;
+        } else if (a[0] == '-') {
+            fprintf(stderr, "exblas-run: unknown option %s\n", a);
+            usage(stderr);
+            return 2;
+        } else {
+            break;
+        }
+    }
+    if (i >= argc) {
+        usage(stderr);
+        return 2;
+    }
+    char **cmd = argv + i;
+    if (!nmodes) {
+        static char native[] = "native", autom[] = "auto";
+        modes[nmodes++] = native;
+        modes[nmodes++] = autom;
+    }
+
+    char path[PATH_MAX + 32] = "", shim[PATH_MAX];
+    if (shim_arg)
+        snprintf(path, sizeof path, "%s", shim_arg);
+    else
+        default_shim(path, sizeof path);
+    if (!realpath(path, shim)) {
+        fprintf(stderr, "exblas-run: no shim at %s (build it with ninja, or give --shim PATH)\n",
+                path);
+        return 2;
+    }
+    if (strpbrk(shim, ": ")) {
+        fprintf(stderr, "exblas-run: %s: LD_PRELOAD cannot name a path with ':' or ' '\n", shim);
+        return 2;
+    }
+    static const char *const overrides[] = {"EXBLAS_MODE_DGEMM", "EXBLAS_MODE_DGEMV",
+                                            "EXBLAS_MODE_DDOT"};
+    for (size_t k = 0; k < sizeof overrides / sizeof overrides[0]; k++) {
+        const char *v = getenv(overrides[k]);
+        if (v && *v)
+            fprintf(stderr, "exblas-run: note: %s=%s is set and overrides EXBLAS_MODE for that "
+                            "routine in every run\n", overrides[k], v);
+    }
+
+    struct sigaction sa = {.sa_handler = on_signal}; /* no SA_RESTART: waitpid returns EINTR */
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+
+    int total = nmodes * repeat, done = 0, rc = 0;
+    run_result *runs = calloc((size_t)total, sizeof *runs);
+    if (!runs)
+        return 2;
+    for (int m = 0; m < nmodes && !stop_signal; m++)
+        for (int r = 0; r < repeat && !stop_signal; r++) {
+            run_result *res = &runs[done++];
+            res->mode = m;
+            res->rep = r;
+            run_once(shim, modes[m], cmd, res);
+            int st = res->status;
+            if (WIFEXITED(st) && WEXITSTATUS(st))
+                rc = WEXITSTATUS(st);
+            else if (WIFSIGNALED(st)) {
+                rc = 128 + WTERMSIG(st);
+                if (WTERMSIG(st) == SIGINT)
+                    stop_signal = SIGINT;
+            }
+        }
+
+    fflush(NULL);
+    if (csv) {
+        print_csv(modes, runs, done);
+    } else {
+        printf("\nexblas-run: %s", cmd[0]);
+        for (char **p = cmd + 1; *p; p++)
+            printf(" %s", *p);
+        printf("\nshim: %s\n", shim);
+        print_table(modes, nmodes, runs, done);
+    }
+    if (stop_signal && stop_signal != SIGINT)
+        fprintf(stderr, "exblas-run: stopped by signal %d after %d of %d runs\n", (int)stop_signal,
+                done, total);
+    else if (stop_signal)
+        fprintf(stderr, "exblas-run: interrupted after %d of %d runs\n", done, total);
+    free(runs);
+    if (stop_signal && !rc)
+        rc = 128 + stop_signal;
+    return rc;
+
+too_many:
+    fprintf(stderr, "exblas-run: at most %d modes\n", MAX_MODES);
+    return 2;
+}
