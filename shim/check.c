@@ -17,17 +17,29 @@ static dfs_args invalid(cublasStatus_t *status, cublasStatus_t s)
     return DFS_ARGS_INVALID;
 }
 
-dfs_args dfs_check_gemm(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int64_t m,
-                        int64_t n, int64_t k, int64_t lda, int64_t ldb, int64_t ldc, int64_t batch,
-                        cublasStatus_t *status)
+/* The algorithms cublasGemmEx accepts: DEFAULT (-1), ALGO0..23, DEFAULT_TENSOR_OP (99),
+ * ALGO0_TENSOR_OP..ALGO15_TENSOR_OP. */
+static int valid_algo(cublasGemmAlgo_t a)
+{
+    int v = (int)a;
+    return (v >= -1 && v <= 23) || (v >= 99 && v <= 115);
+}
+
+dfs_args dfs_check_gemm(cublasHandle_t h, int ex, cublasOperation_t ta, cublasOperation_t tb,
+                        int64_t m, int64_t n, int64_t k, int64_t lda, int64_t ldb, int64_t ldc,
+                        int64_t batch, cublasGemmAlgo_t algo, cublasStatus_t *status)
 {
     *status = CUBLAS_STATUS_SUCCESS;
     if (!h)
         return invalid(status, CUBLAS_STATUS_NOT_INITIALIZED);
+    if (ex && batch < 0)
+        return DFS_ARGS_QUICK; /* cuBLAS 13.1 returns SUCCESS without computing */
     if (!valid_op(ta) || !valid_op(tb) || m < 0 || n < 0 || k < 0 || batch < 0)
         return invalid(status, CUBLAS_STATUS_INVALID_VALUE);
     if (lda < max1(ta == CUBLAS_OP_N ? m : k) || ldb < max1(tb == CUBLAS_OP_N ? k : n) ||
         ldc < max1(m))
+        return invalid(status, CUBLAS_STATUS_INVALID_VALUE);
+    if (ex && !valid_algo(algo))
         return invalid(status, CUBLAS_STATUS_INVALID_VALUE);
     if (m == 0 || n == 0 || batch == 0 || k == 0)
         return DFS_ARGS_QUICK;

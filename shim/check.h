@@ -14,10 +14,12 @@ typedef enum {
     DFS_ARGS_INVALID, /* cuBLAS rejects it; *status says with what */
 } dfs_args;
 
-/* GEMM (also strided batched: batch >= 0; plain GEMM passes batch = 1). */
-dfs_args dfs_check_gemm(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int64_t m,
-                        int64_t n, int64_t k, int64_t lda, int64_t ldb, int64_t ldc, int64_t batch,
-                        cublasStatus_t *status);
+/* GEMM; `ex` is 1 for the GemmEx forms (algo checked; cuBLAS 13.1's GemmStridedBatchedEx
+ * returns SUCCESS for batchCount < 0, DgemmStridedBatched INVALID_VALUE).  Plain GEMM passes
+ * batch = 1. */
+dfs_args dfs_check_gemm(cublasHandle_t h, int ex, cublasOperation_t ta, cublasOperation_t tb,
+                        int64_t m, int64_t n, int64_t k, int64_t lda, int64_t ldb, int64_t ldc,
+                        int64_t batch, cublasGemmAlgo_t algo, cublasStatus_t *status);
 dfs_args dfs_check_gemv(cublasHandle_t h, cublasOperation_t trans, int64_t m, int64_t n, int64_t lda,
                         int64_t incx, int64_t incy, cublasStatus_t *status);
 dfs_args dfs_check_dot(cublasHandle_t h, int64_t n, const double *result, cublasStatus_t *status);

@@ -23,7 +23,9 @@ static cublasStatus_t gemm(dfs_api api, cublasHandle_t h, cublasOperation_t ta,
     dfs_gemm_call c = {api, ta, tb, m, n, k, alpha, A, lda, sA, B, ldb, sB, beta, C, ldc, sC,
                        batch, algo};
     cublasStatus_t st;
-    dfs_args a = dfs_check_gemm(h, ta, tb, m, n, k, lda, ldb, ldc, batch, &st);
+    int ex = api == DFS_API_GEMMEX || api == DFS_API_GEMMEX_64 || api == DFS_API_GEMMEX_STRIDED ||
+             api == DFS_API_GEMMEX_STRIDED_64;
+    dfs_args a = dfs_check_gemm(h, ex, ta, tb, m, n, k, lda, ldb, ldc, batch, algo, &st);
     return dfs_dispatch_gemm(h, &c, a);
 }
 

@@ -294,8 +294,8 @@ static void run_gemm_case(gt_gemm_api api, const gemm_case *c, ex_kind kind)
         gt_check_modes(h, CUBLAS_POINTER_MODE_HOST, CUBLAS_DEFAULT_MATH);
     if (predicted) {
         cublasStatus_t pst;
-        dfs_args pa = dfs_check_gemm(hh, c->ta, c->tb, c->m, c->n, c->k, c->lda, c->ldb, c->ldc,
-                                     g.batch, &pst);
+        dfs_args pa = dfs_check_gemm(hh, gt_gemm_api_ex(api), c->ta, c->tb, c->m, c->n, c->k,
+                                     c->lda, c->ldb, c->ldc, g.batch, algo, &pst);
         check_prediction(gt_gemm_api_name[api], label, sr, ss, pa, pst);
     } else if (verbose) {
         printf("  %-30s %-44s real=%-16s (forwarded, no prediction)\n", gt_gemm_api_name[api],

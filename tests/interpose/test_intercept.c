@@ -370,8 +370,8 @@ static const gcase gemm_cases[] = {
      0},
     {G_EX64, N_, N_, 3, 4, 5, 3, 5, 3, 0, 0, 0, 0, 1, 1, 2, 0, 0, CUBLAS_GEMM_DEFAULT, NOINIT,
      INVALID, 0},
-    {G_SBEX, N_, N_, 2, 2, 2, 2, 2, 2, 4, 4, 4, -3, 1, 1, 0, 0, 0, CUBLAS_GEMM_DEFAULT, INV,
-     INVALID, 0},
+    {G_SBEX, N_, N_, 2, 2, 2, 2, 2, 2, 4, 4, 4, -3, 1, 1, 0, 0, 0, CUBLAS_GEMM_DEFAULT, OK,
+     QUICK, 0},
     {G_SBEX64, T_, N_, 2, 2, 3, 2, 3, 2, 6, 6, 4, 2, 1, 1, 0, 0, 0, CUBLAS_GEMM_DEFAULT, INV,
      INVALID, 0},
     /* quick returns: m, n or batch 0 leave C alone; k = 0 scales C by beta */

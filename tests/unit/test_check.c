@@ -14,7 +14,7 @@ static void gemm_is(dfs_args want, cublasStatus_t want_st, cublasHandle_t h, cub
                     int64_t ldc, int64_t batch, int line)
 {
     cublasStatus_t st = (cublasStatus_t)-1;
-    dfs_args a = dfs_check_gemm(h, ta, tb, m, n, k, lda, ldb, ldc, batch, &st);
+    dfs_args a = dfs_check_gemm(h, 0, ta, tb, m, n, k, lda, ldb, ldc, batch, CUBLAS_GEMM_DEFAULT, &st);
     ck_assert_msg(a == want, "line %d: class %d, expected %d", line, (int)a, (int)want);
     ck_assert_msg(st == want_st, "line %d: status %d, expected %d", line, (int)st, (int)want_st);
 }
@@ -45,6 +45,22 @@ START_TEST(gemm_rules)
     GEMM(QUICK, H, N, N, 4, 0, 6, 4, 6, 4, 1);
     GEMM(QUICK, H, N, N, 4, 5, 0, 4, 1, 4, 1); /* k = 0: C = beta*C, left to cuBLAS */
     GEMM(QUICK, H, N, N, 4, 5, 6, 4, 6, 4, 0);
+}
+END_TEST
+
+/* The GemmEx forms: the algorithm is checked, and GemmStridedBatchedEx with batchCount < 0 returns
+ * SUCCESS without computing (observed with cuBLAS 13.1 on an H200). */
+START_TEST(gemmex_rules)
+{
+    cublasStatus_t st;
+    ck_assert_int_eq(dfs_check_gemm(H, 1, N, N, 4, 5, 6, 4, 6, 4, 1, CUBLAS_GEMM_DEFAULT, &st), DFS_ARGS_OK);
+    ck_assert_int_eq(dfs_check_gemm(H, 1, N, N, 4, 5, 6, 4, 6, 4, 1, CUBLAS_GEMM_ALGO23, &st), DFS_ARGS_OK);
+    ck_assert_int_eq(dfs_check_gemm(H, 1, N, N, 4, 5, 6, 4, 6, 4, 1, CUBLAS_GEMM_ALGO15_TENSOR_OP, &st), DFS_ARGS_OK);
+    ck_assert_int_eq(dfs_check_gemm(H, 1, N, N, 4, 5, 6, 4, 6, 4, 1, (cublasGemmAlgo_t)9999, &st), DFS_ARGS_INVALID);
+    ck_assert_int_eq(st, CUBLAS_STATUS_INVALID_VALUE);
+    ck_assert_int_eq(dfs_check_gemm(H, 1, N, N, 0, 5, 6, 1, 6, 1, 1, (cublasGemmAlgo_t)9999, &st), DFS_ARGS_INVALID);
+    ck_assert_int_eq(dfs_check_gemm(H, 1, N, N, 4, 5, 6, 4, 6, 4, -1, CUBLAS_GEMM_DEFAULT, &st), DFS_ARGS_QUICK);
+    ck_assert_int_eq(dfs_check_gemm(H, 0, N, N, 4, 5, 6, 4, 6, 4, -1, CUBLAS_GEMM_DEFAULT, &st), DFS_ARGS_INVALID);
 }
 END_TEST
 
@@ -89,6 +105,7 @@ int main(void)
     Suite *s = suite_create("check");
     TCase *t = tcase_create("rules");
     tcase_add_test(t, gemm_rules);
+    tcase_add_test(t, gemmex_rules);
     tcase_add_test(t, gemv_rules);
     tcase_add_test(t, dot_rules);
     suite_add_tcase(s, t);
