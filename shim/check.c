@@ -46,15 +46,20 @@ dfs_args dfs_check_gemm(cublasHandle_t h, int ex, cublasOperation_t ta, cublasOp
     return DFS_ARGS_OK;
 }
 
+/* GEMV, in the order cuBLAS 13.1 checks (observed on an H200): m <= 0 or n <= 0 returns SUCCESS
+ * even before the handle is checked; then the handle; then lda; an invalid op or a zero increment
+ * returns SUCCESS without computing. */
 dfs_args dfs_check_gemv(cublasHandle_t h, cublasOperation_t trans, int64_t m, int64_t n, int64_t lda,
                         int64_t incx, int64_t incy, cublasStatus_t *status)
 {
     *status = CUBLAS_STATUS_SUCCESS;
+    if (m <= 0 || n <= 0)
+        return DFS_ARGS_QUICK;
     if (!h)
         return invalid(status, CUBLAS_STATUS_NOT_INITIALIZED);
-    if (!valid_op(trans) || m < 0 || n < 0 || lda < max1(m) || incx == 0 || incy == 0)
+    if (lda < max1(m))
         return invalid(status, CUBLAS_STATUS_INVALID_VALUE);
-    if (m == 0 || n == 0)
+    if (!valid_op(trans) || incx == 0 || incy == 0)
         return DFS_ARGS_QUICK;
     return DFS_ARGS_OK;
 }

@@ -10,7 +10,7 @@
 
 typedef enum {
     DFS_ARGS_OK,      /* valid and non-trivial: an engine may compute it */
-    DFS_ARGS_QUICK,   /* valid, but cuBLAS returns early (nothing or only C = beta*C to do) */
+    DFS_ARGS_QUICK,   /* cuBLAS returns SUCCESS early (nothing, or only C = beta*C, to do) */
     DFS_ARGS_INVALID, /* cuBLAS rejects it; *status says with what */
 } dfs_args;
 

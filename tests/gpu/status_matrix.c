@@ -367,7 +367,8 @@ static void gemv_groups(void)
     GV("NULL handle", 1, 0, CUBLAS_OP_N, 5, 4, 5, 1, 1);
     GV("NULL handle and incx = 0", 1, 0, CUBLAS_OP_N, 5, 4, 5, 0, 1);
     GV("NULL handle and m = -1", 1, 0, CUBLAS_OP_N, -1, 4, 5, 1, 1);
-    GV("m = 2^33, lda = 5", 0, 1, CUBLAS_OP_N, BIG, 4, 5, 1, 1);
+    /* Not "m = 2^33, lda = 5": cuBLAS 13.1's Dgemv_v2_64 does not reject it and ran past the
+     * test's time limit (seen on an H200). */
     GV("incx = 2^33, m = -1", 0, 1, CUBLAS_OP_N, -1, 4, 5, BIG, 1);
 #undef GV
     double *dx = dA, *dyr = dCr, *dys = dCs;

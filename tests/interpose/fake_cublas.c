@@ -430,11 +430,16 @@ static cublasStatus_t dgemv(cublasHandle_t h, cublasOperation_t t, int64_t m, in
                             const double *alpha, const double *A, int64_t lda, const double *x,
                             int64_t incx, const double *beta, double *y, int64_t incy)
 {
+    /* The order of cuBLAS 13.1 (seen on an H200): empty or negative sizes return SUCCESS before
+     * the handle is checked; lda is the one INVALID_VALUE; an invalid op or a zero increment
+     * returns SUCCESS without computing. */
+    if (m <= 0 || n <= 0)
+        return CUBLAS_STATUS_SUCCESS;
     if (bad_handle(h))
         return CUBLAS_STATUS_NOT_INITIALIZED;
-    if (!valid_op(t) || m < 0 || n < 0 || lda < max1(m) || incx == 0 || incy == 0)
+    if (lda < max1(m))
         return CUBLAS_STATUS_INVALID_VALUE;
-    if (m == 0 || n == 0)
+    if (!valid_op(t) || incx == 0 || incy == 0)
         return CUBLAS_STATUS_SUCCESS;
     double al = scalar_d(h, alpha), be = scalar_d(h, beta);
     if (al == 0 && be == 1)

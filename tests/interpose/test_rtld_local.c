@@ -130,14 +130,14 @@ static int child(const char *lapp_path, const char *log_path)
     ref_dgemv(CUBLAS_OP_T, 5, 3, al, A, 6, x, -2, be, yr, 1);
     CHECK(first_diff(y, yr, 16) < 0, "cublasDgemv_v2: wrong result");
 
-    /* DGEMV with incx 0: the stand-in's status */
+    /* DGEMV with lda < m: the stand-in's status */
     s = snap_of("cublasDgemv_v2");
-    st = dgemv(h, CUBLAS_OP_N, 5, 3, &al, A, 6, x, 0, &be, y, 1);
+    st = dgemv(h, CUBLAS_OP_N, 5, 3, &al, A, 4, x, 1, &be, y, 1);
     expect_one("cublasDgemv_v2", s);
-    CHECK(st == CUBLAS_STATUS_INVALID_VALUE, "cublasDgemv_v2 incx=0: status %d", (int)st);
-    EXPECT_LINE("dfshim: cublasDgemv_v2 op=N m=5 n=3 incx=0 incy=1 -> native "
+    CHECK(st == CUBLAS_STATUS_INVALID_VALUE, "cublasDgemv_v2 lda=4: status %d", (int)st);
+    EXPECT_LINE("dfshim: cublasDgemv_v2 op=N m=5 n=3 incx=1 incy=1 -> native "
                            "(invalid arguments) status=7");
-    CHECK(first_diff(y, yr, 16) < 0, "cublasDgemv_v2 incx=0 changed y");
+    CHECK(first_diff(y, yr, 16) < 0, "cublasDgemv_v2 lda=4 changed y");
 
     /* DDOT */
     double r = 99;
