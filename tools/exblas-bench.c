@@ -36,6 +36,8 @@
  *
  * Exit status: 0 done; 1 a CUDA or cuBLAS call failed; 2 usage error, or the shim cannot be found
  * or loaded; 77 no CUDA GPU ("exblas-bench: no CUDA GPU available (<reason>)" on stderr). */
+#include "shimpath.h"
+
 #include <cublas_v2.h>
 #include <cuda_runtime_api.h>
 
@@ -117,29 +119,6 @@ static const char *loaded_shim(void)
     return dl_iterate_phdr(find_shim_cb, path) ? path : NULL;
 }
 
-/* ../shim/libdfshim.so relative to this executable's directory (the build tree), else the
- * installed one. */
-static void default_shim(char *out, size_t len)
-{
-    char exe[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    char *slash = NULL;
-    if (n > 0) {
-        exe[n] = '\0';
-        slash = strrchr(exe, '/');
-    }
-    if (slash) {
-        *slash = '\0';
-        snprintf(out, len, "%s/../shim/libdfshim.so", exe);
-        if (!access(out, R_OK))
-            return;
-    }
-#ifdef DFS_INSTALLED_SHIM
-    if (!access(DFS_INSTALLED_SHIM, R_OK) || !slash)
-        snprintf(out, len, "%s", DFS_INSTALLED_SHIM);
-#endif
-}
-
 static void reexec(char **argv)
 {
     setenv(REEXEC_GUARD, "1", 1);
@@ -194,7 +173,7 @@ static void ensure_shim(const options *o, char **argv)
     if (o->shim)
         snprintf(path, sizeof path, "%s", o->shim);
     else
-        default_shim(path, sizeof path);
+        dfs_default_shim(path, sizeof path);
     if ((o->shim || !loaded) && !realpath(path, real)) {
         fprintf(stderr, "exblas-bench: no shim at %s (build it with ninja, or give --shim PATH, "
                         "or --no-shim)\n", path);

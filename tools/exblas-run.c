@@ -30,6 +30,8 @@
  * (no shim, no temporary file).  SIGINT/SIGQUIT go to the program; a run killed by SIGINT, or a
  * SIGTERM/SIGHUP to exblas-run (passed on to the program), stops the remaining runs; the
  * table of the runs done is still printed. */
+#include "shimpath.h"
+
 #include <errno.h>
 #include <limits.h>
 #include <signal.h>
@@ -86,29 +88,6 @@ static double now_s(void)
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-/* ../shim/libdfshim.so relative to this executable's directory (the build tree), else the
- * installed one. */
-static void default_shim(char *out, size_t len)
-{
-    char exe[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    char *slash = NULL;
-    if (n > 0) {
-        exe[n] = '\0';
-        slash = strrchr(exe, '/');
-    }
-    if (slash) {
-        *slash = '\0';
-        snprintf(out, len, "%s/../shim/libdfshim.so", exe);
-        if (!access(out, R_OK))
-            return;
-    }
-#ifdef DFS_INSTALLED_SHIM
-    if (!access(DFS_INSTALLED_SHIM, R_OK) || !slash)
-        snprintf(out, len, "%s", DFS_INSTALLED_SHIM);
-#endif
 }
 
 /* ---------- the summary file ---------- */
@@ -430,7 +409,7 @@ int main(int argc, char **argv)
     if (shim_arg)
         snprintf(path, sizeof path, "%s", shim_arg);
     else
-        default_shim(path, sizeof path);
+        dfs_default_shim(path, sizeof path);
     if (!realpath(path, shim)) {
         fprintf(stderr, "exblas-run: no shim at %s (build it with ninja, or give --shim PATH)\n",
                 path);
