@@ -3,10 +3,11 @@
 
 #include <string.h>
 
-extern const dfs_engine dfs_engine_native;
+extern const dfs_engine dfs_engine_native, dfs_engine_df;
 
 const dfs_engine *const dfs_engines[] = {
     &dfs_engine_native, /* index 0: always native */
+    &dfs_engine_df,
 };
 const int dfs_engine_count = (int)(sizeof dfs_engines / sizeof dfs_engines[0]);
 

@@ -103,6 +103,18 @@ static int handle_wants_native(cublasHandle_t h)
     return pedantic || emulated;
 }
 
+/* alpha == 0 given on the host: cuBLAS only scales C (or y) by beta; leave that to it. */
+static int alpha_is_zero(dfs_routine r, const void *call, cublasPointerMode_t mode)
+{
+    if (mode != CUBLAS_POINTER_MODE_HOST)
+        return 0;
+    if (r == DFS_R_DGEMM)
+        return *((const dfs_gemm_call *)call)->alpha == 0.0;
+    if (r == DFS_R_DGEMV)
+        return *((const dfs_gemv_call *)call)->alpha == 0.0;
+    return 0;
+}
+
 static cublasStatus_t dispatch(dfs_routine r, cublasHandle_t h, const void *call, int64_t min_dim,
                                dfs_args args)
 {
@@ -129,7 +141,8 @@ static cublasStatus_t dispatch(dfs_routine r, cublasHandle_t h, const void *call
             return st;
         x.device = s ? s->dev.ordinal : -1;
         x.options = &rule.options;
-        if (engine != 0 && handle_wants_native(h))
+        x.scratch = s ? &s->scratch : NULL;
+        if (engine != 0 && (!s || handle_wants_native(h) || alpha_is_zero(r, call, x.pointer_mode)))
             engine = 0;
     }
     dfs_timing_slot *slot = timed ? dfs_timing_start(s, x.stream, r, engine) : NULL;

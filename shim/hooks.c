@@ -210,6 +210,8 @@ DFS_EXPORT cublasStatus_t cublasDestroy_v2(cublasHandle_t h)
     dfs_handle_state *s = h ? dfs_handle_take(h) : NULL;
     if (s) {
         dfs_timing_release(s);
+        dfs_scratch_release(&s->scratch);
+        pthread_mutex_destroy(&s->scratch.lock);
         pthread_mutex_destroy(&s->lock);
         free(s);
     }

@@ -34,7 +34,18 @@
     X(cuEventSynchronize, "cuEventSynchronize", NULL)                                              \
     X(cuEventElapsedTime, "cuEventElapsedTime_v2", "cuEventElapsedTime")                           \
     X(cuEventDestroy, "cuEventDestroy_v2", "cuEventDestroy")                                       \
-    X(cuStreamIsCapturing, "cuStreamIsCapturing", NULL)
+    X(cuStreamIsCapturing, "cuStreamIsCapturing", NULL)                                            \
+    X(cuStreamWaitEvent, "cuStreamWaitEvent", NULL)                                                \
+    X(cuStreamSynchronize, "cuStreamSynchronize", NULL)                                            \
+    X(cuCtxGetCurrent, "cuCtxGetCurrent", NULL)                                                    \
+    X(cuModuleLoadData, "cuModuleLoadData", NULL)                                                  \
+    X(cuModuleGetFunction, "cuModuleGetFunction", NULL)                                            \
+    X(cuFuncSetAttribute, "cuFuncSetAttribute", NULL)                                              \
+    X(cuLaunchKernel, "cuLaunchKernel", NULL)                                                      \
+    X(cuMemAllocAsync, "cuMemAllocAsync", NULL)                                                    \
+    X(cuMemFreeAsync, "cuMemFreeAsync", NULL)                                                      \
+    X(cuMemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2", NULL)                                            \
+    X(cuMemsetD32Async, "cuMemsetD32Async", NULL)
 
 typedef enum {
 #define DFS_X_CUBLAS(n) DFS_SYM_##n,
@@ -56,6 +67,18 @@ typedef CUresult (*dfs_fn_cuEventSynchronize)(CUevent);
 typedef CUresult (*dfs_fn_cuEventElapsedTime)(float *, CUevent, CUevent);
 typedef CUresult (*dfs_fn_cuEventDestroy)(CUevent);
 typedef CUresult (*dfs_fn_cuStreamIsCapturing)(CUstream, CUstreamCaptureStatus *);
+typedef CUresult (*dfs_fn_cuStreamWaitEvent)(CUstream, CUevent, unsigned int);
+typedef CUresult (*dfs_fn_cuStreamSynchronize)(CUstream);
+typedef CUresult (*dfs_fn_cuCtxGetCurrent)(CUcontext *);
+typedef CUresult (*dfs_fn_cuModuleLoadData)(CUmodule *, const void *);
+typedef CUresult (*dfs_fn_cuModuleGetFunction)(CUfunction *, CUmodule, const char *);
+typedef CUresult (*dfs_fn_cuFuncSetAttribute)(CUfunction, CUfunction_attribute, int);
+typedef CUresult (*dfs_fn_cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned,
+                                          unsigned, unsigned, unsigned, CUstream, void **, void **);
+typedef CUresult (*dfs_fn_cuMemAllocAsync)(CUdeviceptr *, size_t, CUstream);
+typedef CUresult (*dfs_fn_cuMemFreeAsync)(CUdeviceptr, CUstream);
+typedef CUresult (*dfs_fn_cuMemcpyDtoHAsync)(void *, CUdeviceptr, size_t, CUstream);
+typedef CUresult (*dfs_fn_cuMemsetD32Async)(CUdeviceptr, unsigned int, size_t, CUstream);
 
 typedef void (*dfs_fn)(void);
 

@@ -154,6 +154,7 @@ dfs_handle_state *dfs_handle_get(cublasHandle_t h, const dfs_config *cfg, dfs_ro
         if (s) {
             s->handle = h;
             pthread_mutex_init(&s->lock, NULL);
+            pthread_mutex_init(&s->scratch.lock, NULL);
             current_device(&s->dev);
             s->next = buckets[b];
             buckets[b] = s;

@@ -4,6 +4,7 @@
 #define DFS_STATE_H
 
 #include "../config/config.h"
+#include "../engines/common/gpu.h"
 #include "../engines/engine.h"
 
 #include <cublas_api.h>
@@ -27,6 +28,7 @@ typedef struct dfs_handle_state {
     dfs_device dev;
     const dfs_config *cfg;          /* the configuration the rules were computed for */
     dfs_rule rules[DFS_R_COUNT];
+    dfs_scratch scratch;  /* engines' workspace on this handle (its own lock) */
     pthread_mutex_t lock; /* guards the timing slots */
     dfs_timing_slot slots[DFS_TIMING_SLOTS];
     int next_slot;

@@ -1,0 +1,110 @@
+/* gpu.c — module loading per context, kernel launches and scratch space (see gpu.h). */
+#include "gpu.h"
+
+#include "../../shim/log.h"
+#include "../../shim/resolve.h"
+
+#include <string.h>
+
+const CUfunction *dfs_module_kernels(dfs_module *m)
+{
+    CUcontext ctx = NULL;
+    if (!DFS_DRV(cuCtxGetCurrent) || DFS_DRV(cuCtxGetCurrent)(&ctx) != CUDA_SUCCESS || !ctx)
+        return NULL;
+    const CUfunction *out = NULL;
+    pthread_mutex_lock(&m->lock);
+    int slot = -1;
+    for (int i = 0; i < DFS_MODULE_MAX_CONTEXTS && !out; i++) {
+        if (m->per_ctx[i].ctx == ctx)
+            out = m->per_ctx[i].fn;
+        else if (!m->per_ctx[i].ctx && slot < 0)
+            slot = i;
+    }
+    if (!out && slot >= 0 && DFS_DRV(cuModuleLoadData) && DFS_DRV(cuModuleGetFunction)) {
+        CUmodule mod;
+        CUresult r = DFS_DRV(cuModuleLoadData)(&mod, m->image);
+        int ok = r == CUDA_SUCCESS;
+        for (int k = 0; ok && k < m->count; k++)
+            ok = DFS_DRV(cuModuleGetFunction)(&m->per_ctx[slot].fn[k], mod, m->names[k]) ==
+                 CUDA_SUCCESS;
+        if (ok) {
+            m->per_ctx[slot].ctx = ctx;
+            out = m->per_ctx[slot].fn;
+        } else {
+            dfs_log_once(DFS_LOG_ERROR, m->names[0],
+                         "cannot load the kernels of %s for this GPU (driver error %d); "
+                         "its calls run natively", m->names[0], (int)r);
+        }
+    }
+    pthread_mutex_unlock(&m->lock);
+    return out;
+}
+
+int dfs_launch(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
+               CUstream stream, void *args)
+{
+    void *params[] = {args};
+    return DFS_DRV(cuLaunchKernel)(f, gx, gy, gz, bx, by, 1, 0, stream, params, NULL) ==
+                   CUDA_SUCCESS
+               ? 0
+               : -1;
+}
+
+int dfs_stream_capturing(CUstream stream)
+{
+    CUstreamCaptureStatus st = CU_STREAM_CAPTURE_STATUS_NONE;
+    if (!DFS_DRV(cuStreamIsCapturing) || DFS_DRV(cuStreamIsCapturing)(stream, &st) != CUDA_SUCCESS)
+        return 1;
+    return st != CU_STREAM_CAPTURE_STATUS_NONE;
+}
+
+CUdeviceptr dfs_scratch_get(dfs_scratch *s, size_t bytes, CUstream stream)
+{
+    if (!DFS_DRV(cuMemAllocAsync) || !DFS_DRV(cuMemFreeAsync) || !DFS_DRV(cuEventCreate) ||
+        !DFS_DRV(cuEventRecord) || !DFS_DRV(cuStreamWaitEvent))
+        return 0;
+    /* Another stream used the space last: order this use after that one. */
+    if (s->ptr && s->stream != stream) {
+        if (!s->done && DFS_DRV(cuEventCreate)(&s->done, CU_EVENT_DISABLE_TIMING) != CUDA_SUCCESS)
+            return 0;
+        if (DFS_DRV(cuEventRecord)(s->done, s->stream) != CUDA_SUCCESS ||
+            DFS_DRV(cuStreamWaitEvent)(stream, s->done, 0) != CUDA_SUCCESS)
+            return 0;
+        s->stream = stream;
+    }
+    if (s->ptr && s->size >= bytes)
+        return s->ptr;
+    if (dfs_stream_capturing(stream)) {
+        dfs_log_once(DFS_LOG_WARN, "scratch-capture",
+                     "an engine needs more workspace while the stream is being captured into a "
+                     "graph; such calls run natively (run the call once before capturing)");
+        return 0;
+    }
+    if (s->ptr) {
+        DFS_DRV(cuMemFreeAsync)(s->ptr, stream);
+        s->ptr = 0;
+        s->size = 0;
+    }
+    size_t want = bytes + bytes / 8; /* some headroom against regrowth */
+    CUdeviceptr p = 0;
+    if (DFS_DRV(cuMemAllocAsync)(&p, want, stream) != CUDA_SUCCESS) {
+        want = bytes;
+        if (DFS_DRV(cuMemAllocAsync)(&p, want, stream) != CUDA_SUCCESS)
+            return 0;
+    }
+    s->ptr = p;
+    s->size = want;
+    s->stream = stream;
+    return p;
+}
+
+void dfs_scratch_release(dfs_scratch *s)
+{
+    if (s->ptr && DFS_DRV(cuMemFreeAsync))
+        DFS_DRV(cuMemFreeAsync)(s->ptr, s->stream);
+    if (s->done && DFS_DRV(cuEventDestroy))
+        DFS_DRV(cuEventDestroy)(s->done);
+    s->ptr = 0;
+    s->size = 0;
+    s->done = NULL;
+}

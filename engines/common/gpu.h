@@ -1,0 +1,58 @@
+/* gpu.h — what engines need to run their own kernels and keep device workspace, through the
+ * CUDA driver API (the application's libcuda; no cudart in libdfshim.so):
+ *   - a module of kernels embedded as a fatbin, loaded once per CUDA context;
+ *   - per-handle scratch space, grown stream-ordered, never allocated during graph capture. */
+#ifndef DFS_GPU_H
+#define DFS_GPU_H
+
+#include <cuda.h>
+#include <pthread.h>
+#include <stddef.h>
+
+#define DFS_MODULE_MAX_CONTEXTS 16
+#define DFS_MODULE_MAX_KERNELS 16
+
+typedef struct {
+    const unsigned char *image; /* fatbin */
+    const char *const *names;   /* kernel names, count of them */
+    int count;
+    /* filled at run time, per context */
+    pthread_mutex_t lock;
+    int loaded;
+    struct {
+        CUcontext ctx;
+        CUfunction fn[DFS_MODULE_MAX_KERNELS];
+    } per_ctx[DFS_MODULE_MAX_CONTEXTS];
+} dfs_module;
+
+#define DFS_MODULE_INIT(image_, names_, count_)                                                    \
+    {(image_), (names_), (count_), PTHREAD_MUTEX_INITIALIZER, 0, {{0, {0}}}}
+
+/* The module's kernels in the current context (loaded on first use), or NULL (logged once). */
+const CUfunction *dfs_module_kernels(dfs_module *m);
+
+/* Launches f with one argument block (a struct passed by value).  0 on success. */
+int dfs_launch(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
+               CUstream stream, void *args);
+
+/* Whether the stream is being captured into a graph (errors count as capturing). */
+int dfs_stream_capturing(CUstream stream);
+
+/* Per-handle device workspace (owned by the shim's handle state, used by one engine call at a
+ * time under `lock`). */
+struct dfs_scratch {
+    pthread_mutex_t lock;
+    CUdeviceptr ptr;
+    size_t size;
+    CUstream stream; /* the stream of the last use */
+    CUevent done;    /* recorded on `stream` when another stream takes the space */
+};
+typedef struct dfs_scratch dfs_scratch;
+
+/* At least `bytes` of scratch ordered after all earlier uses on `stream`, or 0 when it cannot be
+ * had (allocation failure, or growth needed during graph capture).  Call with s->lock held. */
+CUdeviceptr dfs_scratch_get(dfs_scratch *s, size_t bytes, CUstream stream);
+/* Frees the space (stream-ordered) when the handle goes away. */
+void dfs_scratch_release(dfs_scratch *s);
+
+#endif

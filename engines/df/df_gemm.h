@@ -1,0 +1,91 @@
+/* df_gemm.h — what the DF engine's host code and its kernels (kernels.cu) share: the tile sizes,
+ * the kernel argument blocks and the exponent encoding.  Plain C, included by both. */
+#ifndef DFS_DF_GEMM_H
+#define DFS_DF_GEMM_H
+
+#include <stdint.h>
+
+#define DFS_DF_BM 128 /* rows of C per block */
+#define DFS_DF_BN 128 /* columns of C per block */
+#define DFS_DF_BK 8   /* k per shared-memory stage */
+#define DFS_DF_THREADS 256
+
+/* Per row of op(A) / column of op(B): the power of two that scales it into [1, 2), or this
+ * marker for a row holding Inf or NaN (computed in binary64 instead). */
+#define DFS_DF_EXP_NONFINITE 0x40000000
+
+/* Multiply-add schemes (engines/common/df.h). */
+enum { DFS_DF_MAD16 = 0, DFS_DF_MAD15 = 1, DFS_DF_MAD29 = 2, DFS_DF_SCHEMES = 3 };
+
+/* R x K matrix src(r, p) = trans ? src[p + r*ld] : src[r + p*ld]. */
+typedef struct {
+    const double *src;
+    int64_t ld;
+    int trans;
+    int64_t rows, inner;
+    int *exps; /* out: one per row */
+} dfs_df_exps_args;
+
+/* Packs rows r0 .. r0+R-1 of the R x K matrix above, scaled by 2^-exps[r], into DF planes
+ * hi[p*Rp + r], lo[p*Rp + r] for p < Kp, r < Rp (zero beyond the matrix). */
+typedef struct {
+    const double *src;
+    int64_t ld;
+    int trans;
+    int64_t r0, R, K, Rp, Kp;
+    const int *exps;
+    float *hi, *lo;
+} dfs_df_pack_args;
+
+/* C(m0 + i, n0 + j) = alpha * sum_p op(A)(i, p) op(B)(p, j) + beta * C for i < m, j < n, from
+ * the packed panels; rows/columns marked non-finite are computed in binary64 from A and B. */
+typedef struct {
+    const float *Ahi, *Alo, *Bhi, *Blo;
+    int64_t Mp, Np, Kp;
+    int64_t m, n, m0, n0;
+    const int *expA, *expB;
+    double *C;
+    int64_t ldc;
+    const double *alpha, *beta; /* device pointers, or NULL: use the values below */
+    double alpha_v, beta_v;
+    const double *A, *B; /* originals, for the binary64 path */
+    int64_t lda, ldb, k;
+    int transa, transb;
+} dfs_df_gemm_args;
+
+#endif
+
+/* ---------- DOT and GEMV (kernels_vec.cu) ---------- */
+
+/* Partial sums: value (hi + lo) * 2^e; e = DFS_DFX_EMPTY for none. */
+typedef struct {
+    float *hi, *lo;
+    int *e;
+} dfs_df_parts;
+
+/* x . y over n elements (BLAS increments, negative ones from the end). */
+typedef struct {
+    const double *x, *y;
+    int64_t incx, incy, n;
+    int accurate;
+    dfs_df_parts part; /* one per block of the first kernel */
+    int *flag;         /* set when an element is Inf or NaN */
+    int nparts;
+    double *result;    /* device */
+} dfs_df_dot_args;
+
+/* y = alpha op(A) x + beta y: partial sums over `splits` chunks of the inner dimension, one per
+ * (chunk, output), then an epilogue combining them in chunk order. */
+typedef struct {
+    const double *A, *x;
+    int64_t lda, incx, m, n;
+    int trans, accurate;
+    int64_t len, inner, chunk; /* outputs, inner dimension, inner elements per chunk */
+    int splits;
+    dfs_df_parts part; /* [split * len + output] */
+    int *flags;        /* per output: Inf or NaN met */
+    double *y;
+    int64_t incy;
+    const double *alpha, *beta; /* device pointers, or NULL: the values below */
+    double alpha_v, beta_v;
+} dfs_df_gemv_args;

@@ -1,0 +1,356 @@
+/* df/engine.c — the double-float (DF) engine: binary64 products computed with pairs of binary32
+ * numbers on the FP32 units (Mukunoki & Imamura; ../shared/design/ALGORITHMS.md section 1).
+ * Worth it where FP64 runs at 1/32 or 1/64 of FP32 (GeForce-class parts).
+ *
+ * DGEMM-D(DF): op(A) and op(B) are scaled row by row and column by column by powers of two
+ * (exact) into [1, 2), converted to DF once into packed planes in scratch space, multiplied by
+ * the DF kernel, and unscaled in binary64 in the epilogue.  Rows or columns holding Inf or NaN are
+ * computed in binary64 by the epilogue (IEEE results, as native).
+ *
+ * DGEMV and DDOT (memory-bound): each element read once, products summed in DF with a running
+ * exponent (no pre-pass, any finite binary64 range), binary64 for outputs that meet Inf/NaN.
+ * Options (policy file or
+ * EXBLAS_MODE=df:key=value):
+ *   scheme       = fused (15 ops, default) | paper (16 ops) | accurate (29 ops, proven bound)
+ *   workspace_mb = the most scratch space a call may use (default 1024); larger problems are
+ *                  computed panel by panel.
+ *   tile         = auto (default) | 128x128 | 128x64: the C tile of one thread block; auto
+ *                  takes the faster one for the scheme (128x128 for fused, else 128x64). */
+#include "../engine.h"
+#include "../common/gpu.h"
+#include "../../shim/log.h"
+#include "../../shim/resolve.h"
+#include "df_gemm.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+extern const unsigned char dfs_df_fatbin[], dfs_df_vec_fatbin[];
+
+/* GEMM kernels: [tile][scheme], tile 0 = 128 x 128 (one block per SM), 1 = 128 x 64 (two). */
+enum { K_EXPS, K_PACK, K_GEMM, K_COUNT = K_GEMM + 2 * DFS_DF_SCHEMES };
+static const char *const kernel_names[K_COUNT] = {
+    "dfs_df_exps",   "dfs_df_pack",    "dfs_df_gemm16",  "dfs_df_gemm15",
+    "dfs_df_gemm29", "dfs_df_gemm16n", "dfs_df_gemm15n", "dfs_df_gemm29n"};
+static dfs_module module = DFS_MODULE_INIT(dfs_df_fatbin, kernel_names, K_COUNT);
+
+enum { V_DOT, V_DOT_FINAL, V_GEMV_N, V_GEMV_T, V_GEMV_FINAL, V_COUNT };
+static const char *const vec_names[V_COUNT] = {"dfs_df_dot", "dfs_df_dot_final", "dfs_df_gemv_n",
+                                               "dfs_df_gemv_t", "dfs_df_gemv_final"};
+static dfs_module vec_module = DFS_MODULE_INIT(dfs_df_vec_fatbin, vec_names, V_COUNT);
+
+static int df_can_run(const dfs_device *d)
+{
+    /* The fatbin holds code for cc 7.5 and later (and PTX for newer parts). */
+    return d->cc_major > 7 || (d->cc_major == 7 && d->cc_minor >= 5);
+}
+
+typedef struct {
+    int scheme;
+    int narrow; /* 128 x 64 tiles */
+    size_t workspace;
+} df_options;
+
+static void read_options(const dfs_options *o, df_options *out)
+{
+    out->scheme = DFS_DF_MAD15;
+    out->narrow = -1;
+    out->workspace = (size_t)1024 << 20;
+    const char *tile = dfs_option_get(o, "tile");
+    if (tile) {
+        if (!strcmp(tile, "128x64"))
+            out->narrow = 1;
+        else if (!strcmp(tile, "128x128"))
+            out->narrow = 0;
+        else if (strcmp(tile, "auto"))
+            dfs_log_once(DFS_LOG_ERROR, "df-tile", "df: tile=%s is not auto, 128x128 or 128x64; "
+                         "using auto", tile);
+    }
+    const char *s = dfs_option_get(o, "scheme");
+    if (s) {
+        if (!strcmp(s, "paper") || !strcmp(s, "16"))
+            out->scheme = DFS_DF_MAD16;
+        else if (!strcmp(s, "fused") || !strcmp(s, "15"))
+            out->scheme = DFS_DF_MAD15;
+        else if (!strcmp(s, "accurate") || !strcmp(s, "29"))
+            out->scheme = DFS_DF_MAD29;
+        else
+            dfs_log_once(DFS_LOG_ERROR, "df-scheme", "df: scheme=%s is not paper, fused or "
+                         "accurate; using fused", s);
+    }
+    const char *w = dfs_option_get(o, "workspace_mb");
+    if (w) {
+        char *end;
+        unsigned long long v = strtoull(w, &end, 10);
+        if (*end || v < 16 || v > (1ULL << 24))
+            dfs_log_once(DFS_LOG_ERROR, "df-workspace", "df: workspace_mb=%s is not a number of "
+                         "MiB from 16 up; using 1024", w);
+        else
+            out->workspace = (size_t)v << 20;
+    }
+    /* auto: the faster tile of each scheme as measured on an H200 (sm_90), n = 8192 */
+    if (out->narrow < 0)
+        out->narrow = out->scheme != DFS_DF_MAD15;
+}
+
+static int64_t round_up(int64_t x, int64_t to)
+{
+    return (x + to - 1) / to * to;
+}
+
+/* Panel sizes so that both packed panels fit the budget: whole matrices when they fit. */
+static void plan_panels(int64_t m, int64_t n, int64_t Kp, size_t budget, int64_t *Mb, int64_t *Nb)
+{
+    const int64_t Mp = round_up(m, DFS_DF_BM), Np = round_up(n, DFS_DF_BN);
+    *Mb = Mp;
+    *Nb = Np;
+    while ((size_t)(*Mb + *Nb) * (size_t)Kp * 8 > budget && (*Mb > DFS_DF_BM || *Nb > DFS_DF_BN)) {
+        if (*Mb >= *Nb)
+            *Mb = round_up(*Mb / 2, DFS_DF_BM);
+        else
+            *Nb = round_up(*Nb / 2, DFS_DF_BN);
+    }
+}
+
+static int exps(const CUfunction *k, CUstream st, const double *src, int64_t ld, int trans,
+                int64_t rows, int64_t inner, int *out)
+{
+    dfs_df_exps_args a = {src, ld, trans, rows, inner, out};
+    return dfs_launch(k[K_EXPS], (unsigned)((rows + 31) / 32), 1, 1, 32, 8, st, &a);
+}
+
+static int pack(const CUfunction *k, CUstream st, const double *src, int64_t ld, int trans,
+                int64_t r0, int64_t R, int64_t K, int64_t Rp, int64_t Kp, const int *e, float *hi,
+                float *lo)
+{
+    dfs_df_pack_args a = {src, ld, trans, r0, R, K, Rp, Kp, e, hi, lo};
+    return dfs_launch(k[K_PACK], (unsigned)(Rp / 32), (unsigned)((Kp + 31) / 32), 1, 32, 8, st, &a);
+}
+
+static cublasStatus_t df_dgemm(const dfs_ctx *x, const dfs_gemm_call *c)
+{
+    df_options o;
+    read_options(x->options, &o);
+    const int64_t m = c->m, n = c->n, k = c->k;
+    const int64_t Kp = round_up(k, DFS_DF_BK);
+    if ((Kp + 31) / 32 > 65535) {
+        dfs_log_once(DFS_LOG_WARN, "df-k", "df: k = %lld is beyond the packing grid; such calls "
+                     "run natively", (long long)k);
+        return DFS_STATUS_DECLINED;
+    }
+    const CUfunction *kern = dfs_module_kernels(&module);
+    if (!kern)
+        return DFS_STATUS_DECLINED;
+    CUstream st = (CUstream)x->stream;
+    int64_t Mb, Nb;
+    plan_panels(m, n, Kp, o.workspace, &Mb, &Nb);
+    const size_t exp_bytes = (size_t)round_up(m + n, 64) * sizeof(int);
+    const size_t bytes = exp_bytes + (size_t)(Mb + Nb) * (size_t)Kp * 2 * sizeof(float);
+
+    pthread_mutex_lock(&x->scratch->lock);
+    CUdeviceptr base = dfs_scratch_get(x->scratch, bytes, st);
+    if (!base) {
+        pthread_mutex_unlock(&x->scratch->lock);
+        dfs_log_once(DFS_LOG_WARN, "df-scratch", "df: cannot get %zu MiB of workspace; such "
+                     "calls run natively", bytes >> 20);
+        return DFS_STATUS_DECLINED;
+    }
+    int *expA = (int *)(uintptr_t)base, *expB = expA + m;
+    float *Ahi = (float *)((char *)(uintptr_t)base + exp_bytes), *Alo = Ahi + Mb * Kp;
+    float *Bhi = Alo + Mb * Kp, *Blo = Bhi + Nb * Kp;
+
+    const int ta = c->transa != CUBLAS_OP_N, tb = c->transb != CUBLAS_OP_N;
+    const int dev_scalars = x->pointer_mode == CUBLAS_POINTER_MODE_DEVICE;
+    dfs_df_gemm_args g;
+    memset(&g, 0, sizeof g);
+    g.expA = expA;
+    g.expB = expB;
+    g.alpha = dev_scalars ? c->alpha : NULL;
+    g.beta = dev_scalars ? c->beta : NULL;
+    g.alpha_v = dev_scalars ? 0 : *c->alpha;
+    g.beta_v = dev_scalars ? 0 : *c->beta;
+    g.lda = c->lda;
+    g.ldb = c->ldb;
+    g.ldc = c->ldc;
+    g.k = k;
+    g.transa = ta;
+    g.transb = tb;
+    g.Kp = Kp;
+    int err = 0;
+    for (int64_t b = 0; b < c->batch && !err; b++) {
+        const double *A = c->A + b * c->strideA, *B = c->B + b * c->strideB;
+        g.A = A;
+        g.B = B;
+        g.C = c->C + b * c->strideC;
+        /* op(B) as an n x k matrix: its (j, p) element is op(B)(p, j). */
+        err |= exps(kern, st, A, c->lda, ta, m, k, expA);
+        err |= exps(kern, st, B, c->ldb, !tb, n, k, expB);
+        for (int64_t n0 = 0; n0 < n && !err; n0 += Nb) {
+            const int64_t nr = n - n0 < Nb ? n - n0 : Nb, Np = round_up(nr, DFS_DF_BN);
+            err |= pack(kern, st, B, c->ldb, !tb, n0, nr, k, Np, Kp, expB, Bhi, Blo);
+            for (int64_t m0 = 0; m0 < m && !err; m0 += Mb) {
+                const int64_t mr = m - m0 < Mb ? m - m0 : Mb, Mp = round_up(mr, DFS_DF_BM);
+                if (n0 == 0 || Mb < m) /* one m panel: packed once per batch entry */
+                    err |= pack(kern, st, A, c->lda, ta, m0, mr, k, Mp, Kp, expA, Ahi, Alo);
+                g.Ahi = Ahi;
+                g.Alo = Alo;
+                g.Bhi = Bhi;
+                g.Blo = Blo;
+                g.Mp = Mp;
+                g.Np = Np;
+                g.m = mr;
+                g.n = nr;
+                g.m0 = m0;
+                g.n0 = n0;
+                const int64_t bn = o.narrow ? DFS_DF_BN / 2 : DFS_DF_BN;
+                err |= dfs_launch(kern[K_GEMM + o.narrow * DFS_DF_SCHEMES + o.scheme],
+                                  (unsigned)(Mp / DFS_DF_BM), (unsigned)(Np / bn), 1,
+                                  DFS_DF_THREADS, 1, st, &g);
+            }
+        }
+    }
+    pthread_mutex_unlock(&x->scratch->lock);
+    if (err) {
+        dfs_log_once(DFS_LOG_ERROR, "df-launch", "df: a kernel launch failed");
+        return CUBLAS_STATUS_EXECUTION_FAILED;
+    }
+    return CUBLAS_STATUS_SUCCESS;
+}
+
+/* ---------- DOT and GEMV: memory-bound, each element read once ---------- */
+
+static int sm_count(int device)
+{
+    int n = 0;
+    if (device < 0 || !DFS_DRV(cuDeviceGetAttribute) ||
+        DFS_DRV(cuDeviceGetAttribute)(&n, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, device) !=
+            CUDA_SUCCESS || n <= 0)
+        n = 80;
+    return n;
+}
+
+/* Scratch for `count` partial sums and `nflags` flags, zeroed flags; 0 when not available. */
+static CUdeviceptr vec_scratch(const dfs_ctx *x, int64_t count, int64_t nflags, dfs_df_parts *p,
+                               int **flags, double **result)
+{
+    const size_t parts = (size_t)round_up(count, 64) * 12, fl = (size_t)round_up(nflags, 64) * 4;
+    CUdeviceptr base = dfs_scratch_get(x->scratch, parts + fl + 64, (CUstream)x->stream);
+    if (!base)
+        return 0;
+    char *b = (char *)(uintptr_t)base;
+    p->hi = (float *)b;
+    p->lo = p->hi + round_up(count, 64);
+    p->e = (int *)(p->lo + round_up(count, 64));
+    *flags = (int *)(b + parts);
+    *result = (double *)(b + parts + fl);
+    if (!DFS_DRV(cuMemsetD32Async) ||
+        DFS_DRV(cuMemsetD32Async)((CUdeviceptr)(uintptr_t)*flags, 0, (size_t)nflags,
+                                  (CUstream)x->stream) != CUDA_SUCCESS)
+        return 0;
+    return base;
+}
+
+static cublasStatus_t df_ddot(const dfs_ctx *x, const dfs_dot_call *c)
+{
+    df_options o;
+    read_options(x->options, &o);
+    CUstream st = (CUstream)x->stream;
+    const int host_result = x->pointer_mode == CUBLAS_POINTER_MODE_HOST;
+    if (host_result && dfs_stream_capturing(st))
+        return DFS_STATUS_DECLINED; /* a host result needs a synchronisation */
+    const CUfunction *k = dfs_module_kernels(&vec_module);
+    if (!k)
+        return DFS_STATUS_DECLINED;
+    int64_t blocks = (c->n + 255) / 256, most = (int64_t)sm_count(x->device) * 8;
+    blocks = blocks < most ? blocks : most;
+    pthread_mutex_lock(&x->scratch->lock);
+    dfs_df_dot_args a = {c->x, c->y, c->incx, c->incy, c->n, o.scheme == DFS_DF_MAD29,
+                         {0, 0, 0}, NULL, (int)blocks, NULL};
+    double *tmp;
+    if (!vec_scratch(x, blocks, 1, &a.part, &a.flag, &tmp)) {
+        pthread_mutex_unlock(&x->scratch->lock);
+        return DFS_STATUS_DECLINED;
+    }
+    a.result = host_result ? tmp : c->result;
+    int err = dfs_launch(k[V_DOT], (unsigned)blocks, 1, 1, 256, 1, st, &a);
+    err |= dfs_launch(k[V_DOT_FINAL], 1, 1, 1, 256, 1, st, &a);
+    if (!err && host_result)
+        err = DFS_DRV(cuMemcpyDtoHAsync)(c->result, (CUdeviceptr)(uintptr_t)tmp, sizeof(double),
+                                         st) != CUDA_SUCCESS ||
+              DFS_DRV(cuStreamSynchronize)(st) != CUDA_SUCCESS; /* cuBLAS blocks here too */
+    pthread_mutex_unlock(&x->scratch->lock);
+    if (err) {
+        dfs_log_once(DFS_LOG_ERROR, "df-launch-dot", "df: a DOT kernel failed");
+        return CUBLAS_STATUS_EXECUTION_FAILED;
+    }
+    return CUBLAS_STATUS_SUCCESS;
+}
+
+static cublasStatus_t df_dgemv(const dfs_ctx *x, const dfs_gemv_call *c)
+{
+    df_options o;
+    read_options(x->options, &o);
+    CUstream st = (CUstream)x->stream;
+    const CUfunction *k = dfs_module_kernels(&vec_module);
+    if (!k)
+        return DFS_STATUS_DECLINED;
+    const int trans = c->trans != CUBLAS_OP_N;
+    const int64_t len = trans ? c->n : c->m, inner = trans ? c->m : c->n;
+    /* enough blocks to fill the GPU: split the inner dimension when the outputs are few */
+    const int64_t per_block = trans ? 8 : 256, out_blocks = (len + per_block - 1) / per_block;
+    const int64_t want = (int64_t)sm_count(x->device) * 8;
+    int64_t splits = out_blocks >= want ? 1 : (want + out_blocks - 1) / out_blocks;
+    const int64_t min_chunk = 256;
+    if (splits > (inner + min_chunk - 1) / min_chunk)
+        splits = (inner + min_chunk - 1) / min_chunk;
+    if (splits < 1)
+        splits = 1;
+    if (splits > 65535)
+        splits = 65535;
+    const int64_t chunk = (inner + splits - 1) / splits;
+    const int dev = x->pointer_mode == CUBLAS_POINTER_MODE_DEVICE;
+    dfs_df_gemv_args a;
+    memset(&a, 0, sizeof a);
+    a.A = c->A;
+    a.x = c->x;
+    a.lda = c->lda;
+    a.incx = c->incx;
+    a.m = c->m;
+    a.n = c->n;
+    a.trans = trans;
+    a.accurate = o.scheme == DFS_DF_MAD29;
+    a.len = len;
+    a.inner = inner;
+    a.chunk = chunk;
+    a.splits = (int)splits;
+    a.y = c->y;
+    a.incy = c->incy;
+    a.alpha = dev ? c->alpha : NULL;
+    a.beta = dev ? c->beta : NULL;
+    a.alpha_v = dev ? 0 : *c->alpha;
+    a.beta_v = dev ? 0 : *c->beta;
+    pthread_mutex_lock(&x->scratch->lock);
+    double *unused;
+    if (!vec_scratch(x, splits * len, len, &a.part, &a.flags, &unused)) {
+        pthread_mutex_unlock(&x->scratch->lock);
+        return DFS_STATUS_DECLINED;
+    }
+    int err = dfs_launch(k[trans ? V_GEMV_T : V_GEMV_N], (unsigned)out_blocks, (unsigned)splits, 1,
+                         256, 1, st, &a);
+    err |= dfs_launch(k[V_GEMV_FINAL], (unsigned)((len + 255) / 256), 1, 1, 256, 1, st, &a);
+    pthread_mutex_unlock(&x->scratch->lock);
+    if (err) {
+        dfs_log_once(DFS_LOG_ERROR, "df-launch-gemv", "df: a GEMV kernel failed");
+        return CUBLAS_STATUS_EXECUTION_FAILED;
+    }
+    return CUBLAS_STATUS_SUCCESS;
+}
+
+const dfs_engine dfs_engine_df = {
+    .name = "df",
+    .summary = "double-float arithmetic on the FP32 units (for FP64-starved GPUs)",
+    .can_run = df_can_run,
+    .dgemm = df_dgemm,
+    .dgemv = df_dgemv,
+    .ddot = df_ddot,
+};

@@ -1,0 +1,97 @@
+/* host.c — the DF engine's DGEMM on the CPU (see host.h).  Compiled with -ffp-contract=off. */
+#include "host.h"
+
+#include "../common/df.h"
+#include "df_gemm.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static uint64_t abs_bits(double x)
+{
+    uint64_t b;
+    memcpy(&b, &x, sizeof b);
+    return b & 0x7fffffffffffffffULL;
+}
+
+int dfs_df_exponent(const double *x, int64_t count, int64_t stride)
+{
+    uint64_t m = 0;
+    for (int64_t i = 0; i < count; i++) {
+        uint64_t b = abs_bits(x[i * stride]);
+        m = b > m ? b : m;
+    }
+    if (m == 0)
+        return 0;
+    int field = (int)(m >> 52);
+    if (field == 0x7ff)
+        return DFS_DF_EXP_NONFINITE;
+    if (field)
+        return field - 1023;
+    return (63 - __builtin_clzll(m)) - 1074;
+}
+
+static dfs_df mad(int scheme, dfs_df acc, dfs_df a, dfs_df b)
+{
+    if (scheme == DFS_DF_MAD16)
+        return dfs_df_mad16(acc, a, b);
+    if (scheme == DFS_DF_MAD15)
+        return dfs_df_mad15(acc, a, b);
+    return dfs_df_mad29(acc, a, b);
+}
+
+void dfs_df_gemm_host(int scheme, int ta, int tb, int64_t m, int64_t n, int64_t k, double alpha,
+                      const double *A, int64_t lda, const double *B, int64_t ldb, double beta,
+                      double *C, int64_t ldc)
+{
+    const int64_t Kp = (k + DFS_DF_BK - 1) / DFS_DF_BK * DFS_DF_BK;
+    int *ea = malloc((size_t)(m > 0 ? m : 1) * sizeof *ea);
+    int *eb = malloc((size_t)(n > 0 ? n : 1) * sizeof *eb);
+    dfs_df *arow = malloc((size_t)(Kp > 0 ? Kp : 1) * sizeof *arow);
+    dfs_df *bcol = malloc((size_t)(Kp > 0 ? Kp : 1) * sizeof *bcol);
+    if (!ea || !eb || !arow || !bcol)
+        goto out;
+    /* op(A)(i, p) = ta ? A[p + i*lda] : A[i + p*lda]; op(B)(p, j) = tb ? B[j + p*ldb] : B[p + j*ldb] */
+    for (int64_t i = 0; i < m; i++)
+        ea[i] = ta ? dfs_df_exponent(A + i * lda, k, 1) : dfs_df_exponent(A + i, k, lda);
+    for (int64_t j = 0; j < n; j++)
+        eb[j] = tb ? dfs_df_exponent(B + j, k, ldb) : dfs_df_exponent(B + j * ldb, k, 1);
+    for (int64_t j = 0; j < n; j++) {
+        for (int64_t p = 0; p < Kp; p++) {
+            double y = p < k ? (tb ? B[j + p * ldb] : B[p + j * ldb]) : 0.0;
+            bcol[p] = dfs_df_from_double(eb[j] == DFS_DF_EXP_NONFINITE ? 0.0 : ldexp(y, -eb[j]));
+        }
+        for (int64_t i = 0; i < m; i++) {
+            double r = 0.0;
+            if (alpha != 0.0) {
+                double ab;
+                if (ea[i] == DFS_DF_EXP_NONFINITE || eb[j] == DFS_DF_EXP_NONFINITE) {
+                    ab = 0.0;
+                    for (int64_t p = 0; p < k; p++)
+                        ab = fma(ta ? A[p + i * lda] : A[i + p * lda],
+                                 tb ? B[j + p * ldb] : B[p + j * ldb], ab);
+                } else {
+                    for (int64_t p = 0; p < Kp; p++) {
+                        double x = p < k ? (ta ? A[p + i * lda] : A[i + p * lda]) : 0.0;
+                        arow[p] = dfs_df_from_double(ldexp(x, -ea[i]));
+                    }
+                    dfs_df acc = dfs_df_make(0.0f, 0.0f);
+                    for (int64_t p = 0; p < Kp; p++)
+                        acc = mad(scheme, acc, arow[p], bcol[p]);
+                    ab = ldexp(dfs_df_to_double(acc), ea[i] + eb[j]);
+                }
+                r = alpha * ab;
+            }
+            double *c = &C[i + j * ldc];
+            if (beta != 0.0)
+                r = r + beta * *c;
+            *c = r;
+        }
+    }
+out:
+    free(ea);
+    free(eb);
+    free(arow);
+    free(bcol);
+}

@@ -1,0 +1,314 @@
+/* kernels.cu — the DF engine's GPU kernels: row/column scale exponents, packing binary64 operands
+ * into scaled DF planes, and the DF GEMM main loop with its binary64 epilogue.  Built with nvcc
+ * into a fatbin that engine.c loads through the driver API; the kernels have C names. */
+#include "../common/df.h"
+#include "df_gemm.h"
+
+#include <stdint.h>
+
+/* ---------- exponents ---------- */
+
+__device__ __forceinline__ unsigned long long abs_bits(double x)
+{
+    return (unsigned long long)__double_as_longlong(x) & 0x7fffffffffffffffULL;
+}
+
+/* Exponent e with max|x| in [2^e, 2^(e+1)), 0 for a zero row, the marker for Inf/NaN. */
+__device__ __forceinline__ int exponent_of_max(unsigned long long b)
+{
+    if (b == 0)
+        return 0;
+    int field = (int)(b >> 52);
+    if (field == 0x7ff)
+        return DFS_DF_EXP_NONFINITE;
+    if (field)
+        return field - 1023;
+    return (63 - __clzll((long long)b)) - 1074;
+}
+
+/* One block (32 x 8 threads) per 32 rows. */
+extern "C" __global__ void dfs_df_exps(dfs_df_exps_args a)
+{
+    __shared__ unsigned long long red[8][33];
+    const int tx = threadIdx.x, ty = threadIdx.y;
+    const int64_t rbase = (int64_t)blockIdx.x * 32;
+    if (!a.trans) {
+        const int64_t r = rbase + tx;
+        unsigned long long m = 0;
+        if (r < a.rows)
+            for (int64_t p = ty; p < a.inner; p += 8) {
+                unsigned long long b = abs_bits(a.src[r + p * a.ld]);
+                m = b > m ? b : m;
+            }
+        red[ty][tx] = m;
+        __syncthreads();
+        if (ty == 0 && r < a.rows) {
+            for (int i = 1; i < 8; i++)
+                m = red[i][tx] > m ? red[i][tx] : m;
+            a.exps[r] = exponent_of_max(m);
+        }
+    } else {
+        for (int rr = ty; rr < 32; rr += 8) {
+            const int64_t r = rbase + rr;
+            if (r >= a.rows)
+                break;
+            unsigned long long m = 0;
+            for (int64_t p = tx; p < a.inner; p += 32) {
+                unsigned long long b = abs_bits(a.src[p + r * a.ld]);
+                m = b > m ? b : m;
+            }
+            for (int off = 16; off; off >>= 1) {
+                unsigned long long o = __shfl_xor_sync(0xffffffffu, m, off);
+                m = o > m ? o : m;
+            }
+            if (tx == 0)
+                a.exps[r] = exponent_of_max(m);
+        }
+    }
+}
+
+/* ---------- packing ---------- */
+
+/* Block 32 x 8 threads per 32 x 32 tile of (r, p); coalesced reads in either layout through a
+ * shared-memory transpose, coalesced writes of the [p][r] planes. */
+extern "C" __global__ void dfs_df_pack(dfs_df_pack_args a)
+{
+    __shared__ double tile[32][33];
+    const int tx = threadIdx.x, ty = threadIdx.y;
+    const int64_t rb = (int64_t)blockIdx.x * 32, pb = (int64_t)blockIdx.y * 32;
+    for (int j = ty; j < 32; j += 8) {
+        if (!a.trans) {
+            const int64_t r = rb + tx, p = pb + j;
+            tile[j][tx] = r < a.R && p < a.K ? a.src[(a.r0 + r) + p * a.ld] : 0.0;
+        } else {
+            const int64_t r = rb + j, p = pb + tx;
+            tile[tx][j] = r < a.R && p < a.K ? a.src[p + (a.r0 + r) * a.ld] : 0.0;
+        }
+    }
+    __syncthreads();
+    for (int j = ty; j < 32; j += 8) {
+        const int64_t r = rb + tx, p = pb + j;
+        if (r >= a.Rp || p >= a.Kp)
+            continue;
+        double x = tile[j][tx];
+        int e = r < a.R ? a.exps[a.r0 + r] : 0;
+        dfs_df d = dfs_df_from_double(e == DFS_DF_EXP_NONFINITE ? 0.0 : ldexp(x, -e));
+        a.hi[p * a.Rp + r] = d.hi;
+        a.lo[p * a.Rp + r] = d.lo;
+    }
+}
+
+/* ---------- GEMM ---------- */
+
+template <int S> __device__ __forceinline__ dfs_df mad(dfs_df acc, dfs_df x, dfs_df y)
+{
+    if (S == DFS_DF_MAD16)
+        return dfs_df_mad16(acc, x, y);
+    if (S == DFS_DF_MAD15)
+        return dfs_df_mad15(acc, x, y);
+    return dfs_df_mad29(acc, x, y);
+}
+
+/* C(i, j) in binary64 from the original operands, in order of p (rows or columns with Inf/NaN:
+ * IEEE semantics like native DGEMM). */
+__device__ __noinline__ double dot64(const double *A, int64_t lda, int ta, const double *B,
+                                     int64_t ldb, int tb, int64_t k, int64_t i, int64_t j)
+{
+    double s = 0.0;
+    for (int64_t p = 0; p < k; p++) {
+        double x = ta ? A[p + i * lda] : A[i + p * lda];
+        double y = tb ? B[j + p * ldb] : B[p + j * ldb];
+        s = __fma_rn(x, y, s);
+    }
+    return s;
+}
+
+__device__ __forceinline__ void store(const dfs_df_gemm_args &a, double al, double be, int64_t i,
+                                      int64_t j, dfs_df acc)
+{
+    if (i >= a.m || j >= a.n)
+        return;
+    const int64_t gi = a.m0 + i, gj = a.n0 + j;
+    double *c = &a.C[gi + gj * a.ldc];
+    double r;
+    if (al == 0.0) {
+        r = 0.0; /* BLAS: A and B are not referenced */
+    } else {
+        const int ea = a.expA[gi], eb = a.expB[gj];
+        double ab = ea == DFS_DF_EXP_NONFINITE || eb == DFS_DF_EXP_NONFINITE
+                        ? dot64(a.A, a.lda, a.transa, a.B, a.ldb, a.transb, a.k, gi, gj)
+                        : ldexp(dfs_df_to_double(acc), ea + eb);
+        r = __dmul_rn(al, ab);
+    }
+    if (be != 0.0)
+        r = __dadd_rn(r, __dmul_rn(be, *c));
+    *c = r;
+}
+
+#if __CUDA_ARCH__ >= 800
+__device__ __forceinline__ void copy_async(float4 *smem, const float4 *gmem)
+{
+    const unsigned dst = (unsigned)__cvta_generic_to_shared(smem);
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(dst), "l"(gmem) : "memory");
+}
+__device__ __forceinline__ void copy_commit()
+{
+    asm volatile("cp.async.commit_group;\n" ::: "memory");
+}
+__device__ __forceinline__ void copy_wait()
+{
+    asm volatile("cp.async.wait_group 0;\n" ::: "memory");
+}
+__device__ __forceinline__ void copy_commit_wait()
+{
+    copy_commit();
+    copy_wait();
+}
+#endif
+
+/* One block of 16 x 16 threads computes a 128 x (16*TN) tile of C; each thread 8 x TN entries:
+ * rows tx*4 + {0..3} and 64 + tx*4 + {0..3}, columns ty*4 + {0..3} (and 64 + ty*4 + {0..3} for
+ * TN = 8), so that every fragment is one 16-byte shared-memory load per plane. */
+template <int S, int TN> __device__ __forceinline__ void gemm_body(const dfs_df_gemm_args &a)
+{
+    constexpr int BN = 16 * TN;
+    constexpr int B_LOADS = DFS_DF_BK * BN / 4; /* float4 per plane per stage */
+    __shared__ float4 sAh[2][DFS_DF_BK][DFS_DF_BM / 4], sAl[2][DFS_DF_BK][DFS_DF_BM / 4];
+    __shared__ float4 sBh[2][DFS_DF_BK][BN / 4], sBl[2][DFS_DF_BK][BN / 4];
+    const int t = threadIdx.x, tx = t % 16, ty = t / 16;
+    const int64_t mt = (int64_t)blockIdx.x * DFS_DF_BM, nt = (int64_t)blockIdx.y * BN;
+    /* global -> shared: one float4 of each A plane per thread, of each B plane for the first
+     * B_LOADS threads */
+    const int lr = t / 32, lc = t % 32;
+    const int br = t / (BN / 4), bc = t % (BN / 4);
+    const bool bload = t < B_LOADS;
+    const float4 *gAh = (const float4 *)(a.Ahi + lr * a.Mp + mt) + lc;
+    const float4 *gAl = (const float4 *)(a.Alo + lr * a.Mp + mt) + lc;
+    const float4 *gBh = (const float4 *)(a.Bhi + br * a.Np + nt) + bc;
+    const float4 *gBl = (const float4 *)(a.Blo + br * a.Np + nt) + bc;
+    const int64_t strideA = DFS_DF_BK * a.Mp / 4, strideB = DFS_DF_BK * a.Np / 4;
+
+    dfs_df acc[8][TN];
+#pragma unroll
+    for (int i = 0; i < 8; i++)
+#pragma unroll
+        for (int j = 0; j < TN; j++)
+            acc[i][j] = dfs_df_make(0.0f, 0.0f);
+
+#if __CUDA_ARCH__ >= 800
+    /* Ampere and later: stage the next tile with cp.async (no registers held across the math). */
+    copy_async(&sAh[0][lr][lc], gAh);
+    copy_async(&sAl[0][lr][lc], gAl);
+    if (bload) {
+        copy_async(&sBh[0][br][bc], gBh);
+        copy_async(&sBl[0][br][bc], gBl);
+    }
+    copy_commit_wait();
+#else
+    float4 pah = gAh[0], pal = gAl[0], pbh = make_float4(0, 0, 0, 0), pbl = pbh;
+    if (bload) {
+        pbh = gBh[0];
+        pbl = gBl[0];
+        sBh[0][br][bc] = pbh;
+        sBl[0][br][bc] = pbl;
+    }
+    sAh[0][lr][lc] = pah;
+    sAl[0][lr][lc] = pal;
+#endif
+    __syncthreads();
+    int s = 0;
+    for (int64_t kt = 0; kt < a.Kp; kt += DFS_DF_BK) {
+        const bool more = kt + DFS_DF_BK < a.Kp;
+        if (more) {
+            gAh += strideA;
+            gAl += strideA;
+            gBh += strideB;
+            gBl += strideB;
+#if __CUDA_ARCH__ >= 800
+            copy_async(&sAh[s ^ 1][lr][lc], gAh);
+            copy_async(&sAl[s ^ 1][lr][lc], gAl);
+            if (bload) {
+                copy_async(&sBh[s ^ 1][br][bc], gBh);
+                copy_async(&sBl[s ^ 1][br][bc], gBl);
+            }
+            copy_commit();
+#else
+            pah = *gAh;
+            pal = *gAl;
+            if (bload) {
+                pbh = *gBh;
+                pbl = *gBl;
+            }
+#endif
+        }
+#pragma unroll
+        for (int kk = 0; kk < DFS_DF_BK; kk++) {
+            const float4 ah0 = sAh[s][kk][tx], ah1 = sAh[s][kk][16 + tx];
+            const float4 al0 = sAl[s][kk][tx], al1 = sAl[s][kk][16 + tx];
+            const dfs_df x[8] = {dfs_df_make(ah0.x, al0.x), dfs_df_make(ah0.y, al0.y),
+                                 dfs_df_make(ah0.z, al0.z), dfs_df_make(ah0.w, al0.w),
+                                 dfs_df_make(ah1.x, al1.x), dfs_df_make(ah1.y, al1.y),
+                                 dfs_df_make(ah1.z, al1.z), dfs_df_make(ah1.w, al1.w)};
+            dfs_df y[TN];
+            {
+                const float4 bh0 = sBh[s][kk][ty], bl0 = sBl[s][kk][ty];
+                y[0] = dfs_df_make(bh0.x, bl0.x);
+                y[1] = dfs_df_make(bh0.y, bl0.y);
+                y[2] = dfs_df_make(bh0.z, bl0.z);
+                y[3] = dfs_df_make(bh0.w, bl0.w);
+            }
+            if (TN == 8) {
+                const float4 bh1 = sBh[s][kk][(16 + ty) % (BN / 4)], bl1 = sBl[s][kk][(16 + ty) % (BN / 4)];
+                y[4 % TN] = dfs_df_make(bh1.x, bl1.x);
+                y[5 % TN] = dfs_df_make(bh1.y, bl1.y);
+                y[6 % TN] = dfs_df_make(bh1.z, bl1.z);
+                y[7 % TN] = dfs_df_make(bh1.w, bl1.w);
+            }
+#pragma unroll
+            for (int i = 0; i < 8; i++)
+#pragma unroll
+                for (int j = 0; j < TN; j++)
+                    acc[i][j] = mad<S>(acc[i][j], x[i], y[j]);
+        }
+#if __CUDA_ARCH__ >= 800
+        if (more)
+            copy_wait();
+#else
+        if (more) {
+            sAh[s ^ 1][lr][lc] = pah;
+            sAl[s ^ 1][lr][lc] = pal;
+            if (bload) {
+                sBh[s ^ 1][br][bc] = pbh;
+                sBl[s ^ 1][br][bc] = pbl;
+            }
+        }
+#endif
+        __syncthreads();
+        s ^= 1;
+    }
+
+    const double al = a.alpha ? *a.alpha : a.alpha_v;
+    const double be = a.beta ? *a.beta : a.beta_v;
+#pragma unroll
+    for (int i = 0; i < 8; i++)
+#pragma unroll
+        for (int j = 0; j < TN; j++) {
+            const int64_t ri = mt + (i < 4 ? tx * 4 + i : 64 + tx * 4 + i - 4);
+            const int64_t cj = nt + (j < 4 ? ty * 4 + j : 64 + ty * 4 + j - 4);
+            store(a, al, be, ri, cj, acc[i][j]);
+        }
+}
+
+#define DFS_DF_GEMM_KERNEL(name, S, TN, MINB)                                                      \
+    extern "C" __global__ void __launch_bounds__(DFS_DF_THREADS, MINB) name(dfs_df_gemm_args a) \
+    {                                                                                              \
+        gemm_body<S, TN>(a);                                                                       \
+    }
+/* 128 x 128 tiles, one block per SM (the register tile takes ~250 registers) */
+DFS_DF_GEMM_KERNEL(dfs_df_gemm16, DFS_DF_MAD16, 8, 1)
+DFS_DF_GEMM_KERNEL(dfs_df_gemm15, DFS_DF_MAD15, 8, 1)
+DFS_DF_GEMM_KERNEL(dfs_df_gemm29, DFS_DF_MAD29, 8, 1)
+/* 128 x 64 tiles, two blocks per SM */
+DFS_DF_GEMM_KERNEL(dfs_df_gemm16n, DFS_DF_MAD16, 4, 2)
+DFS_DF_GEMM_KERNEL(dfs_df_gemm15n, DFS_DF_MAD15, 4, 2)
+DFS_DF_GEMM_KERNEL(dfs_df_gemm29n, DFS_DF_MAD29, 4, 2)

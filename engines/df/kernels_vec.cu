@@ -1,0 +1,264 @@
+/* kernels_vec.cu — the DF engine's memory-bound kernels: DOT and GEMV.  Every element is read once.
+ * Fast path: elements converted to DF and summed with the engine's scheme, while they stay inside
+ * the window of dfs_df_fast_ok (no scaling needed there).  A thread that meets an element outside
+ * it sums its share again with a running exponent (dfs_dfx: any finite range); Inf/NaN mark the
+ * output for a binary64 sum (IEEE results, as native). */
+#include "../common/df.h"
+#include "df_gemm.h"
+
+#include <stdint.h>
+
+/* BLAS vectors: element i of a length-n vector with increment inc is at base(inc, n) + i*inc. */
+__device__ __forceinline__ int64_t vbase(int64_t inc, int64_t n)
+{
+    return inc > 0 ? 0 : (n - 1) * -inc;
+}
+
+__device__ __forceinline__ int64_t vidx(int64_t i, int64_t inc, int64_t n)
+{
+    return vbase(inc, n) + i * inc;
+}
+
+__device__ __forceinline__ dfs_df fast_mad(dfs_df acc, double x, double y, int accurate)
+{
+    const dfs_df a = dfs_df_from_double(x), b = dfs_df_from_double(y);
+    return accurate ? dfs_df_mad29(acc, a, b) : dfs_df_mad16(acc, a, b);
+}
+
+__device__ __forceinline__ bool nonfinite(double v)
+{
+    return ((dfs_bits64(v) >> 52) & 0x7ff) == 0x7ff;
+}
+
+__device__ __forceinline__ dfs_dfx shfl_xor(dfs_dfx a, int off)
+{
+    dfs_dfx b;
+    b.v.hi = __shfl_xor_sync(0xffffffffu, a.v.hi, off);
+    b.v.lo = __shfl_xor_sync(0xffffffffu, a.v.lo, off);
+    b.e = __shfl_xor_sync(0xffffffffu, a.e, off);
+    return b;
+}
+
+/* Butterfly over the warp: every lane ends with the same sum (same order on every run). */
+__device__ __forceinline__ dfs_dfx warp_sum(dfs_dfx a, int accurate)
+{
+    for (int off = 1; off < 32; off <<= 1) {
+        dfs_dfx b = shfl_xor(a, off);
+        /* merge in lane order so both partners compute the same value */
+        a = (threadIdx.x & off) ? dfs_dfx_merge(b, a, accurate) : dfs_dfx_merge(a, b, accurate);
+    }
+    return a;
+}
+
+/* Block of 256: warp sums, then warp 0 sums the 8 of them. */
+__device__ dfs_dfx block_sum(dfs_dfx a, int accurate)
+{
+    __shared__ float sh[8], sl[8];
+    __shared__ int se[8];
+    a = warp_sum(a, accurate);
+    const int w = threadIdx.x / 32, l = threadIdx.x % 32;
+    if (l == 0) {
+        sh[w] = a.v.hi;
+        sl[w] = a.v.lo;
+        se[w] = a.e;
+    }
+    __syncthreads();
+    dfs_dfx r = dfs_dfx_zero();
+    if (w == 0) {
+        for (int i = 0; i < (int)(blockDim.x / 32); i++) {
+            dfs_dfx b;
+            b.v = dfs_df_make(sh[i], sl[i]);
+            b.e = se[i];
+            r = dfs_dfx_merge(r, b, accurate);
+        }
+    }
+    return r;
+}
+
+/* ---------- DOT ---------- */
+
+extern "C" __global__ void __launch_bounds__(256) dfs_df_dot(dfs_df_dot_args a)
+{
+    const int64_t i0 = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    const int64_t stride = (int64_t)gridDim.x * blockDim.x;
+    const double *px0 = a.x + vidx(i0, a.incx, a.n), *py0 = a.y + vidx(i0, a.incy, a.n);
+    const int64_t sx = stride * a.incx, sy = stride * a.incy;
+    dfs_df fast = dfs_df_make(0.0f, 0.0f);
+    bool ok = true;
+    const double *px = px0, *py = py0;
+    for (int64_t i = i0; i < a.n; i += stride, px += sx, py += sy) {
+        const double x = *px, y = *py;
+        ok &= dfs_df_fast_ok(x) & dfs_df_fast_ok(y);
+        fast = fast_mad(fast, x, y, a.accurate);
+    }
+    dfs_dfx acc = dfs_dfx_from_df(fast);
+    bool bad = false;
+    if (!ok) { /* this thread's share again, over any exponent range */
+        acc = dfs_dfx_zero();
+        px = px0;
+        py = py0;
+        for (int64_t i = i0; i < a.n; i += stride, px += sx, py += sy) {
+            const double x = *px, y = *py;
+            if (nonfinite(x) || nonfinite(y))
+                bad = true;
+            else
+                acc = dfs_dfx_mad(acc, x, y, a.accurate);
+        }
+    }
+    if (__syncthreads_or(bad) && threadIdx.x == 0)
+        atomicOr(a.flag, 1);
+    acc = block_sum(acc, a.accurate);
+    if (threadIdx.x == 0) {
+        a.part.hi[blockIdx.x] = acc.v.hi;
+        a.part.lo[blockIdx.x] = acc.v.lo;
+        a.part.e[blockIdx.x] = acc.e;
+    }
+}
+
+/* One block: the partial sums in block order, or, when Inf/NaN was met, the binary64 sum. */
+extern "C" __global__ void __launch_bounds__(256) dfs_df_dot_final(dfs_df_dot_args a)
+{
+    if (*a.flag) {
+        __shared__ double s64[256];
+        double s = 0.0;
+        for (int64_t i = threadIdx.x; i < a.n; i += blockDim.x)
+            s = __fma_rn(a.x[vidx(i, a.incx, a.n)], a.y[vidx(i, a.incy, a.n)], s);
+        s64[threadIdx.x] = s;
+        __syncthreads();
+        if (threadIdx.x == 0) {
+            double t = 0.0;
+            for (int i = 0; i < (int)blockDim.x; i++)
+                t = __dadd_rn(t, s64[i]);
+            *a.result = t;
+        }
+        return;
+    }
+    if (threadIdx.x == 0) {
+        dfs_dfx r = dfs_dfx_zero();
+        for (int i = 0; i < a.nparts; i++) {
+            dfs_dfx b;
+            b.v = dfs_df_make(a.part.hi[i], a.part.lo[i]);
+            b.e = a.part.e[i];
+            r = dfs_dfx_merge(r, b, a.accurate);
+        }
+        *a.result = dfs_dfx_to_double(r);
+    }
+}
+
+/* ---------- GEMV ---------- */
+
+/* op(A) = A: a thread per row, a block per 256 rows and inner chunk (columns). */
+extern "C" __global__ void __launch_bounds__(256) dfs_df_gemv_n(dfs_df_gemv_args a)
+{
+    const int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    const int s = blockIdx.y;
+    const int64_t j0 = s * a.chunk, j1 = j0 + a.chunk < a.n ? j0 + a.chunk : a.n;
+    if (i >= a.m)
+        return;
+    const double *col0 = a.A + i + j0 * a.lda, *px0 = a.x + vidx(j0, a.incx, a.n);
+    dfs_df fast = dfs_df_make(0.0f, 0.0f);
+    bool ok = true;
+    const double *col = col0, *px = px0;
+    for (int64_t j = j0; j < j1; j++, col += a.lda, px += a.incx) {
+        const double v = *col, xv = *px;
+        ok &= dfs_df_fast_ok(v) & dfs_df_fast_ok(xv);
+        fast = fast_mad(fast, v, xv, a.accurate);
+    }
+    dfs_dfx acc = dfs_dfx_from_df(fast);
+    bool bad = false;
+    if (!ok) {
+        acc = dfs_dfx_zero();
+        col = col0;
+        px = px0;
+        for (int64_t j = j0; j < j1; j++, col += a.lda, px += a.incx) {
+            const double v = *col, xv = *px;
+            if (nonfinite(v) || nonfinite(xv))
+                bad = true;
+            else
+                acc = dfs_dfx_mad(acc, v, xv, a.accurate);
+        }
+    }
+    const int64_t o = (int64_t)s * a.len + i;
+    a.part.hi[o] = acc.v.hi;
+    a.part.lo[o] = acc.v.lo;
+    a.part.e[o] = acc.e;
+    if (bad)
+        atomicOr(&a.flags[i], 1);
+}
+
+/* op(A) = A^T: a warp per column of A (an output), lanes over a chunk of its rows. */
+extern "C" __global__ void __launch_bounds__(256) dfs_df_gemv_t(dfs_df_gemv_args a)
+{
+    const int64_t j = (int64_t)blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32;
+    const int lane = threadIdx.x % 32, s = blockIdx.y;
+    if (j >= a.n)
+        return;
+    const int64_t i0 = s * a.chunk + lane, i1 = s * a.chunk + a.chunk < a.m ? s * a.chunk + a.chunk : a.m;
+    const double *col = a.A + j * a.lda;
+    const double *px0 = a.x + vidx(i0, a.incx, a.m);
+    const int64_t sx = 32 * a.incx;
+    dfs_df fast = dfs_df_make(0.0f, 0.0f);
+    bool ok = true;
+    const double *px = px0;
+    for (int64_t i = i0; i < i1; i += 32, px += sx) {
+        const double v = col[i], xv = *px;
+        ok &= dfs_df_fast_ok(v) & dfs_df_fast_ok(xv);
+        fast = fast_mad(fast, v, xv, a.accurate);
+    }
+    dfs_dfx acc = dfs_dfx_from_df(fast);
+    bool bad = false;
+    if (!ok) {
+        acc = dfs_dfx_zero();
+        px = px0;
+        for (int64_t i = i0; i < i1; i += 32, px += sx) {
+            const double v = col[i], xv = *px;
+            if (nonfinite(v) || nonfinite(xv))
+                bad = true;
+            else
+                acc = dfs_dfx_mad(acc, v, xv, a.accurate);
+        }
+    }
+    acc = warp_sum(acc, a.accurate);
+    bad = __any_sync(0xffffffffu, bad);
+    if (lane == 0) {
+        const int64_t o = (int64_t)s * a.len + j;
+        a.part.hi[o] = acc.v.hi;
+        a.part.lo[o] = acc.v.lo;
+        a.part.e[o] = acc.e;
+        if (bad)
+            atomicOr(&a.flags[j], 1);
+    }
+}
+
+/* y(r) = alpha * sum + beta * y(r): the chunks in order, or binary64 for outputs with Inf/NaN. */
+extern "C" __global__ void __launch_bounds__(256) dfs_df_gemv_final(dfs_df_gemv_args a)
+{
+    const int64_t r = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (r >= a.len)
+        return;
+    const double al = a.alpha ? *a.alpha : a.alpha_v, be = a.beta ? *a.beta : a.beta_v;
+    double *y = &a.y[vidx(r, a.incy, a.len)];
+    double v = 0.0;
+    if (al != 0.0) {
+        if (a.flags[r]) {
+            for (int64_t p = 0; p < a.inner; p++) {
+                const double av = a.trans ? a.A[p + r * a.lda] : a.A[r + p * a.lda];
+                v = __fma_rn(av, a.x[vidx(p, a.incx, a.inner)], v);
+            }
+        } else {
+            dfs_dfx acc = dfs_dfx_zero();
+            for (int s = 0; s < a.splits; s++) {
+                const int64_t o = (int64_t)s * a.len + r;
+                dfs_dfx b;
+                b.v = dfs_df_make(a.part.hi[o], a.part.lo[o]);
+                b.e = a.part.e[o];
+                acc = dfs_dfx_merge(acc, b, a.accurate);
+            }
+            v = dfs_dfx_to_double(acc);
+        }
+        v = __dmul_rn(al, v);
+    }
+    if (be != 0.0)
+        v = __dadd_rn(v, __dmul_rn(be, *y));
+    *y = v;
+}
