@@ -247,6 +247,13 @@ char *log_take(log_cursor *c)
     char *s = strdup(all + c->offset);
     c->offset = len;
     free(all);
+    /* Drop the shim's info line about the missing CUDA driver: this machine has none, and the
+     * shim looks for it (once) to learn the device of a handle under the default mode. */
+    static const char driver[] = "dfshim: cannot find the real cu";
+    for (char *l = s; (l = strstr(l, driver));) {
+        char *e = strchr(l, '\n');
+        memmove(l, e ? e + 1 : l + strlen(l), strlen(e ? e + 1 : l + strlen(l)) + 1);
+    }
     return s;
 }
 

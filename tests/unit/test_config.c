@@ -317,7 +317,22 @@ START_TEST(config_defaults)
     ck_assert_int_eq(diag_count, 0);
     ck_assert_str_eq(dfs_config_policy_source(c), "embedded");
     ck_assert_str_eq(dfs_config_mode(c, DFS_R_DGEMM), "auto");
-    ck_assert(dfs_config_all_native(c)); /* the embedded auto is native everywhere today */
+    /* the embedded auto: native on full-FP64 parts, DGEMM on df for FP64-starved ones */
+    ck_assert(!dfs_config_all_native(c));
+    dfs_rule r;
+    dfs_device h100 = dev(9, 0, "NVIDIA H100"), ada = dev(8, 9, "NVIDIA GeForce RTX 4090");
+    dfs_config_rule(c, &h100, DFS_R_DGEMM, &r);
+    ck_assert_int_eq(r.engine, 0);
+    dfs_config_rule(c, NULL, DFS_R_DGEMM, &r);
+    ck_assert_int_eq(r.engine, 0);
+    dfs_config_rule(c, &ada, DFS_R_DGEMM, &r);
+    ck_assert_int_eq(r.engine, 1);
+    ck_assert_int_eq(r.min_dim, 256);
+    ck_assert_str_eq(dfs_option_get(&r.options, "scheme"), "fused");
+    dfs_config_rule(c, &ada, DFS_R_DGEMV, &r);
+    ck_assert_int_eq(r.engine, 0);
+    dfs_config_rule(c, &ada, DFS_R_DDOT, &r);
+    ck_assert_int_eq(r.engine, 0);
     dfs_config_free(c);
 
     c = dfs_config_build("native", none, NULL, lookup, diag);
