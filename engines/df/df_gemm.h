@@ -51,9 +51,24 @@ typedef struct {
     const double *A, *B; /* originals, for the binary64 path */
     int64_t lda, ldb, k;
     int transa, transb;
+    /* DGEMM-DF(DF) (dfblas.h): C in DF (hi, lo pairs), alpha and beta in DF, computed with the
+     * scheme's DF product and sum; expA/expB NULL (no scaling).  Cdf NULL: binary64 C. */
+    float *Cdf;
+    float alpha_hi, alpha_lo, beta_hi, beta_lo;
+    int scheme;
 } dfs_df_gemm_args;
 
-#endif
+/* Packs op(src) stored in DF (hi, lo pairs; R x K with the same layouts as dfs_df_pack_args)
+ * into DF planes, unscaled. */
+typedef struct {
+    const float *src; /* pairs */
+    int64_t ld;
+    int trans;
+    int64_t R, K, Rp, Kp;
+    float *hi, *lo;
+} dfs_df_pack_df_args;
+
+
 
 /* ---------- DOT and GEMV (kernels_vec.cu) ---------- */
 
@@ -89,3 +104,5 @@ typedef struct {
     const double *alpha, *beta; /* device pointers, or NULL: the values below */
     double alpha_v, beta_v;
 } dfs_df_gemv_args;
+
+#endif

@@ -20,19 +20,12 @@
 #include "../common/gpu.h"
 #include "../../shim/log.h"
 #include "../../shim/resolve.h"
-#include "df_gemm.h"
+#include "gemm.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-extern const unsigned char dfs_df_fatbin[], dfs_df_vec_fatbin[];
-
-/* GEMM kernels: [tile][scheme], tile 0 = 128 x 128 (one block per SM), 1 = 128 x 64 (two). */
-enum { K_EXPS, K_PACK, K_GEMM, K_COUNT = K_GEMM + 2 * DFS_DF_SCHEMES };
-static const char *const kernel_names[K_COUNT] = {
-    "dfs_df_exps",   "dfs_df_pack",    "dfs_df_gemm16",  "dfs_df_gemm15",
-    "dfs_df_gemm29", "dfs_df_gemm16n", "dfs_df_gemm15n", "dfs_df_gemm29n"};
-static dfs_module module = DFS_MODULE_INIT(dfs_df_fatbin, kernel_names, K_COUNT);
+extern const unsigned char dfs_df_vec_fatbin[];
 
 enum { V_DOT, V_DOT_FINAL, V_GEMV_N, V_GEMV_T, V_GEMV_FINAL, V_COUNT };
 static const char *const vec_names[V_COUNT] = {"dfs_df_dot", "dfs_df_dot_final", "dfs_df_gemv_n",
@@ -98,123 +91,44 @@ static int64_t round_up(int64_t x, int64_t to)
     return (x + to - 1) / to * to;
 }
 
-/* Panel sizes so that both packed panels fit the budget: whole matrices when they fit. */
-static void plan_panels(int64_t m, int64_t n, int64_t Kp, size_t budget, int64_t *Mb, int64_t *Nb)
-{
-    const int64_t Mp = round_up(m, DFS_DF_BM), Np = round_up(n, DFS_DF_BN);
-    *Mb = Mp;
-    *Nb = Np;
-    while ((size_t)(*Mb + *Nb) * (size_t)Kp * 8 > budget && (*Mb > DFS_DF_BM || *Nb > DFS_DF_BN)) {
-        if (*Mb >= *Nb)
-            *Mb = round_up(*Mb / 2, DFS_DF_BM);
-        else
-            *Nb = round_up(*Nb / 2, DFS_DF_BN);
-    }
-}
-
-static int exps(const CUfunction *k, CUstream st, const double *src, int64_t ld, int trans,
-                int64_t rows, int64_t inner, int *out)
-{
-    dfs_df_exps_args a = {src, ld, trans, rows, inner, out};
-    return dfs_launch(k[K_EXPS], (unsigned)((rows + 31) / 32), 1, 1, 32, 8, st, &a);
-}
-
-static int pack(const CUfunction *k, CUstream st, const double *src, int64_t ld, int trans,
-                int64_t r0, int64_t R, int64_t K, int64_t Rp, int64_t Kp, const int *e, float *hi,
-                float *lo)
-{
-    dfs_df_pack_args a = {src, ld, trans, r0, R, K, Rp, Kp, e, hi, lo};
-    return dfs_launch(k[K_PACK], (unsigned)(Rp / 32), (unsigned)((Kp + 31) / 32), 1, 32, 8, st, &a);
-}
-
 static cublasStatus_t df_dgemm(const dfs_ctx *x, const dfs_gemm_call *c)
 {
     df_options o;
     read_options(x->options, &o);
-    const int64_t m = c->m, n = c->n, k = c->k;
-    const int64_t Kp = round_up(k, DFS_DF_BK);
-    if ((Kp + 31) / 32 > 65535) {
-        dfs_log_once(DFS_LOG_WARN, "df-k", "df: k = %lld is beyond the packing grid; such calls "
-                     "run natively", (long long)k);
-        return DFS_STATUS_DECLINED;
-    }
-    const CUfunction *kern = dfs_module_kernels(&module);
-    if (!kern)
-        return DFS_STATUS_DECLINED;
-    CUstream st = (CUstream)x->stream;
-    int64_t Mb, Nb;
-    plan_panels(m, n, Kp, o.workspace, &Mb, &Nb);
-    const size_t exp_bytes = (size_t)round_up(m + n, 64) * sizeof(int);
-    const size_t bytes = exp_bytes + (size_t)(Mb + Nb) * (size_t)Kp * 2 * sizeof(float);
-
-    pthread_mutex_lock(&x->scratch->lock);
-    CUdeviceptr base = dfs_scratch_get(x->scratch, bytes, st);
-    if (!base) {
-        pthread_mutex_unlock(&x->scratch->lock);
-        dfs_log_once(DFS_LOG_WARN, "df-scratch", "df: cannot get %zu MiB of workspace; such "
-                     "calls run natively", bytes >> 20);
-        return DFS_STATUS_DECLINED;
-    }
-    int *expA = (int *)(uintptr_t)base, *expB = expA + m;
-    float *Ahi = (float *)((char *)(uintptr_t)base + exp_bytes), *Alo = Ahi + Mb * Kp;
-    float *Bhi = Alo + Mb * Kp, *Blo = Bhi + Nb * Kp;
-
-    const int ta = c->transa != CUBLAS_OP_N, tb = c->transb != CUBLAS_OP_N;
     const int dev_scalars = x->pointer_mode == CUBLAS_POINTER_MODE_DEVICE;
     dfs_df_gemm_args g;
     memset(&g, 0, sizeof g);
-    g.expA = expA;
-    g.expB = expB;
+    g.C = c->C;
+    g.ldc = c->ldc;
     g.alpha = dev_scalars ? c->alpha : NULL;
     g.beta = dev_scalars ? c->beta : NULL;
     g.alpha_v = dev_scalars ? 0 : *c->alpha;
     g.beta_v = dev_scalars ? 0 : *c->beta;
-    g.lda = c->lda;
-    g.ldb = c->ldb;
-    g.ldc = c->ldc;
-    g.k = k;
-    g.transa = ta;
-    g.transb = tb;
-    g.Kp = Kp;
-    int err = 0;
-    for (int64_t b = 0; b < c->batch && !err; b++) {
-        const double *A = c->A + b * c->strideA, *B = c->B + b * c->strideB;
-        g.A = A;
-        g.B = B;
-        g.C = c->C + b * c->strideC;
-        /* op(B) as an n x k matrix: its (j, p) element is op(B)(p, j). */
-        err |= exps(kern, st, A, c->lda, ta, m, k, expA);
-        err |= exps(kern, st, B, c->ldb, !tb, n, k, expB);
-        for (int64_t n0 = 0; n0 < n && !err; n0 += Nb) {
-            const int64_t nr = n - n0 < Nb ? n - n0 : Nb, Np = round_up(nr, DFS_DF_BN);
-            err |= pack(kern, st, B, c->ldb, !tb, n0, nr, k, Np, Kp, expB, Bhi, Blo);
-            for (int64_t m0 = 0; m0 < m && !err; m0 += Mb) {
-                const int64_t mr = m - m0 < Mb ? m - m0 : Mb, Mp = round_up(mr, DFS_DF_BM);
-                if (n0 == 0 || Mb < m) /* one m panel: packed once per batch entry */
-                    err |= pack(kern, st, A, c->lda, ta, m0, mr, k, Mp, Kp, expA, Ahi, Alo);
-                g.Ahi = Ahi;
-                g.Alo = Alo;
-                g.Bhi = Bhi;
-                g.Blo = Blo;
-                g.Mp = Mp;
-                g.Np = Np;
-                g.m = mr;
-                g.n = nr;
-                g.m0 = m0;
-                g.n0 = n0;
-                const int64_t bn = o.narrow ? DFS_DF_BN / 2 : DFS_DF_BN;
-                err |= dfs_launch(kern[K_GEMM + o.narrow * DFS_DF_SCHEMES + o.scheme],
-                                  (unsigned)(Mp / DFS_DF_BM), (unsigned)(Np / bn), 1,
-                                  DFS_DF_THREADS, 1, st, &g);
-            }
-        }
-    }
+    g.scheme = o.scheme;
+    const dfs_df_operand A = {c->A, c->lda, c->strideA, c->transa != CUBLAS_OP_N, 0};
+    const dfs_df_operand B = {c->B, c->ldb, c->strideB, c->transb != CUBLAS_OP_N, 0};
+    pthread_mutex_lock(&x->scratch->lock);
+    int r = dfs_df_gemm_run(x->scratch, (CUstream)x->stream, o.narrow, o.workspace, c->m, c->n,
+                            c->k, c->batch, &A, &B, c->strideC, &g);
     pthread_mutex_unlock(&x->scratch->lock);
-    if (err) {
+    switch (r) {
+    case DFS_DF_OK:
+        return CUBLAS_STATUS_SUCCESS;
+    case DFS_DF_TOO_BIG:
+        dfs_log_once(DFS_LOG_WARN, "df-k", "df: k = %lld is beyond the packing grid; such calls "
+                     "run natively", (long long)c->k);
+        return DFS_STATUS_DECLINED;
+    case DFS_DF_NO_SCRATCH:
+        dfs_log_once(DFS_LOG_WARN, "df-scratch", "df: no workspace for a %lld x %lld x %lld "
+                     "product; such calls run natively", (long long)c->m, (long long)c->n,
+                     (long long)c->k);
+        return DFS_STATUS_DECLINED;
+    case DFS_DF_NO_MODULE:
+        return DFS_STATUS_DECLINED;
+    default:
         dfs_log_once(DFS_LOG_ERROR, "df-launch", "df: a kernel launch failed");
         return CUBLAS_STATUS_EXECUTION_FAILED;
     }
-    return CUBLAS_STATUS_SUCCESS;
 }
 
 /* ---------- DOT and GEMV: memory-bound, each element read once ---------- */

@@ -2,6 +2,7 @@
 #include "host.h"
 
 #include "../common/df.h"
+#include "df_epilogue.h"
 #include "df_gemm.h"
 
 #include <math.h>
@@ -94,4 +95,31 @@ out:
     free(eb);
     free(arow);
     free(bcol);
+}
+
+void dfs_df_gemm_df_host(int scheme, int ta, int tb, int64_t m, int64_t n, int64_t k,
+                         const float alpha[2], const float *A, int64_t lda, const float *B,
+                         int64_t ldb, const float beta[2], float *C, int64_t ldc)
+{
+    const int64_t Kp = k > 0 ? (k + DFS_DF_BK - 1) / DFS_DF_BK * DFS_DF_BK : DFS_DF_BK;
+    const dfs_df al = dfs_df_make(alpha[0], alpha[1]), be = dfs_df_make(beta[0], beta[1]);
+    for (int64_t j = 0; j < n; j++)
+        for (int64_t i = 0; i < m; i++) {
+            dfs_df acc = dfs_df_make(0.0f, 0.0f);
+            for (int64_t p = 0; p < Kp; p++) {
+                dfs_df a = dfs_df_make(0.0f, 0.0f), b = a;
+                if (p < k) {
+                    const float *x = &A[2 * (ta ? p + i * lda : i + p * lda)];
+                    const float *y = &B[2 * (tb ? j + p * ldb : p + j * ldb)];
+                    a = dfs_df_make(x[0], x[1]);
+                    b = dfs_df_make(y[0], y[1]);
+                }
+                acc = mad(scheme, acc, a, b);
+            }
+            float *c = &C[2 * (i + j * ldc)];
+            const dfs_df cv = dfs_df_make(c[0], c[1]);
+            const dfs_df r = dfs_df_axpby(scheme, al, acc, be, &cv);
+            c[0] = r.hi;
+            c[1] = r.lo;
+        }
 }

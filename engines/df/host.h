@@ -12,6 +12,11 @@ void dfs_df_gemm_host(int scheme, int transa, int transb, int64_t m, int64_t n, 
                       double alpha, const double *A, int64_t lda, const double *B, int64_t ldb,
                       double beta, double *C, int64_t ldc);
 
+/* DGEMM-DF(DF) (include/dfblas.h): A, B, C are (hi, lo) pairs; alpha, beta too. */
+void dfs_df_gemm_df_host(int scheme, int transa, int transb, int64_t m, int64_t n, int64_t k,
+                         const float alpha[2], const float *A, int64_t lda, const float *B,
+                         int64_t ldb, const float beta[2], float *C, int64_t ldc);
+
 /* The scale exponent of a row (as the GPU's exponent kernel computes it). */
 int dfs_df_exponent(const double *x, int64_t count, int64_t stride);
 

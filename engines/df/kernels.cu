@@ -2,6 +2,7 @@
  * into scaled DF planes, and the DF GEMM main loop with its binary64 epilogue.  Built with nvcc
  * into a fatbin that engine.c loads through the driver API; the kernels have C names. */
 #include "../common/df.h"
+#include "df_epilogue.h"
 #include "df_gemm.h"
 
 #include <stdint.h>
@@ -98,6 +99,32 @@ extern "C" __global__ void dfs_df_pack(dfs_df_pack_args a)
     }
 }
 
+/* DF input (hi, lo pairs): the same tiling, no scaling. */
+extern "C" __global__ void dfs_df_pack_df(dfs_df_pack_df_args a)
+{
+    __shared__ float2 tile[32][33];
+    const int tx = threadIdx.x, ty = threadIdx.y;
+    const int64_t rb = (int64_t)blockIdx.x * 32, pb = (int64_t)blockIdx.y * 32;
+    const float2 *src = (const float2 *)a.src;
+    for (int j = ty; j < 32; j += 8) {
+        if (!a.trans) {
+            const int64_t r = rb + tx, p = pb + j;
+            tile[j][tx] = r < a.R && p < a.K ? src[r + p * a.ld] : make_float2(0.0f, 0.0f);
+        } else {
+            const int64_t r = rb + j, p = pb + tx;
+            tile[tx][j] = r < a.R && p < a.K ? src[p + r * a.ld] : make_float2(0.0f, 0.0f);
+        }
+    }
+    __syncthreads();
+    for (int j = ty; j < 32; j += 8) {
+        const int64_t r = rb + tx, p = pb + j;
+        if (r >= a.Rp || p >= a.Kp)
+            continue;
+        a.hi[p * a.Rp + r] = tile[j][tx].x;
+        a.lo[p * a.Rp + r] = tile[j][tx].y;
+    }
+}
+
 /* ---------- GEMM ---------- */
 
 template <int S> __device__ __forceinline__ dfs_df mad(dfs_df acc, dfs_df x, dfs_df y)
@@ -129,6 +156,15 @@ __device__ __forceinline__ void store(const dfs_df_gemm_args &a, double al, doub
     if (i >= a.m || j >= a.n)
         return;
     const int64_t gi = a.m0 + i, gj = a.n0 + j;
+    if (a.Cdf) { /* DGEMM-DF(DF) */
+        float *c2 = &a.Cdf[2 * (gi + gj * a.ldc)];
+        const dfs_df c = dfs_df_make(c2[0], c2[1]);
+        const dfs_df r = dfs_df_axpby(a.scheme, dfs_df_make(a.alpha_hi, a.alpha_lo), acc,
+                                      dfs_df_make(a.beta_hi, a.beta_lo), &c);
+        c2[0] = r.hi;
+        c2[1] = r.lo;
+        return;
+    }
     double *c = &a.C[gi + gj * a.ldc];
     double r;
     if (al == 0.0) {

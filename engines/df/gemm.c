@@ -1,0 +1,137 @@
+/* gemm.c — runs the DF GEMM kernels (see gemm.h): per-row/column exponents and packing of the
+ * operands into DF planes in scratch space, then the GEMM kernel panel by panel so that the
+ * packed panels fit the workspace budget. */
+#include "gemm.h"
+
+#include "../../shim/resolve.h"
+
+#include <string.h>
+
+extern const unsigned char dfs_df_fatbin[];
+
+/* GEMM kernels: [tile][scheme], tile 0 = 128 x 128 (one block per SM), 1 = 128 x 64 (two). */
+enum { K_EXPS, K_PACK, K_PACK_DF, K_GEMM, K_COUNT = K_GEMM + 2 * DFS_DF_SCHEMES };
+static const char *const kernel_names[K_COUNT] = {
+    "dfs_df_exps",   "dfs_df_pack",    "dfs_df_pack_df", "dfs_df_gemm16",  "dfs_df_gemm15",
+    "dfs_df_gemm29", "dfs_df_gemm16n", "dfs_df_gemm15n", "dfs_df_gemm29n"};
+static dfs_module module = DFS_MODULE_INIT(dfs_df_fatbin, kernel_names, K_COUNT);
+
+static int64_t round_up(int64_t x, int64_t to)
+{
+    return (x + to - 1) / to * to;
+}
+
+/* Panel sizes so that both packed panels fit the budget: whole matrices when they fit. */
+static void plan_panels(int64_t m, int64_t n, int64_t Kp, size_t budget, int64_t *Mb, int64_t *Nb)
+{
+    *Mb = round_up(m, DFS_DF_BM);
+    *Nb = round_up(n, DFS_DF_BN);
+    while ((size_t)(*Mb + *Nb) * (size_t)Kp * 8 > budget && (*Mb > DFS_DF_BM || *Nb > DFS_DF_BN)) {
+        if (*Mb >= *Nb)
+            *Mb = round_up(*Mb / 2, DFS_DF_BM);
+        else
+            *Nb = round_up(*Nb / 2, DFS_DF_BN);
+    }
+}
+
+/* The exponents of the rows of an R x K operand (binary64 only). */
+static int exps(const CUfunction *k, CUstream st, const dfs_df_operand *x, const void *p,
+                int64_t rows, int64_t inner, int *out)
+{
+    if (x->df)
+        return 0;
+    dfs_df_exps_args a = {p, x->ld, x->trans, rows, inner, out};
+    return dfs_launch(k[K_EXPS], (unsigned)((rows + 31) / 32), 1, 1, 32, 8, st, &a);
+}
+
+static int pack(const CUfunction *k, CUstream st, const dfs_df_operand *x, const void *p,
+                int64_t r0, int64_t R, int64_t K, int64_t Rp, int64_t Kp, const int *e, float *hi,
+                float *lo)
+{
+    const unsigned gx = (unsigned)(Rp / 32), gy = (unsigned)((Kp + 31) / 32);
+    if (x->df) {
+        /* the panel starts at row r0: offset the pairs, as the binary64 packer offsets rows */
+        const float *src = (const float *)p + 2 * (x->trans ? r0 * x->ld : r0);
+        dfs_df_pack_df_args a = {src, x->ld, x->trans, R, K, Rp, Kp, hi, lo};
+        return dfs_launch(k[K_PACK_DF], gx, gy, 1, 32, 8, st, &a);
+    }
+    dfs_df_pack_args a = {p, x->ld, x->trans, r0, R, K, Rp, Kp, e, hi, lo};
+    return dfs_launch(k[K_PACK], gx, gy, 1, 32, 8, st, &a);
+}
+
+static const void *entry(const dfs_df_operand *x, int64_t b)
+{
+    return (const char *)x->p + 8 * b * x->stride; /* a double or a pair of floats */
+}
+
+int dfs_df_gemm_run(dfs_scratch *s, CUstream st, int narrow, size_t workspace, int64_t m,
+                    int64_t n, int64_t k, int64_t batch, const dfs_df_operand *A,
+                    const dfs_df_operand *B, long long strideC, dfs_df_gemm_args *g)
+{
+    const int64_t Kp = k > 0 ? round_up(k, DFS_DF_BK) : DFS_DF_BK; /* k = 0: one stage of zeros */
+    if ((Kp + 31) / 32 > 65535)
+        return DFS_DF_TOO_BIG;
+    const CUfunction *kern = dfs_module_kernels(&module);
+    if (!kern)
+        return DFS_DF_NO_MODULE;
+    int64_t Mb, Nb;
+    plan_panels(m, n, Kp, workspace, &Mb, &Nb);
+    const size_t exp_bytes = (size_t)round_up(m + n, 64) * sizeof(int);
+    const size_t bytes = exp_bytes + (size_t)(Mb + Nb) * (size_t)Kp * 2 * sizeof(float);
+    CUdeviceptr base = dfs_scratch_get(s, bytes, st);
+    if (!base)
+        return DFS_DF_NO_SCRATCH;
+    int *expA = (int *)(uintptr_t)base, *expB = expA + m;
+    float *Ahi = (float *)((char *)(uintptr_t)base + exp_bytes), *Alo = Ahi + Mb * Kp;
+    float *Bhi = Alo + Mb * Kp, *Blo = Bhi + Nb * Kp;
+    g->expA = A->df ? NULL : expA;
+    g->expB = B->df ? NULL : expB;
+    g->lda = A->ld;
+    g->ldb = B->ld;
+    g->k = k;
+    g->transa = A->trans;
+    g->transb = B->trans;
+    g->Kp = Kp;
+    g->Ahi = Ahi;
+    g->Alo = Alo;
+    g->Bhi = Bhi;
+    g->Blo = Blo;
+    double *C0 = g->C;
+    float *Cdf0 = g->Cdf;
+    /* op(B) is taken as an n x k matrix, whose (j, p) element is op(B)(p, j): its layout flag
+     * is the opposite of B's transpose flag. */
+    dfs_df_operand Bt = *B;
+    Bt.trans = !B->trans;
+    int err = 0;
+    for (int64_t b = 0; b < batch && !err; b++) {
+        const void *pa = entry(A, b), *pb = entry(B, b);
+        g->A = A->df ? NULL : pa;
+        g->B = B->df ? NULL : pb;
+        g->C = C0 ? C0 + b * strideC : NULL;
+        g->Cdf = Cdf0 ? Cdf0 + 2 * b * strideC : NULL;
+        err |= exps(kern, st, A, pa, m, k, expA);
+        err |= exps(kern, st, &Bt, pb, n, k, expB);
+        for (int64_t n0 = 0; n0 < n && !err; n0 += Nb) {
+            const int64_t nr = n - n0 < Nb ? n - n0 : Nb, Np = round_up(nr, DFS_DF_BN);
+            err |= pack(kern, st, &Bt, pb, n0, nr, k, Np, Kp, expB, Bhi, Blo);
+            for (int64_t m0 = 0; m0 < m && !err; m0 += Mb) {
+                const int64_t mr = m - m0 < Mb ? m - m0 : Mb, Mp = round_up(mr, DFS_DF_BM);
+                if (n0 == 0 || Mb < m) /* one m panel: packed once per batch entry */
+                    err |= pack(kern, st, A, pa, m0, mr, k, Mp, Kp, expA, Ahi, Alo);
+                g->Mp = Mp;
+                g->Np = Np;
+                g->m = mr;
+                g->n = nr;
+                g->m0 = m0;
+                g->n0 = n0;
+                const int64_t bn = narrow ? DFS_DF_BN / 2 : DFS_DF_BN;
+                err |= dfs_launch(kern[K_GEMM + narrow * DFS_DF_SCHEMES + g->scheme],
+                                  (unsigned)(Mp / DFS_DF_BM), (unsigned)(Np / bn), 1,
+                                  DFS_DF_THREADS, 1, st, g);
+            }
+        }
+    }
+    g->C = C0;
+    g->Cdf = Cdf0;
+    return err ? DFS_DF_LAUNCH : DFS_DF_OK;
+}
