@@ -188,9 +188,9 @@ int main(void)
     dfblas_handle h;
     if (dfblas_create(&h) != DFBLAS_SUCCESS)
         return 1;
-    const char *b = getenv("DFBLAS_BENCH");
-    if (b && *b) {
-        for (char *p = (char *)b; *p;) {
+    const char *bench_sizes = getenv("DFBLAS_BENCH");
+    if (bench_sizes && *bench_sizes) {
+        for (char *p = (char *)bench_sizes; *p;) {
             bench(h, strtoll(p, &p, 10));
             while (*p == ',')
                 p++;
