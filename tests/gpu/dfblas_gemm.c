@@ -55,7 +55,8 @@ static void one(dfblas_handle h, int scheme, char ta, char tb, int64_t m, int64_
     static const int host_scheme[3] = {DFS_DF_MAD15, DFS_DF_MAD16, DFS_DF_MAD29};
     const int64_t ra = ta == 'N' ? m : k, ca = ta == 'N' ? k : m;
     const int64_t rb = tb == 'N' ? k : n, cb = tb == 'N' ? n : k;
-    const int64_t lda = ra + pad, ldb = rb + pad, ldc = m + pad;
+    const int64_t lda = (ra > 1 ? ra : 1) + pad, ldb = (rb > 1 ? rb : 1) + pad,
+                  ldc = (m > 1 ? m : 1) + pad;
     const size_t na = (size_t)(lda * ca), nb = (size_t)(ldb * cb), nc = (size_t)(ldc * n);
     dfblas_df *A = malloc(na * 8 + 8), *B = malloc(nb * 8 + 8), *C = malloc(nc * 8 + 8),
               *G = malloc(nc * 8 + 8);

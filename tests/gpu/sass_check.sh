@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # sass_check.sh FATBIN — the DF GEMM kernels keep the intended FP32 instruction count per DF
 # multiply-add (no contraction, no reassociation, nothing extra in the main loop): for each kernel,
-# the FMUL / FFMA / FADD counts of its sm_90 machine code must be exactly (MADs per k-tile) times
-# the scheme's per-MAD counts.  Needs cuobjdump (the GPU machine has it); exits 77 without it.
+# the FMUL / FFMA / FADD counts of the main loop of its sm_90 code must be (MADs per k-tile) times
+# the scheme's per-MAD counts, inside the main loop.  Needs cuobjdump (the GPU machine has it); exits 77 without it.
 set -euo pipefail
 fatbin=$1
 command -v cuobjdump >/dev/null 2>&1 || { echo "SKIP: no cuobjdump"; exit 77; }
@@ -10,10 +10,27 @@ cuobjdump -lelf "$fatbin" 2>/dev/null | grep -q sm_90 || { echo "SKIP: no sm_90 
 fail=0
 # kernel, MADs per k-tile (8 x 8 or 8 x 4 per thread, 8 k-steps), FMUL FFMA FADD per MAD
 while read -r k mads fmul ffma fadd; do
-    sass=$(cuobjdump -sass -arch sm_90 -fun "$k" "$fatbin")
-    got_mul=$(grep -c ' FMUL ' <<<"$sass" || true)
-    got_fma=$(grep -c ' FFMA ' <<<"$sass" || true)
-    got_add=$(grep -c ' FADD ' <<<"$sass" || true)
+    # The main loop: of the backward branches (to a label defined earlier), the one whose body
+    # holds the most FFMA; count inside it only (the epilogue has DF arithmetic of its own).
+    loop=$(cuobjdump -sass -arch sm_90 -fun "$k" "$fatbin" | awk '
+        function hex(h,   v, i, c) { v = 0; h = tolower(h); sub(/^0x/, "", h)
+            for (i = 1; i <= length(h); i++) { c = index("0123456789abcdef", substr(h, i, 1)) - 1; v = v * 16 + c }
+            return v }
+        { line[NR] = $0 }
+        match($0, /\/\*[0-9a-f]+\*\//) { a = hex(substr($0, RSTART + 2, RLENGTH - 4)); at[a] = NR
+            if (match($0, / BRA 0x[0-9a-f]+/)) {
+                t = hex(substr($0, RSTART + 5, RLENGTH - 5))
+                if (t < a && (t in at)) {
+                    n = 0
+                    for (i = at[t]; i <= NR; i++) if (line[i] ~ / FFMA /) n++
+                    if (n > best) { best = n; from = at[t]; to = NR }
+                }
+            }
+        }
+        END { for (i = from; i <= to; i++) print line[i] }')
+    got_mul=$(grep -c ' FMUL ' <<<"$loop" || true)
+    got_fma=$(grep -c ' FFMA ' <<<"$loop" || true)
+    got_add=$(grep -c ' FADD ' <<<"$loop" || true)
     want="$((mads * fmul)) $((mads * ffma)) $((mads * fadd))"
     got="$got_mul $got_fma $got_add"
     if [ "$got" = "$want" ]; then
