@@ -36,7 +36,7 @@
  *
  * Exit status: 0 done; 1 a CUDA or cuBLAS call failed; 2 usage error, or the shim cannot be found
  * or loaded; 77 no CUDA GPU ("exblas-bench: no CUDA GPU available (<reason>)" on stderr). */
-#include "shimpath.h"
+#include "common.h"
 
 #include <cublas_v2.h>
 #include <cuda_runtime_api.h>
@@ -249,17 +249,6 @@ static cublasStatus_t issue(cublasHandle_t h, const options *o, const operands *
     return CUBLAS_STATUS_INVALID_VALUE;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 static double now_s(void)
 {
@@ -328,7 +317,7 @@ static void bench_gpu(cublasHandle_t h, const options *o, const operands *d)
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
 
-    double med = median(ms, o->reps); /* sorts ms: ms[0] is the min */
+    double med = dfs_median(ms, o->reps); /* sorts ms: ms[0] is the min */
     double m = o->m, n = o->n, k = o->k, flops, bytes;
     if (o->r == DGEMM) {
         flops = 2 * m * n * k;
@@ -366,7 +355,7 @@ static void bench_host(cublasHandle_t h, const options *o, const operands *d)
         if (round >= 0)
             us[round] = (t1 - t0) * 1e6 / o->calls;
     }
-    double med = median(us, ROUNDS);
+    double med = dfs_median(us, ROUNDS);
     printf("routine,mode,m,n,k,op,calls,rounds,median_us_per_call,min_us_per_call\n");
     print_dims(o, m);
     printf(",%d,%d,%.4f,%.4f\n", o->calls, ROUNDS, med, us[0]);

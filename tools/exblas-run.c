@@ -30,7 +30,7 @@
  * (no shim, no temporary file).  SIGINT/SIGQUIT go to the program; a run killed by SIGINT, or a
  * SIGTERM/SIGHUP to exblas-run (passed on to the program), stops the remaining runs; the
  * table of the runs done is still printed. */
-#include "shimpath.h"
+#include "common.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -236,17 +236,6 @@ static double total_gpu_ms(const run_result *r)
     return s;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 static void print_table(char **modes, int nmodes, const run_result *runs, int nruns)
 {
@@ -290,7 +279,7 @@ static void print_table(char **modes, int nmodes, const run_result *runs, int nr
             }
         if (!k)
             continue;
-        double w = median(wall, k), g = median(gpu, k);
+        double w = dfs_median(wall, k), g = dfs_median(gpu, k);
         if (m == 0)
             first = w;
         printf("  %-24s %5d %10.3f %14.3f", modes[m], k, w, g);

@@ -1,8 +1,9 @@
-/* shimpath.c — see shimpath.h. */
-#include "shimpath.h"
+/* common.c — see common.h. */
+#include "common.h"
 
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -25,4 +26,16 @@ void dfs_default_shim(char *out, size_t len)
     if (!access(DFS_INSTALLED_SHIM, R_OK) || !slash)
         snprintf(out, len, "%s", DFS_INSTALLED_SHIM);
 #endif
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+double dfs_median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }

@@ -1,0 +1,14 @@
+/* common.h — helpers shared by exblas-bench and exblas-run. */
+#ifndef DFS_TOOLS_COMMON_H
+#define DFS_TOOLS_COMMON_H
+
+#include <stddef.h>
+
+/* Where the tools find libdfshim.so: ../shim/libdfshim.so next to the executable's directory
+ * (the build tree), else the installed copy (DFS_INSTALLED_SHIM). */
+void dfs_default_shim(char *out, size_t len);
+
+/* The median of v[0..n-1] (sorts v). */
+double dfs_median(double *v, int n);
+
+#endif
