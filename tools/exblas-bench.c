@@ -265,28 +265,13 @@ static const char *op_name(const options *o)
     return o->r == DDOT ? "" : s;
 }
 
-/* Prints a CSV field, quoted if needed (a mode may hold commas: NAME:key=v,key=v). */
-static void csv_field(const char *s)
-{
-    if (!strpbrk(s, ",\"\n")) {
-        fputs(s, stdout);
-        return;
-    }
-    putchar('"');
-    for (; *s; s++) {
-        if (*s == '"')
-            putchar('"');
-        putchar(*s);
-    }
-    putchar('"');
-}
 
 static void print_dims(const options *o, int m)
 {
     static const char *const names[] = {"dgemm", "dgemv", "ddot"};
     const char *mode = getenv("EXBLAS_MODE");
     printf("%s,", names[o->r]);
-    csv_field(o->no_shim ? "no-shim" : mode && *mode ? mode : "auto");
+    dfs_csv_field(o->no_shim ? "no-shim" : mode && *mode ? mode : "auto");
     if (o->r == DDOT)
         printf(",,%d,,", o->n);
     else if (o->r == DGEMV)

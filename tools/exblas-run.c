@@ -290,20 +290,6 @@ static void print_table(char **modes, int nmodes, const run_result *runs, int nr
     free(wall);
 }
 
-static void csv_field(const char *s)
-{
-    if (!strpbrk(s, ",\"\n")) {
-        fputs(s, stdout);
-        return;
-    }
-    putchar('"');
-    for (; *s; s++) {
-        if (*s == '"')
-            putchar('"');
-        putchar(*s);
-    }
-    putchar('"');
-}
 
 static void print_csv(char **modes, const run_result *runs, int nruns)
 {
@@ -312,7 +298,7 @@ static void print_csv(char **modes, const run_result *runs, int nruns)
     for (int i = 0; i < nruns; i++) {
         const run_result *r = &runs[i];
         for (int j = 0; j < (r->n ? r->n : 1); j++) {
-            csv_field(modes[r->mode]);
+            dfs_csv_field(modes[r->mode]);
             printf(",%d,%.6f,", r->rep + 1, r->wall_s);
             if (WIFEXITED(r->status))
                 printf("%d,", WEXITSTATUS(r->status));
