@@ -14,8 +14,8 @@
  *   scheme       = fused (15 ops, default) | paper (16 ops) | accurate (29 ops, proven bound)
  *   workspace_mb = the most scratch space a call may use (default 1024); larger problems are
  *                  computed panel by panel.
- *   tile         = auto (default) | 128x128 | 128x64: the C tile of one thread block; auto
- *                  takes the faster one for the scheme (128x128 for fused, else 128x64). */
+ *   tile         = auto (default) | 128x128 | 128x64 | 64x64: the C tile of one thread block;
+ *                  auto takes the faster one for the scheme (128x128 for fused, else 128x64). */
 #include "../engine.h"
 #include "../common/gpu.h"
 #include "../../shim/log.h"
@@ -40,24 +40,26 @@ static int df_can_run(const dfs_device *d)
 
 typedef struct {
     int scheme;
-    int narrow; /* 128 x 64 tiles */
+    int tile; /* DFS_DF_TILE_*, or -1: auto */
     size_t workspace;
 } df_options;
 
 static void read_options(const dfs_options *o, df_options *out)
 {
     out->scheme = DFS_DF_MAD15;
-    out->narrow = -1;
+    out->tile = -1;
     out->workspace = (size_t)1024 << 20;
     const char *tile = dfs_option_get(o, "tile");
     if (tile) {
-        if (!strcmp(tile, "128x64"))
-            out->narrow = 1;
-        else if (!strcmp(tile, "128x128"))
-            out->narrow = 0;
+        if (!strcmp(tile, "128x128"))
+            out->tile = DFS_DF_TILE_128x128;
+        else if (!strcmp(tile, "128x64"))
+            out->tile = DFS_DF_TILE_128x64;
+        else if (!strcmp(tile, "64x64"))
+            out->tile = DFS_DF_TILE_64x64;
         else if (strcmp(tile, "auto"))
-            dfs_log_once(DFS_LOG_ERROR, "df-tile", "df: tile=%s is not auto, 128x128 or 128x64; "
-                         "using auto", tile);
+            dfs_log_once(DFS_LOG_ERROR, "df-tile", "df: tile=%s is not auto, 128x128, 128x64 or "
+                         "64x64; using auto", tile);
     }
     const char *s = dfs_option_get(o, "scheme");
     if (s) {
@@ -82,8 +84,8 @@ static void read_options(const dfs_options *o, df_options *out)
             out->workspace = (size_t)v << 20;
     }
     /* auto: the faster tile of each scheme as measured on an H200 (sm_90), n = 8192 */
-    if (out->narrow < 0)
-        out->narrow = out->scheme != DFS_DF_MAD15;
+    if (out->tile < 0)
+        out->tile = out->scheme == DFS_DF_MAD15 ? DFS_DF_TILE_128x128 : DFS_DF_TILE_128x64;
 }
 
 static int64_t round_up(int64_t x, int64_t to)
@@ -108,7 +110,7 @@ static cublasStatus_t df_dgemm(const dfs_ctx *x, const dfs_gemm_call *c)
     const dfs_df_operand A = {c->A, c->lda, c->strideA, c->transa != CUBLAS_OP_N, 0};
     const dfs_df_operand B = {c->B, c->ldb, c->strideB, c->transb != CUBLAS_OP_N, 0};
     pthread_mutex_lock(&x->scratch->lock);
-    int r = dfs_df_gemm_run(x->scratch, (CUstream)x->stream, o.narrow, o.workspace, c->m, c->n,
+    int r = dfs_df_gemm_run(x->scratch, (CUstream)x->stream, o.tile, o.workspace, c->m, c->n,
                             c->k, c->batch, &A, &B, c->strideC, &g);
     pthread_mutex_unlock(&x->scratch->lock);
     switch (r) {

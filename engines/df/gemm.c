@@ -9,11 +9,12 @@
 
 extern const unsigned char dfs_df_fatbin[];
 
-/* GEMM kernels: [tile][scheme], tile 0 = 128 x 128 (one block per SM), 1 = 128 x 64 (two). */
-enum { K_EXPS, K_PACK, K_PACK_DF, K_GEMM, K_COUNT = K_GEMM + 2 * DFS_DF_SCHEMES };
+/* GEMM kernels: [tile][scheme], tiles as in gemm.h. */
+enum { K_EXPS, K_PACK, K_PACK_DF, K_GEMM, K_COUNT = K_GEMM + DFS_DF_TILES * DFS_DF_SCHEMES };
 static const char *const kernel_names[K_COUNT] = {
-    "dfs_df_exps",   "dfs_df_pack",    "dfs_df_pack_df", "dfs_df_gemm16",  "dfs_df_gemm15",
-    "dfs_df_gemm29", "dfs_df_gemm16n", "dfs_df_gemm15n", "dfs_df_gemm29n"};
+    "dfs_df_exps",    "dfs_df_pack",    "dfs_df_pack_df", "dfs_df_gemm16",  "dfs_df_gemm15",
+    "dfs_df_gemm29",  "dfs_df_gemm16n", "dfs_df_gemm15n", "dfs_df_gemm29n", "dfs_df_gemm16s",
+    "dfs_df_gemm15s", "dfs_df_gemm29s"};
 static dfs_module module = DFS_MODULE_INIT(dfs_df_fatbin, kernel_names, K_COUNT);
 
 static int64_t round_up(int64_t x, int64_t to)
@@ -64,7 +65,7 @@ static const void *entry(const dfs_df_operand *x, int64_t b)
     return (const char *)x->p + 8 * b * x->stride; /* a double or a pair of floats */
 }
 
-int dfs_df_gemm_run(dfs_scratch *s, CUstream st, int narrow, size_t workspace, int64_t m,
+int dfs_df_gemm_run(dfs_scratch *s, CUstream st, int tile, size_t workspace, int64_t m,
                     int64_t n, int64_t k, int64_t batch, const dfs_df_operand *A,
                     const dfs_df_operand *B, long long strideC, dfs_df_gemm_args *g)
 {
@@ -124,10 +125,11 @@ int dfs_df_gemm_run(dfs_scratch *s, CUstream st, int narrow, size_t workspace, i
                 g->n = nr;
                 g->m0 = m0;
                 g->n0 = n0;
-                const int64_t bn = narrow ? DFS_DF_BN / 2 : DFS_DF_BN;
-                err |= dfs_launch(kern[K_GEMM + narrow * DFS_DF_SCHEMES + g->scheme],
-                                  (unsigned)(Mp / DFS_DF_BM), (unsigned)(Np / bn), 1,
-                                  DFS_DF_THREADS, 1, st, g);
+                const int64_t bm = tile == DFS_DF_TILE_64x64 ? 64 : 128;
+                const int64_t bn = tile == DFS_DF_TILE_128x128 ? 128 : 64;
+                err |= dfs_launch(kern[K_GEMM + tile * DFS_DF_SCHEMES + g->scheme],
+                                  (unsigned)(Mp / bm), (unsigned)(Np / bn), 1, DFS_DF_THREADS, 1,
+                                  st, g);
             }
         }
     }

@@ -202,54 +202,61 @@ __device__ __forceinline__ void copy_commit_wait()
 }
 #endif
 
-/* One block of 16 x 16 threads computes a 128 x (16*TN) tile of C; each thread 8 x TN entries:
- * rows tx*4 + {0..3} and 64 + tx*4 + {0..3}, columns ty*4 + {0..3} (and 64 + ty*4 + {0..3} for
- * TN = 8), so that every fragment is one 16-byte shared-memory load per plane. */
-template <int S, int TN> __device__ __forceinline__ void gemm_body(const dfs_df_gemm_args &a)
+/* One block of 16 x 16 threads computes a (16*TM) x (16*TN) tile of C; each thread TM x TN
+ * entries: rows tx*4 + {0..3} (and 64 + tx*4 + {0..3} for TM = 8), columns ty*4 + {0..3} (and
+ * 64 + ty*4 + {0..3} for TN = 8), so that every fragment is one 16-byte shared-memory load per
+ * plane.  TM, TN in {4, 8}. */
+template <int S, int TM, int TN> __device__ __forceinline__ void gemm_body(const dfs_df_gemm_args &a)
 {
-    constexpr int BN = 16 * TN;
-    constexpr int B_LOADS = DFS_DF_BK * BN / 4; /* float4 per plane per stage */
-    __shared__ float4 sAh[2][DFS_DF_BK][DFS_DF_BM / 4], sAl[2][DFS_DF_BK][DFS_DF_BM / 4];
+    constexpr int BM = 16 * TM, BN = 16 * TN;
+    constexpr int A_LOADS = DFS_DF_BK * BM / 4, B_LOADS = DFS_DF_BK * BN / 4; /* float4 per plane */
+    __shared__ float4 sAh[2][DFS_DF_BK][BM / 4], sAl[2][DFS_DF_BK][BM / 4];
     __shared__ float4 sBh[2][DFS_DF_BK][BN / 4], sBl[2][DFS_DF_BK][BN / 4];
     const int t = threadIdx.x, tx = t % 16, ty = t / 16;
-    const int64_t mt = (int64_t)blockIdx.x * DFS_DF_BM, nt = (int64_t)blockIdx.y * BN;
-    /* global -> shared: one float4 of each A plane per thread, of each B plane for the first
-     * B_LOADS threads */
-    const int lr = t / 32, lc = t % 32;
+    const int64_t mt = (int64_t)blockIdx.x * BM, nt = (int64_t)blockIdx.y * BN;
+    /* global -> shared: one float4 of each plane per thread, for the first A_LOADS / B_LOADS
+     * threads */
+    const int lr = t / (BM / 4), lc = t % (BM / 4);
     const int br = t / (BN / 4), bc = t % (BN / 4);
-    const bool bload = t < B_LOADS;
+    const bool aload = t < A_LOADS, bload = t < B_LOADS;
     const float4 *gAh = (const float4 *)(a.Ahi + lr * a.Mp + mt) + lc;
     const float4 *gAl = (const float4 *)(a.Alo + lr * a.Mp + mt) + lc;
     const float4 *gBh = (const float4 *)(a.Bhi + br * a.Np + nt) + bc;
     const float4 *gBl = (const float4 *)(a.Blo + br * a.Np + nt) + bc;
     const int64_t strideA = DFS_DF_BK * a.Mp / 4, strideB = DFS_DF_BK * a.Np / 4;
 
-    dfs_df acc[8][TN];
+    dfs_df acc[TM][TN];
 #pragma unroll
-    for (int i = 0; i < 8; i++)
+    for (int i = 0; i < TM; i++)
 #pragma unroll
         for (int j = 0; j < TN; j++)
             acc[i][j] = dfs_df_make(0.0f, 0.0f);
 
 #if __CUDA_ARCH__ >= 800
     /* Ampere and later: stage the next tile with cp.async (no registers held across the math). */
-    copy_async(&sAh[0][lr][lc], gAh);
-    copy_async(&sAl[0][lr][lc], gAl);
+    if (aload) {
+        copy_async(&sAh[0][lr][lc], gAh);
+        copy_async(&sAl[0][lr][lc], gAl);
+    }
     if (bload) {
         copy_async(&sBh[0][br][bc], gBh);
         copy_async(&sBl[0][br][bc], gBl);
     }
     copy_commit_wait();
 #else
-    float4 pah = gAh[0], pal = gAl[0], pbh = make_float4(0, 0, 0, 0), pbl = pbh;
+    float4 pah = make_float4(0, 0, 0, 0), pal = pah, pbh = pah, pbl = pah;
+    if (aload) {
+        pah = gAh[0];
+        pal = gAl[0];
+        sAh[0][lr][lc] = pah;
+        sAl[0][lr][lc] = pal;
+    }
     if (bload) {
         pbh = gBh[0];
         pbl = gBl[0];
         sBh[0][br][bc] = pbh;
         sBl[0][br][bc] = pbl;
     }
-    sAh[0][lr][lc] = pah;
-    sAl[0][lr][lc] = pal;
 #endif
     __syncthreads();
     int s = 0;
@@ -261,16 +268,20 @@ template <int S, int TN> __device__ __forceinline__ void gemm_body(const dfs_df_
             gBh += strideB;
             gBl += strideB;
 #if __CUDA_ARCH__ >= 800
-            copy_async(&sAh[s ^ 1][lr][lc], gAh);
-            copy_async(&sAl[s ^ 1][lr][lc], gAl);
+            if (aload) {
+                copy_async(&sAh[s ^ 1][lr][lc], gAh);
+                copy_async(&sAl[s ^ 1][lr][lc], gAl);
+            }
             if (bload) {
                 copy_async(&sBh[s ^ 1][br][bc], gBh);
                 copy_async(&sBl[s ^ 1][br][bc], gBl);
             }
             copy_commit();
 #else
-            pah = *gAh;
-            pal = *gAl;
+            if (aload) {
+                pah = *gAh;
+                pal = *gAl;
+            }
             if (bload) {
                 pbh = *gBh;
                 pbl = *gBl;
@@ -279,12 +290,21 @@ template <int S, int TN> __device__ __forceinline__ void gemm_body(const dfs_df_
         }
 #pragma unroll
         for (int kk = 0; kk < DFS_DF_BK; kk++) {
-            const float4 ah0 = sAh[s][kk][tx], ah1 = sAh[s][kk][16 + tx];
-            const float4 al0 = sAl[s][kk][tx], al1 = sAl[s][kk][16 + tx];
-            const dfs_df x[8] = {dfs_df_make(ah0.x, al0.x), dfs_df_make(ah0.y, al0.y),
-                                 dfs_df_make(ah0.z, al0.z), dfs_df_make(ah0.w, al0.w),
-                                 dfs_df_make(ah1.x, al1.x), dfs_df_make(ah1.y, al1.y),
-                                 dfs_df_make(ah1.z, al1.z), dfs_df_make(ah1.w, al1.w)};
+            dfs_df x[TM];
+            {
+                const float4 ah0 = sAh[s][kk][tx], al0 = sAl[s][kk][tx];
+                x[0] = dfs_df_make(ah0.x, al0.x);
+                x[1] = dfs_df_make(ah0.y, al0.y);
+                x[2] = dfs_df_make(ah0.z, al0.z);
+                x[3] = dfs_df_make(ah0.w, al0.w);
+            }
+            if (TM == 8) {
+                const float4 ah1 = sAh[s][kk][(16 + tx) % (BM / 4)], al1 = sAl[s][kk][(16 + tx) % (BM / 4)];
+                x[4 % TM] = dfs_df_make(ah1.x, al1.x);
+                x[5 % TM] = dfs_df_make(ah1.y, al1.y);
+                x[6 % TM] = dfs_df_make(ah1.z, al1.z);
+                x[7 % TM] = dfs_df_make(ah1.w, al1.w);
+            }
             dfs_df y[TN];
             {
                 const float4 bh0 = sBh[s][kk][ty], bl0 = sBl[s][kk][ty];
@@ -301,7 +321,7 @@ template <int S, int TN> __device__ __forceinline__ void gemm_body(const dfs_df_
                 y[7 % TN] = dfs_df_make(bh1.w, bl1.w);
             }
 #pragma unroll
-            for (int i = 0; i < 8; i++)
+            for (int i = 0; i < TM; i++)
 #pragma unroll
                 for (int j = 0; j < TN; j++)
                     acc[i][j] = mad<S>(acc[i][j], x[i], y[j]);
@@ -311,8 +331,10 @@ template <int S, int TN> __device__ __forceinline__ void gemm_body(const dfs_df_
             copy_wait();
 #else
         if (more) {
-            sAh[s ^ 1][lr][lc] = pah;
-            sAl[s ^ 1][lr][lc] = pal;
+            if (aload) {
+                sAh[s ^ 1][lr][lc] = pah;
+                sAl[s ^ 1][lr][lc] = pal;
+            }
             if (bload) {
                 sBh[s ^ 1][br][bc] = pbh;
                 sBl[s ^ 1][br][bc] = pbl;
@@ -326,7 +348,7 @@ template <int S, int TN> __device__ __forceinline__ void gemm_body(const dfs_df_
     const double al = a.alpha ? *a.alpha : a.alpha_v;
     const double be = a.beta ? *a.beta : a.beta_v;
 #pragma unroll
-    for (int i = 0; i < 8; i++)
+    for (int i = 0; i < TM; i++)
 #pragma unroll
         for (int j = 0; j < TN; j++) {
             const int64_t ri = mt + (i < 4 ? tx * 4 + i : 64 + tx * 4 + i - 4);
@@ -335,16 +357,19 @@ template <int S, int TN> __device__ __forceinline__ void gemm_body(const dfs_df_
         }
 }
 
-#define DFS_DF_GEMM_KERNEL(name, S, TN, MINB)                                                      \
+#define DFS_DF_GEMM_KERNEL(name, S, TM, TN, MINB)                                                  \
     extern "C" __global__ void __launch_bounds__(DFS_DF_THREADS, MINB) name(dfs_df_gemm_args a) \
     {                                                                                              \
-        gemm_body<S, TN>(a);                                                                       \
+        gemm_body<S, TM, TN>(a);                                                                   \
     }
-/* 128 x 128 tiles, one block per SM (the register tile takes ~250 registers) */
-DFS_DF_GEMM_KERNEL(dfs_df_gemm16, DFS_DF_MAD16, 8, 1)
-DFS_DF_GEMM_KERNEL(dfs_df_gemm15, DFS_DF_MAD15, 8, 1)
-DFS_DF_GEMM_KERNEL(dfs_df_gemm29, DFS_DF_MAD29, 8, 1)
-/* 128 x 64 tiles, two blocks per SM */
-DFS_DF_GEMM_KERNEL(dfs_df_gemm16n, DFS_DF_MAD16, 4, 2)
-DFS_DF_GEMM_KERNEL(dfs_df_gemm15n, DFS_DF_MAD15, 4, 2)
-DFS_DF_GEMM_KERNEL(dfs_df_gemm29n, DFS_DF_MAD29, 4, 2)
+/* Three tiles (gemm.c picks by the `tile` option): 128 x 128, one block per SM (the register
+ * tile takes ~250 registers); 128 x 64, two blocks; 64 x 64, three blocks. */
+DFS_DF_GEMM_KERNEL(dfs_df_gemm16, DFS_DF_MAD16, 8, 8, 1)
+DFS_DF_GEMM_KERNEL(dfs_df_gemm15, DFS_DF_MAD15, 8, 8, 1)
+DFS_DF_GEMM_KERNEL(dfs_df_gemm29, DFS_DF_MAD29, 8, 8, 1)
+DFS_DF_GEMM_KERNEL(dfs_df_gemm16n, DFS_DF_MAD16, 8, 4, 2)
+DFS_DF_GEMM_KERNEL(dfs_df_gemm15n, DFS_DF_MAD15, 8, 4, 2)
+DFS_DF_GEMM_KERNEL(dfs_df_gemm29n, DFS_DF_MAD29, 8, 4, 2)
+DFS_DF_GEMM_KERNEL(dfs_df_gemm16s, DFS_DF_MAD16, 4, 4, 3)
+DFS_DF_GEMM_KERNEL(dfs_df_gemm15s, DFS_DF_MAD15, 4, 4, 3)
+DFS_DF_GEMM_KERNEL(dfs_df_gemm29s, DFS_DF_MAD29, 4, 4, 3)

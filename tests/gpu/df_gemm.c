@@ -15,7 +15,7 @@
  *     bitwise the first one computed from the same inputs (they do not depend on the layout).
  *  2. blocking: a product computed with the workspace default and again after
  *     setenv("EXBLAS_MODE", "df:...,workspace_mb=16") (several panels), and with either C tile
- *     (tile=128x64, tile=128x128, alone and with workspace_mb=16) is bitwise the same and equals
+ *     (tile=128x64, 128x128, 64x64, alone and with workspace_mb=16) is bitwise the same and equals
  *     the host on sampled rows / columns; EXBLAS_MODE=native after a setenv gives the real cuBLAS
  *     result (shows that the shim re-reads), and the original mode comes back.
  *  3. accuracy against a double-double reference (TwoProd + TwoSum on the CPU): normwise error
@@ -580,8 +580,9 @@ static void bitwise_shape(int si)
 
 /* Options that change how the product is blocked, never its result. */
 static const char *const block_variants[] = {"workspace_mb=16", "tile=128x64", "tile=128x128",
-                                             "workspace_mb=16,tile=128x64",
-                                             "workspace_mb=16,tile=128x128"};
+                                             "tile=64x64", "workspace_mb=16,tile=128x64",
+                                             "workspace_mb=16,tile=128x128",
+                                             "workspace_mb=16,tile=64x64"};
 #define N_BLOCK_VARIANTS (int)(sizeof block_variants / sizeof block_variants[0])
 
 static void blocking_group(void)
@@ -594,7 +595,7 @@ static void blocking_group(void)
     df_plan(m, n, k, (size_t)16 << 20, &Mb, &Nb, &by);
     group("blocking %lldx%lldx%lld, ops NN and TC, alpha=%g beta=%g: EXBLAS_MODE=%s (%lldx%lld "
           "panels by engine.c's plan) vs the same + workspace_mb=16 (%lldx%lld panels), "
-          "tile=128x64, tile=128x128 and both: bitwise, and vs dfs_df_gemm_host on %d rows + %d "
+          "tile=128x64, 128x128, 64x64 and with it: bitwise, and vs dfs_df_gemm_host on %d rows + %d "
           "columns; EXBLAS_MODE=native after setenv = real cuBLAS", (long long)m, (long long)n,
           (long long)k, alpha, beta, mode_orig, (long long)((m + Mb0 - 1) / Mb0),
           (long long)((n + Nb0 - 1) / Nb0), (long long)((m + Mb - 1) / Mb),

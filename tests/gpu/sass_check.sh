@@ -8,7 +8,7 @@ fatbin=$1
 command -v cuobjdump >/dev/null 2>&1 || { echo "SKIP: no cuobjdump"; exit 77; }
 cuobjdump -lelf "$fatbin" 2>/dev/null | grep -q sm_90 || { echo "SKIP: no sm_90 code in $fatbin"; exit 77; }
 fail=0
-# kernel, MADs per k-tile (8 x 8 or 8 x 4 per thread, 8 k-steps), FMUL FFMA FADD per MAD
+# kernel, MADs per k-tile (8 x 8, 8 x 4 or 4 x 4 per thread, 8 k-steps), FMUL FFMA FADD per MAD
 while read -r k mads fmul ffma fadd; do
     # The main loop: of the backward branches (to a label defined earlier), the one whose body
     # holds the most FFMA; count inside it only (the epilogue has DF arithmetic of its own).
@@ -46,5 +46,8 @@ dfs_df_gemm29 512 2 3 24
 dfs_df_gemm16n 256 1 3 12
 dfs_df_gemm15n 256 1 3 11
 dfs_df_gemm29n 256 2 3 24
+dfs_df_gemm16s 128 1 3 12
+dfs_df_gemm15s 128 1 3 11
+dfs_df_gemm29s 128 2 3 24
 TABLE
 exit $fail
