@@ -73,8 +73,7 @@ DFBLAS_EXPORT dfblas_status dfblas_gemm(dfblas_handle h, cudaStream_t stream, df
     const dfs_df_operand a = {A, lda, 0, ta, 1}, b = {B, ldb, 0, tb, 1};
     const size_t ws = (workspace_mb ? workspace_mb : 1024) << 20;
     pthread_mutex_lock(&h->scratch.lock);
-    const int tile = g.scheme == DFS_DF_MAD15 ? DFS_DF_TILE_128x128 : DFS_DF_TILE_128x64;
-    int r = dfs_df_gemm_run(&h->scratch, (CUstream)stream, tile, ws, m, n,
+    int r = dfs_df_gemm_run(&h->scratch, (CUstream)stream, DFS_DF_TILE_64x64, ws, m, n,
                             k, 1, &a, &b, 0, &g);
     pthread_mutex_unlock(&h->scratch.lock);
     switch (r) {
