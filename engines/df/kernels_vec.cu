@@ -86,8 +86,9 @@ extern "C" __global__ void __launch_bounds__(256) dfs_df_dot(dfs_df_dot_args a)
     dfs_df fast = dfs_df_make(0.0f, 0.0f);
     bool ok = true;
     const double *px = px0, *py = py0;
+#pragma unroll 4
     for (int64_t i = i0; i < a.n; i += stride, px += sx, py += sy) {
-        const double x = *px, y = *py;
+        const double x = __ldg(px), y = __ldg(py);
         ok &= dfs_df_fast_ok(x) & dfs_df_fast_ok(y);
         fast = fast_mad(fast, x, y, a.accurate);
     }
@@ -159,8 +160,9 @@ extern "C" __global__ void __launch_bounds__(256) dfs_df_gemv_n(dfs_df_gemv_args
     dfs_df fast = dfs_df_make(0.0f, 0.0f);
     bool ok = true;
     const double *col = col0, *px = px0;
+#pragma unroll 4
     for (int64_t j = j0; j < j1; j++, col += a.lda, px += a.incx) {
-        const double v = *col, xv = *px;
+        const double v = __ldg(col), xv = __ldg(px);
         ok &= dfs_df_fast_ok(v) & dfs_df_fast_ok(xv);
         fast = fast_mad(fast, v, xv, a.accurate);
     }
@@ -200,8 +202,9 @@ extern "C" __global__ void __launch_bounds__(256) dfs_df_gemv_t(dfs_df_gemv_args
     dfs_df fast = dfs_df_make(0.0f, 0.0f);
     bool ok = true;
     const double *px = px0;
+#pragma unroll 4
     for (int64_t i = i0; i < i1; i += 32, px += sx) {
-        const double v = col[i], xv = *px;
+        const double v = __ldg(&col[i]), xv = __ldg(px);
         ok &= dfs_df_fast_ok(v) & dfs_df_fast_ok(xv);
         fast = fast_mad(fast, v, xv, a.accurate);
     }
