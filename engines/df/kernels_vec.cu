@@ -148,30 +148,65 @@ extern "C" __global__ void __launch_bounds__(256) dfs_df_dot_final(dfs_df_dot_ar
 
 /* ---------- GEMV ---------- */
 
+/* x(j) for j in [jt, jt + count), converted to DF once per block into shared memory; *bad is
+ * set when one of them is outside the fast window. */
+__device__ __forceinline__ void stage_x(const dfs_df_gemv_args &a, int64_t len, int64_t jt,
+                                        int count, float *xh, float *xl, int *bad)
+{
+    if (threadIdx.x == 0)
+        *bad = 0;
+    __syncthreads();
+    if ((int)threadIdx.x < count) {
+        const double xv = __ldg(a.x + vidx(jt + threadIdx.x, a.incx, len));
+        const dfs_df d = dfs_df_from_double(xv);
+        xh[threadIdx.x] = d.hi;
+        xl[threadIdx.x] = d.lo;
+        if (!dfs_df_fast_ok(xv))
+            *bad = 1;
+    }
+    __syncthreads();
+}
+
+__device__ __forceinline__ dfs_df df_mad(dfs_df acc, dfs_df a, dfs_df b, int accurate)
+{
+    return accurate ? dfs_df_mad29(acc, a, b) : dfs_df_mad16(acc, a, b);
+}
+
 /* op(A) = A: a thread per row, a block per 256 rows and inner chunk (columns). */
 extern "C" __global__ void __launch_bounds__(256) dfs_df_gemv_n(dfs_df_gemv_args a)
 {
+    __shared__ float xh[256], xl[256];
+    __shared__ int xbad;
     const int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    const bool active = i < a.m;
     const int s = blockIdx.y;
     const int64_t j0 = s * a.chunk, j1 = j0 + a.chunk < a.n ? j0 + a.chunk : a.n;
-    if (i >= a.m)
-        return;
-    const double *col0 = a.A + i + j0 * a.lda, *px0 = a.x + vidx(j0, a.incx, a.n);
+    const double *col0 = a.A + (active ? i : 0) + j0 * a.lda;
     dfs_df fast = dfs_df_make(0.0f, 0.0f);
     bool ok = true;
-    const double *col = col0, *px = px0;
+    const double *col = col0;
+    for (int64_t jt = j0; jt < j1; jt += 256) {
+        const int count = j1 - jt < 256 ? (int)(j1 - jt) : 256;
+        stage_x(a, a.n, jt, count, xh, xl, &xbad);
+        ok &= !xbad;
+        if (active) {
 #pragma unroll 4
-    for (int64_t j = j0; j < j1; j++, col += a.lda, px += a.incx) {
-        const double v = __ldg(col), xv = __ldg(px);
-        ok &= dfs_df_fast_ok(v) & dfs_df_fast_ok(xv);
-        fast = fast_mad(fast, v, xv, a.accurate);
+            for (int jj = 0; jj < count; jj++, col += a.lda) {
+                const double v = __ldg(col);
+                ok &= dfs_df_fast_ok(v);
+                fast = df_mad(fast, dfs_df_from_double(v), dfs_df_make(xh[jj], xl[jj]), a.accurate);
+            }
+        }
+        __syncthreads(); /* before the next tile of x replaces this one */
     }
+    if (!active)
+        return;
     dfs_dfx acc = dfs_dfx_from_df(fast);
     bool bad = false;
-    if (!ok) {
+    if (!ok) { /* this row's chunk again, over any exponent range */
         acc = dfs_dfx_zero();
         col = col0;
-        px = px0;
+        const double *px = a.x + vidx(j0, a.incx, a.n);
         for (int64_t j = j0; j < j1; j++, col += a.lda, px += a.incx) {
             const double v = *col, xv = *px;
             if (nonfinite(v) || nonfinite(xv))
@@ -188,32 +223,42 @@ extern "C" __global__ void __launch_bounds__(256) dfs_df_gemv_n(dfs_df_gemv_args
         atomicOr(&a.flags[i], 1);
 }
 
-/* op(A) = A^T: a warp per column of A (an output), lanes over a chunk of its rows. */
+/* op(A) = A^T: a warp per column of A (an output), lanes over a chunk of its rows; the block's
+ * eight warps share the staged x. */
 extern "C" __global__ void __launch_bounds__(256) dfs_df_gemv_t(dfs_df_gemv_args a)
 {
+    __shared__ float xh[256], xl[256];
+    __shared__ int xbad;
     const int64_t j = (int64_t)blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32;
+    const bool active = j < a.n;
     const int lane = threadIdx.x % 32, s = blockIdx.y;
-    if (j >= a.n)
-        return;
-    const int64_t i0 = s * a.chunk + lane, i1 = s * a.chunk + a.chunk < a.m ? s * a.chunk + a.chunk : a.m;
-    const double *col = a.A + j * a.lda;
-    const double *px0 = a.x + vidx(i0, a.incx, a.m);
-    const int64_t sx = 32 * a.incx;
+    const int64_t c0 = s * a.chunk, i1 = c0 + a.chunk < a.m ? c0 + a.chunk : a.m;
+    const double *col = a.A + (active ? j : 0) * a.lda;
     dfs_df fast = dfs_df_make(0.0f, 0.0f);
     bool ok = true;
-    const double *px = px0;
+    for (int64_t it = c0; it < i1; it += 256) {
+        const int count = i1 - it < 256 ? (int)(i1 - it) : 256;
+        stage_x(a, a.m, it, count, xh, xl, &xbad);
+        ok &= !xbad;
+        if (active) {
 #pragma unroll 4
-    for (int64_t i = i0; i < i1; i += 32, px += sx) {
-        const double v = __ldg(&col[i]), xv = __ldg(px);
-        ok &= dfs_df_fast_ok(v) & dfs_df_fast_ok(xv);
-        fast = fast_mad(fast, v, xv, a.accurate);
+            for (int q = lane; q < count; q += 32) {
+                const double v = __ldg(&col[it + q]);
+                ok &= dfs_df_fast_ok(v);
+                fast = df_mad(fast, dfs_df_from_double(v), dfs_df_make(xh[q], xl[q]), a.accurate);
+            }
+        }
+        __syncthreads();
     }
+    if (!active)
+        return; /* whole warps: j is the same for all lanes */
     dfs_dfx acc = dfs_dfx_from_df(fast);
     bool bad = false;
     if (!ok) {
         acc = dfs_dfx_zero();
-        px = px0;
-        for (int64_t i = i0; i < i1; i += 32, px += sx) {
+        const int64_t sx = 32 * a.incx;
+        const double *px = a.x + vidx(c0 + lane, a.incx, a.m);
+        for (int64_t i = c0 + lane; i < i1; i += 32, px += sx) {
             const double v = col[i], xv = *px;
             if (nonfinite(v) || nonfinite(xv))
                 bad = true;
