@@ -703,6 +703,9 @@ static void engaged_group(void)
     for (int is64 = 0; is64 < 2; is64++)
         for (int dev = 0; dev < 2; dev++) {
             gt_case("%s ptr=%s", gt_dot_name(is64), dev ? "device" : "host");
+            /* the DGEMV cases below write their y where DDOT's y lives: load both again */
+            gt_h2d(dX, &xv, sizeof xv);
+            gt_h2d(dY, &one, sizeof one);
             const double r = dot_shim(is64, 1, 1, 1, dev), rn = dot_real(is64, 1, 1, 1, dev);
             if (r == xv)
                 gt_fail("the result is x exactly (%.17g): binary64 arithmetic, not the df engine "
