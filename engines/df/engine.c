@@ -7,10 +7,11 @@
  * the DF kernel, and unscaled in binary64 in the epilogue.  Rows or columns holding Inf or NaN are
  * computed in binary64 by the epilogue (IEEE results, as native).
  *
- * DGEMV and DDOT (memory-bound): each element read once, products summed in DF with a running
- * exponent (no pre-pass, any finite binary64 range), binary64 for outputs that meet Inf/NaN.
- * Options (policy file or
- * EXBLAS_MODE=df:key=value):
+ * DGEMV and DDOT (memory-bound): each element read once and summed in DF; elements outside the
+ * fast window switch that thread's share to a DF sum with a running exponent (any finite binary64
+ * range); outputs that meet Inf/NaN are computed in binary64 (kernels_vec.cu).
+ *
+ * Options (policy file or EXBLAS_MODE=df:key=value):
  *   scheme       = fused (15 ops, default) | paper (16 ops) | accurate (29 ops, proven bound)
  *   workspace_mb = the most scratch space a call may use (default 1024); larger problems are
  *                  computed panel by panel.
