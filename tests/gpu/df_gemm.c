@@ -30,6 +30,7 @@
  *     bitwise the eager result (also with device alpha changed between replays); a captured call
  *     that needs more workspace runs natively (bitwise the real cuBLAS) and capture succeeds. */
 #include "common.h"
+#include "df_common.h"
 
 #include "../../engines/df/df_gemm.h"
 #include "../../engines/df/host.h"
@@ -62,49 +63,9 @@ static const cublasOperation_t ops3[3] = {CUBLAS_OP_N, CUBLAS_OP_T, CUBLAS_OP_C}
 
 /* ---------- small helpers ---------- */
 
-static double *xmalloc(size_t n)
-{
-    return gt_hmalloc(n * sizeof(double));
-}
-
-static double *pinned(size_t n)
-{
-    void *p = NULL;
-    GT_CUDA(cudaMallocHost(&p, n * sizeof(double)));
-    memset(p, 0, n * sizeof(double));
-    return p;
-}
-
-static uint64_t bits(double x)
-{
-    uint64_t b;
-    memcpy(&b, &x, sizeof b);
-    return b;
-}
-
 static int64_t rup(int64_t x, int64_t to)
 {
     return (x + to - 1) / to * to;
-}
-
-static double group_t0;
-
-static void group(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void group(const char *fmt, ...)
-{
-    char buf[768];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
-    va_end(ap);
-    gt_group("%s", buf);
-    group_t0 = gt_now();
-}
-
-static void group_end(void)
-{
-    gt_end_group();
-    printf("     (%.1f s)\n", gt_now() - group_t0);
 }
 
 /* The panel plan of engines/df/engine.c (plan_panels), replicated for the messages only. */
@@ -126,26 +87,8 @@ static void df_plan(int64_t m, int64_t n, int64_t k, size_t budget, int64_t *Mb,
 /* EXBLAS_MODE=df[:key=value,...] -> the scheme; fatal for anything else. */
 static void parse_mode(void)
 {
-    const char *m = getenv("EXBLAS_MODE");
-    if (!m || strncmp(m, "df", 2) || (m[2] && m[2] != ':'))
-        gt_fatal("df_gemm needs EXBLAS_MODE=df[:scheme=paper|fused|accurate], not '%s'",
-                 m ? m : "(unset)");
-    mode_orig = strdup(m);
-    scheme = DFS_DF_MAD15; /* the engine's default */
-    scheme_name = "fused";
-    const char *s = strstr(m, "scheme=");
-    if (s && (s == m + 3 || s[-1] == ',')) {
-        s += 7;
-        size_t len = strcspn(s, ",");
-        if (len == 5 && !strncmp(s, "paper", 5))
-            scheme = DFS_DF_MAD16, scheme_name = "paper";
-        else if (len == 5 && !strncmp(s, "fused", 5))
-            scheme = DFS_DF_MAD15, scheme_name = "fused";
-        else if (len == 8 && !strncmp(s, "accurate", 8))
-            scheme = DFS_DF_MAD29, scheme_name = "accurate";
-        else
-            gt_fatal("EXBLAS_MODE=%s: scheme is not paper, fused or accurate", m);
-    }
+    scheme = df_test_scheme("df_gemm", &scheme_name);
+    mode_orig = strdup(getenv("EXBLAS_MODE"));
     const char *r = getenv("EXBLAS_REREAD");
     reread = r && *r && strcmp(r, "0");
 }
@@ -195,14 +138,14 @@ static problem make_problem(int64_t m, int64_t n, int64_t k, int nb, uint64_t se
 {
     problem P = {.m = m, .n = n, .k = k, .nb = nb};
     for (int b = 0; b < nb; b++) {
-        P.A[b] = xmalloc((size_t)(m * k));
-        P.B[b] = xmalloc((size_t)(k * n));
-        P.C[b] = xmalloc((size_t)(m * n));
+        P.A[b] = df_xmalloc((size_t)(m * k));
+        P.B[b] = df_xmalloc((size_t)(k * n));
+        P.C[b] = df_xmalloc((size_t)(m * n));
         gt_fill(P.A[b], (size_t)(m * k), seed + 10 * (uint64_t)b + 1);
         gt_fill(P.B[b], (size_t)(k * n), seed + 10 * (uint64_t)b + 2);
         gt_fill(P.C[b], (size_t)(m * n), seed + 10 * (uint64_t)b + 3);
     }
-    P.Cnan = xmalloc((size_t)(m * n));
+    P.Cnan = df_xmalloc((size_t)(m * n));
     gt_fill_const(P.Cnan, (size_t)(m * n), qnan);
     return P;
 }
@@ -282,7 +225,7 @@ static void check_outside(const double *tmpl, const double *out, int nb, int64_t
                         : b < nb - 1 ? (size_t)((b + 1) * sC)
                                      : from;
             for (size_t i = from; i < to; i++)
-                if (bits(out[i]) != bits(tmpl[i]) && !bad++)
+                if (df_bits(out[i]) != df_bits(tmpl[i]) && !bad++)
                     first = i;
         }
     if (bad)
@@ -301,7 +244,7 @@ typedef struct {
 static void diff_add(diffs *d, int64_t b, int64_t i, int64_t j, double want, double have)
 {
     d->total++;
-    if (bits(want) == bits(have))
+    if (df_bits(want) == df_bits(have))
         return;
     if (!d->n++) {
         d->b = b;
@@ -318,8 +261,8 @@ static int diff_report(const diffs *d, const char *what, const char *want_name)
         return 1;
     gt_fail("%s: %zu of %zu entries differ; first: batch %lld C(%lld,%lld): %s %.17g "
             "[%016" PRIx64 "], shim %.17g [%016" PRIx64 "]", what, d->n, d->total,
-            (long long)d->b, (long long)d->i, (long long)d->j, want_name, d->want, bits(d->want),
-            d->got, bits(d->got));
+            (long long)d->b, (long long)d->i, (long long)d->j, want_name, d->want, df_bits(d->want),
+            d->got, df_bits(d->got));
     return 0;
 }
 
@@ -391,7 +334,7 @@ static void ref_compute(ref *r, const problem *P, int b, double alpha, double be
     r->ready = 1;
     r->full = full;
     if (full) {
-        r->E = xmalloc((size_t)(m * n));
+        r->E = df_xmalloc((size_t)(m * n));
         memcpy(r->E, Cin, (size_t)(m * n) * sizeof *Cin);
         dfs_df_gemm_host(scheme, 0, 0, m, n, k, alpha, P->A[b], m, P->B[b], k, beta, r->E, m);
         return;
@@ -399,18 +342,18 @@ static void ref_compute(ref *r, const problem *P, int b, double alpha, double be
     r->nr = pick(m, r->rows, 0x1234 + (uint64_t)b);
     r->nc = pick(n, r->cols, 0x5678 + (uint64_t)b);
     const int nr = r->nr, nc = r->nc;
-    double *sa = xmalloc((size_t)(nr * k)), *sb = xmalloc((size_t)(k * nc));
+    double *sa = df_xmalloc((size_t)(nr * k)), *sb = df_xmalloc((size_t)(k * nc));
     for (int64_t p = 0; p < k; p++)
         for (int q = 0; q < nr; q++)
             sa[q + p * nr] = P->A[b][r->rows[q] + p * m];
-    r->R = xmalloc((size_t)(nr * n));
+    r->R = df_xmalloc((size_t)(nr * n));
     for (int64_t j = 0; j < n; j++)
         for (int q = 0; q < nr; q++)
             r->R[q + j * nr] = Cin[r->rows[q] + j * m];
     dfs_df_gemm_host(scheme, 0, 0, nr, n, k, alpha, sa, nr, P->B[b], k, beta, r->R, nr);
     for (int c = 0; c < nc; c++)
         memcpy(sb + c * k, P->B[b] + r->cols[c] * k, (size_t)k * sizeof *sb);
-    r->Cc = xmalloc((size_t)(m * nc));
+    r->Cc = df_xmalloc((size_t)(m * nc));
     for (int c = 0; c < nc; c++)
         memcpy(r->Cc + c * m, Cin + r->cols[c] * m, (size_t)m * sizeof *Cin);
     dfs_df_gemm_host(scheme, 0, 0, m, nc, k, alpha, P->A[b], m, sb, k, beta, r->Cc, m);
@@ -437,7 +380,7 @@ static void ref_check(ref *r, const double *have, int64_t m, int64_t n, int64_t 
     strncat(what, " (sampled rows/columns)", sizeof what - strlen(what) - 1);
     diff_report(&d, what, "host");
     if (!r->first) {
-        r->first = xmalloc((size_t)(m * n));
+        r->first = df_xmalloc((size_t)(m * n));
         memcpy(r->first, have, (size_t)(m * n) * sizeof *have);
     } else {
         cmp_tight("C vs the first result of the same inputs (another layout/API/pointer mode)",
@@ -530,7 +473,7 @@ static void bitwise_shape(int si)
     const int64_t m = shapes[si][0], n = shapes[si][1], k = shapes[si][2];
     const double mnk = (double)m * (double)n * (double)k;
     const int big = m * n > 256 * 256;
-    group("bitwise %lldx%lldx%lld vs dfs_df_gemm_host (%s): Dgemm {N,T,C}^2 x ld tight/+7 x "
+    df_group("bitwise %lldx%lldx%lld vs dfs_df_gemm_host (%s): Dgemm {N,T,C}^2 x ld tight/+7 x "
           "alpha{1,-1,0.5,3} x beta{0,1,-0.75} x host/device ptr; Dgemm_64, GemmEx, "
           "DgemmSB(batch 3) {N,T,C}^2 ld+7%s; GemmEx_64, DgemmSB_64, GemmSBEx(_64) 4 op pairs, "
           "4 alpha,beta", (long long)m, (long long)n, (long long)k,
@@ -573,7 +516,7 @@ static void bitwise_shape(int si)
                 ref_free(&refs[b]);
         }
     free_problem(&P);
-    group_end();
+    df_group_end();
 }
 
 /* ---------- 2. blocking ---------- */
@@ -593,7 +536,7 @@ static void blocking_group(void)
     size_t by0, by;
     df_plan(m, n, k, (size_t)1024 << 20, &Mb0, &Nb0, &by0);
     df_plan(m, n, k, (size_t)16 << 20, &Mb, &Nb, &by);
-    group("blocking %lldx%lldx%lld, ops NN and TC, alpha=%g beta=%g: EXBLAS_MODE=%s (%lldx%lld "
+    df_group("blocking %lldx%lldx%lld, ops NN and TC, alpha=%g beta=%g: EXBLAS_MODE=%s (%lldx%lld "
           "panels by engine.c's plan) vs the same + workspace_mb=16 (%lldx%lld panels), "
           "tile=128x64, 128x128, 64x64 and with it: bitwise, and vs dfs_df_gemm_host on %d rows + %d "
           "columns; EXBLAS_MODE=native after setenv = real cuBLAS", (long long)m, (long long)n,
@@ -603,13 +546,13 @@ static void blocking_group(void)
     if (!reread) {
         gt_case("setup");
         gt_fail("EXBLAS_REREAD is not set: the shim would not see setenv(\"EXBLAS_MODE\")");
-        group_end();
+        df_group_end();
         return;
     }
     problem P = make_problem(m, n, k, 1, 77);
     ref r = {0};
     ref_compute(&r, &P, 0, alpha, beta, 0);
-    double *first_nn = xmalloc((size_t)(m * n));
+    double *first_nn = df_xmalloc((size_t)(m * n));
     static const cublasOperation_t pairs[2][2] = {{CUBLAS_OP_N, CUBLAS_OP_N},
                                                   {CUBLAS_OP_T, CUBLAS_OP_C}};
     for (int pi = 0; pi < 2; pi++) {
@@ -686,44 +629,10 @@ static void blocking_group(void)
     free(first_nn);
     ref_free(&r);
     free_problem(&P);
-    group_end();
+    df_group_end();
 }
 
 /* ---------- 3. accuracy ---------- */
-
-typedef struct {
-    double hi, lo;
-} dd;
-
-static dd fast_two_sum(double a, double b)
-{
-    double s = a + b;
-    return (dd){s, b - (s - a)};
-}
-
-static dd two_sum(double a, double b)
-{
-    double s = a + b, v = s - a;
-    return (dd){s, (a - (s - v)) + (b - v)};
-}
-
-static dd two_prod(double a, double b)
-{
-    double p = a * b;
-    return (dd){p, fma(a, b, -p)};
-}
-
-static dd dd_add(dd a, dd b)
-{
-    dd s = two_sum(a.hi, b.hi);
-    return fast_two_sum(s.hi, s.lo + (a.lo + b.lo));
-}
-
-static dd dd_mul_d(dd a, double b)
-{
-    dd p = two_prod(a.hi, b);
-    return fast_two_sum(p.hi, p.lo + a.lo * b);
-}
 
 static double gauss(uint64_t *s)
 {
@@ -744,13 +653,6 @@ static void fill_gen(double *x, size_t n, int gen, uint64_t seed)
         double U = (double)(gt_rand(&s) >> 11) * 0x1p-53;
         x[i] = (U - 0.5) * exp((double)gen * gauss(&s));
     }
-}
-
-static double df_bound(int64_t k)
-{
-    const double u2 = 0x1p-48;
-    return scheme == DFS_DF_MAD29 ? (3.0 * (double)k + 4.0) * u2 + 0x1p-52
-                                  : 4.0 * ((double)k + 1.0) * u2 + 0x1p-52;
 }
 
 typedef struct {
@@ -829,7 +731,7 @@ static void accuracy_group(void)
         acc_err df, nat;
         double bound;
     } tab[5][3][2];
-    group("accuracy (scheme %s) vs a double-double reference, %dx%dxk ops NN, k in "
+    df_group("accuracy (scheme %s) vs a double-double reference, %dx%dxk ops NN, k in "
           "{64,1000,4096}, every row x every %dth column: max |C - ref| / (|alpha| sum|a b| + "
           "|beta c|) below %s", scheme_name, ACC_M, ACC_N, ACC_COLSTEP,
           scheme == DFS_DF_MAD29 ? "(3k+4)u^2 + 2^-52" : "4(k+1)u^2 + 2^-52");
@@ -840,16 +742,16 @@ static void accuracy_group(void)
     cols[nc++] = ACC_N - 1;
     int *T = malloc(ACC_M * sizeof *T);
     dd *S = malloc((size_t)ACC_M * (size_t)nc * sizeof *S);
-    double *D = xmalloc((size_t)ACC_M * (size_t)nc);
-    double *Cdf = xmalloc((size_t)ACC_M * ACC_N), *Cnat = xmalloc((size_t)ACC_M * ACC_N);
-    double *C0 = xmalloc((size_t)ACC_M * ACC_N), *Cn = xmalloc((size_t)ACC_M * ACC_N);
+    double *D = df_xmalloc((size_t)ACC_M * (size_t)nc);
+    double *Cdf = df_xmalloc((size_t)ACC_M * ACC_N), *Cnat = df_xmalloc((size_t)ACC_M * ACC_N);
+    double *C0 = df_xmalloc((size_t)ACC_M * ACC_N), *Cn = df_xmalloc((size_t)ACC_M * ACC_N);
     gt_fill_const(Cn, (size_t)ACC_M * ACC_N, qnan);
     if (!T || !S)
         gt_fatal("out of host memory");
     for (int gi = 0; gi < 5; gi++)
         for (int ki = 0; ki < 3; ki++) {
             const int64_t k = ks[ki];
-            double *A = xmalloc((size_t)(ACC_M * k)), *B = xmalloc((size_t)(k * ACC_N));
+            double *A = df_xmalloc((size_t)(ACC_M * k)), *B = df_xmalloc((size_t)(k * ACC_N));
             uint64_t seed = 5000 + 100 * (uint64_t)gi + 10 * (uint64_t)ki;
             fill_gen(A, (size_t)(ACC_M * k), gens[gi], seed + 1);
             fill_gen(B, (size_t)(k * ACC_N), gens[gi], seed + 2);
@@ -902,7 +804,7 @@ static void accuracy_group(void)
                 if (st != CUBLAS_STATUS_SUCCESS)
                     gt_fail("real cuBLAS: status %s", gt_status_name(st));
                 memcpy(Cnat, hCo, span * sizeof *hCo);
-                const double bound = df_bound(k);
+                const double bound = df_test_bound(scheme, k);
                 tab[gi][ki][ci].bound = bound;
                 acc_measure(Cdf, C0, T, S, D, cols, nc, alpha, beta, bound, &tab[gi][ki][ci].df);
                 acc_measure(Cnat, C0, T, S, D, cols, nc, alpha, beta, bound,
@@ -918,7 +820,7 @@ static void accuracy_group(void)
             free(A);
             free(B);
         }
-    group_end();
+    df_group_end();
     printf("     accuracy table (scheme %s, u = 2^-24; normwise errors; 'sub': entries in the "
            "subnormal range, |C - ref| in units of 2^-1074):\n", scheme_name);
     for (int gi = 0; gi < 5; gi++)
@@ -970,7 +872,7 @@ static void special_group(void)
         {"op(A)(3,0)=NaN op(B)(0,4)=+Inf op(B)(99,70)=-Inf",
          {{0, 3, 0, 1}, {1, 0, 4, 2}, {1, 99, 70, 3}}},
     };
-    group("special values, %lldx%lldx%lld alpha=%g beta=%g, ops NN,TN,NC,CT x host/device ptr: "
+    df_group("special values, %lldx%lldx%lld alpha=%g beta=%g, ops NN,TN,NC,CT x host/device ptr: "
           "kinds of non-finite results (NaN/+Inf/-Inf) where the real cuBLAS has them; other "
           "entries finite; finite entries bitwise dfs_df_gemm_host", (long long)m, (long long)n,
           (long long)k, alpha, beta);
@@ -978,7 +880,7 @@ static void special_group(void)
                                                   {CUBLAS_OP_T, CUBLAS_OP_N},
                                                   {CUBLAS_OP_N, CUBLAS_OP_C},
                                                   {CUBLAS_OP_C, CUBLAS_OP_T}};
-    double *Cr = xmalloc((size_t)(m * n));
+    double *Cr = df_xmalloc((size_t)(m * n));
     for (int v = 0; v < 2; v++) {
         problem P = make_problem(m, n, k, 1, 9000 + (uint64_t)v);
         char *rowhit = calloc((size_t)m, 1), *colhit = calloc((size_t)n, 1);
@@ -997,7 +899,7 @@ static void special_group(void)
                 rowhit[r] = 1;
             }
         }
-        double *E = xmalloc((size_t)(m * n));
+        double *E = df_xmalloc((size_t)(m * n));
         memcpy(E, P.C[0], (size_t)(m * n) * sizeof *E);
         dfs_df_gemm_host(scheme, 0, 0, m, n, k, alpha, P.A[0], m, P.B[0], k, beta, E, m);
         for (int pi = 0; pi < 4; pi++)
@@ -1030,7 +932,7 @@ static void special_group(void)
                             fk = at;
                         if (!rowhit[i] && !colhit[j] && cs != 0 && !unaffected_bad++)
                             fu = at;
-                        if ((ch == 0 ? bits(s) != bits(E[at]) : cs != ch) && !host_diff++)
+                        if ((ch == 0 ? df_bits(s) != df_bits(E[at]) : cs != ch) && !host_diff++)
                             fh = at;
                     }
                 if (kind_diff)
@@ -1056,7 +958,7 @@ static void special_group(void)
         free_problem(&P);
     }
     free(Cr);
-    group_end();
+    df_group_end();
 }
 
 /* ---------- 5. alpha = 0 in device memory ---------- */
@@ -1066,7 +968,7 @@ static void alpha0_group(void)
     const int64_t m = 130, n = 140, k = 60;
     static const double bts[4] = {1, -0.75, 0, 3};
     static const gt_gemm_api apis[4] = {GT_DGEMM, GT_DGEMM_64, GT_GEMMEX, GT_DGEMM_SB};
-    group("alpha = 0 in device memory, %lldx%lldx%lld, NaN and Inf in A and B: C = beta*C "
+    df_group("alpha = 0 in device memory, %lldx%lldx%lld, NaN and Inf in A and B: C = beta*C "
           "exactly (0 for beta = 0, C full of NaN); Dgemm, Dgemm_64, GemmEx, DgemmSB batch 3; "
           "ops NN, TC; beta {1,-0.75,0,3}", (long long)m, (long long)n, (long long)k);
     problem P = make_problem(m, n, k, NB, 4242);
@@ -1078,7 +980,7 @@ static void alpha0_group(void)
         P.B[b][5 + 5 * k] = -INFINITY;
         P.B[b][59 + 139 * k] = qnan;
     }
-    double *expect = xmalloc((size_t)(m * n)), *hostr = xmalloc((size_t)(m * n));
+    double *expect = df_xmalloc((size_t)(m * n)), *hostr = df_xmalloc((size_t)(m * n));
     for (int bi = 0; bi < 4; bi++)
         for (int a = 0; a < 4; a++)
             for (int pi = 0; pi < 2; pi++) {
@@ -1140,7 +1042,7 @@ static void alpha0_group(void)
     free(expect);
     free(hostr);
     free_problem(&P);
-    group_end();
+    df_group_end();
 }
 
 /* ---------- 6. graph capture ---------- */
@@ -1197,7 +1099,7 @@ static void graph_group(void)
     size_t need1, need2;
     df_plan(m1, n1, k1, (size_t)1024 << 20, &Mb, &Nb, &need1);
     df_plan(m2, n2, k2, (size_t)1024 << 20, &Mb, &Nb, &need2);
-    group("graph capture (own handle, non-blocking stream, 64 MiB cuBLAS workspace): "
+    df_group("graph capture (own handle, non-blocking stream, 64 MiB cuBLAS workspace): "
           "%lldx%lldx%lld NT captured after an eager call (workspace ~%.1f MiB present), 2 "
           "replays bitwise the eager result, device alpha changed between replays; "
           "%lldx%lldx%lld TN (needs ~%.1f MiB) captured: native, bitwise real cuBLAS",
@@ -1218,7 +1120,7 @@ static void graph_group(void)
     double *dC1 = gt_dmalloc((size_t)(m1 * n1) * 8);
     double *dA2 = gt_dmalloc((size_t)(m2 * k2) * 8), *dB2 = gt_dmalloc((size_t)(k2 * n2) * 8);
     double *dC2 = gt_dmalloc((size_t)(m2 * n2) * 8);
-    double *t1 = pinned((size_t)(m1 * n1)), *t2 = pinned((size_t)(m2 * n2));
+    double *t1 = df_pinned((size_t)(m1 * n1)), *t2 = df_pinned((size_t)(m2 * n2));
     memcpy(t1, P1.C[0], (size_t)(m1 * n1) * 8);
     memcpy(t2, P2.C[0], (size_t)(m2 * n2) * 8);
     gt_h2d(dA1, hA, lay_out(hA, P1.A, 1, m1, k1, 0, m1, 0, qnan) * 8); /* N: m1 x k1 */
@@ -1232,8 +1134,8 @@ static void graph_group(void)
     gt_gemm g2 = {.api = GT_DGEMM, .ta = CUBLAS_OP_T, .tb = CUBLAS_OP_N, .m = m2, .n = n2,
                   .k = k2, .batch = 1, .A = dA2, .B = dB2, .C = dC2, .lda = k2, .ldb = k2,
                   .ldc = m2, .alpha = &alpha, .beta = &beta};
-    double *E1 = xmalloc(span1), *E1b = xmalloc(span1), *R2 = xmalloc(span2);
-    double *out1 = xmalloc(span1), *out2 = xmalloc(span2);
+    double *E1 = df_xmalloc(span1), *E1b = df_xmalloc(span1), *R2 = df_xmalloc(span2);
+    double *out1 = df_xmalloc(span1), *out2 = df_xmalloc(span2);
     ref r1 = {0}, r2 = {0};
     cudaGraph_t graph = NULL;
     cudaGraphExec_t exec = NULL;
@@ -1348,7 +1250,7 @@ static void graph_group(void)
     free(out2);
     free_problem(&P1);
     free_problem(&P2);
-    group_end();
+    df_group_end();
 }
 
 int main(void)
@@ -1368,13 +1270,13 @@ int main(void)
     dB = gt_dmalloc(BUF * sizeof(double));
     dC = gt_dmalloc(BUF * sizeof(double));
     d_ab = gt_dmalloc(2 * sizeof(double));
-    hA = pinned(BUF);
-    hB = pinned(BUF);
-    hCt = pinned(BUF);
-    hCo = pinned(BUF);
+    hA = df_pinned(BUF);
+    hB = df_pinned(BUF);
+    hCt = df_pinned(BUF);
+    hCo = df_pinned(BUF);
     for (int b = 0; b < NB; b++)
-        got[b] = xmalloc(BUF);
-    got2 = xmalloc(BUF);
+        got[b] = df_xmalloc(BUF);
+    got2 = df_xmalloc(BUF);
 
     for (int si = 0; si < 7; si++)
         bitwise_shape(si);

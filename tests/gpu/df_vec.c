@@ -34,6 +34,7 @@
  *     stream just before the call: the host variable (pageable or pinned) holds the result of
  *     the new data when the call returns. */
 #include "common.h"
+#include "df_common.h"
 
 #include <inttypes.h>
 #include <limits.h>
@@ -52,7 +53,7 @@
 #define NSAMP 48                                    /* sampled outputs (4096x4096) */
 #define NGEN 6
 
-static int accurate;
+static int scheme; /* DFS_DF_MAD* */
 static const char *scheme_name;
 static cublasHandle_t handle;
 static double *dX, *dY, *dA, *d_ab, *d_res;
@@ -62,26 +63,6 @@ static double qnan;
 static double t_start;
 
 /* ---------- small helpers ---------- */
-
-static double *xmalloc(size_t n)
-{
-    return gt_hmalloc(n * sizeof(double));
-}
-
-static double *pinned(size_t n)
-{
-    void *p = NULL;
-    GT_CUDA(cudaMallocHost(&p, n * sizeof(double)));
-    memset(p, 0, n * sizeof(double));
-    return p;
-}
-
-static uint64_t bits(double x)
-{
-    uint64_t b;
-    memcpy(&b, &x, sizeof b);
-    return b;
-}
 
 static double of_bits(uint64_t b)
 {
@@ -103,97 +84,13 @@ static int fclass(double x)
 
 static const char *const fclass_name[4] = {"finite", "NaN", "+Inf", "-Inf"};
 
-static double group_t0;
-
-static void group(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void group(const char *fmt, ...)
-{
-    char buf[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
-    va_end(ap);
-    gt_group("%s", buf);
-    group_t0 = gt_now();
-}
-
-static void group_end(void)
-{
-    gt_end_group();
-    printf("     (%.1f s; %.1f s since the start)\n", gt_now() - group_t0, gt_now() - t_start);
-}
-
 /* EXBLAS_MODE=df[:key=value,...] -> the scheme; fatal for anything else. */
 static void parse_mode(void)
 {
-    const char *m = getenv("EXBLAS_MODE");
-    if (!m || strncmp(m, "df", 2) || (m[2] && m[2] != ':'))
-        gt_fatal("df_vec needs EXBLAS_MODE=df[:scheme=paper|fused|accurate], not '%s'",
-                 m ? m : "(unset)");
-    accurate = 0;
-    scheme_name = "fused"; /* the engine's default */
-    const char *s = strstr(m, "scheme=");
-    if (s && (s == m + 3 || s[-1] == ',')) {
-        s += 7;
-        size_t len = strcspn(s, ",");
-        if (len == 5 && !strncmp(s, "paper", 5))
-            scheme_name = "paper";
-        else if (len == 5 && !strncmp(s, "fused", 5))
-            scheme_name = "fused";
-        else if (len == 8 && !strncmp(s, "accurate", 8))
-            scheme_name = "accurate", accurate = 1;
-        else
-            gt_fatal("EXBLAS_MODE=%s: scheme is not paper, fused or accurate", m);
-    }
-}
-
-static double df_bound(int64_t k)
-{
-    const double u2 = 0x1p-48;
-    return accurate ? (3.0 * (double)k + 4.0) * u2 + 0x1p-52
-                    : 4.0 * ((double)k + 1.0) * u2 + 0x1p-52;
-}
-
-static const char *bound_text(void)
-{
-    return accurate ? "(3k+4)u^2 + 2^-52" : "4(k+1)u^2 + 2^-52";
+    scheme = df_test_scheme("df_vec", &scheme_name);
 }
 
 /* ---------- double-double reference ---------- */
-
-typedef struct {
-    double hi, lo;
-} dd;
-
-static dd fast_two_sum(double a, double b)
-{
-    double s = a + b;
-    return (dd){s, b - (s - a)};
-}
-
-static dd two_sum(double a, double b)
-{
-    double s = a + b, v = s - a;
-    return (dd){s, (a - (s - v)) + (b - v)};
-}
-
-static dd two_prod(double a, double b)
-{
-    double p = a * b;
-    return (dd){p, fma(a, b, -p)};
-}
-
-static dd dd_add(dd a, dd b)
-{
-    dd s = two_sum(a.hi, b.hi);
-    return fast_two_sum(s.hi, s.lo + (a.lo + b.lo));
-}
-
-static dd dd_mul_d(dd a, double b)
-{
-    dd p = two_prod(a.hi, b);
-    return fast_two_sum(p.hi, p.lo + a.lo * b);
-}
 
 /* sum_p a_p x_p = s * 2^e and sum_p |a_p x_p| = d * 2^e (finite inputs). */
 typedef struct {
@@ -512,13 +409,13 @@ static size_t stage_vec(stage *s, const double *v, int64_t n, int64_t inc, doubl
 {
     const int64_t ainc = inc < 0 ? -inc : inc;
     const size_t span = gt_span(n, inc);
-    if (s->n != n || s->ainc != ainc || s->gap != bits(gap)) {
+    if (s->n != n || s->ainc != ainc || s->gap != df_bits(gap)) {
         if (ainc > 1)
             for (size_t i = 0; i < span; i++)
                 s->h[i] = gap;
         s->n = n;
         s->ainc = ainc;
-        s->gap = bits(gap);
+        s->gap = df_bits(gap);
     }
     const int64_t base = inc > 0 ? 0 : (n - 1) * ainc;
     for (int64_t i = 0; i < n; i++)
@@ -553,7 +450,7 @@ static void check_gaps(const double *tmpl, const double *out, size_t span, int64
         return;
     size_t bad = 0, first = 0;
     for (size_t i = 0; i < span; i++)
-        if (i % (size_t)ainc && bits(out[i]) != bits(tmpl[i]) && !bad++)
+        if (i % (size_t)ainc && df_bits(out[i]) != df_bits(tmpl[i]) && !bad++)
             first = i;
     if (bad)
         gt_fail("%zu elements of y between the vector's elements were written; first at %zu: "
@@ -596,7 +493,7 @@ static double run_dot(int real, cublasHandle_t hh, int is64, int64_t n, const do
     *late = 0;
     if (!dev) {
         v = hr; /* before any synchronisation */
-        *late = bits(v) == bits(sent);
+        *late = df_bits(v) == df_bits(sent);
     }
     gt_check_modes(hh, pm, CUBLAS_DEFAULT_MATH);
     GT_CUDA(cudaDeviceSynchronize());
@@ -680,11 +577,11 @@ static int same_bits(const char *what, const double *a, const double *b, int64_t
         return 1;
     int64_t first = -1, nd = 0;
     for (int64_t i = 0; i < len; i++)
-        if (bits(a[i]) != bits(b[i]) && !nd++)
+        if (df_bits(a[i]) != df_bits(b[i]) && !nd++)
             first = i;
     gt_fail("%s: %lld of %lld outputs differ; first %lld: %s %.17g [%016" PRIx64 "], %s %.17g "
             "[%016" PRIx64 "]", what, (long long)nd, (long long)len, (long long)first, aname,
-            a[first], bits(a[first]), bname, b[first], bits(b[first]));
+            a[first], df_bits(a[first]), bname, b[first], df_bits(b[first]));
     return 0;
 }
 
@@ -693,7 +590,7 @@ static int same_bits(const char *what, const double *a, const double *b, int64_t
 static void engaged_group(void)
 {
     const double xv = 1.0 + 0x1p-25 + 0x1p-52, one = 1.0;
-    group("engaged: x = 1 + 2^-25 + 2^-52 (no double-float holds it) times 1: DDOT n=1 and "
+    df_group("engaged: x = 1 + 2^-25 + 2^-52 (no double-float holds it) times 1: DDOT n=1 and "
           "DGEMV 1x1 ops N,T (alpha 1, beta 0) through the shim give a value other than x "
           "(binary64, native cuBLAS: x exactly); 32/64-bit APIs, host/device pointers");
     gt_h2d(dX, &xv, sizeof xv);
@@ -728,7 +625,7 @@ static void engaged_group(void)
                     gt_fail("y = %.17g, A*x = %.17g", y, xv);
             }
         }
-    group_end();
+    df_group_end();
 }
 
 /* ---------- 1. accuracy: DDOT ---------- */
@@ -747,16 +644,16 @@ typedef struct {
 static void accuracy_dot_group(void)
 {
     static tab_row tab[5][NGEN];
-    group("accuracy DDOT (scheme %s): n in {1,7,1000,2^20,2^24+3} x (incx,incy) in {1,3,-2}^2 "
+    df_group("accuracy DDOT (scheme %s): n in {1,7,1000,2^20,2^24+3} x (incx,incy) in {1,3,-2}^2 "
           "(2^24+3: (1,1),(3,-2),(-2,3)) x host/device ptr x data {uniform, phi=0,1,2,4, "
           "cancel}: |r - ref| / sum|x y| <= %s; each call twice (bitwise), host = device ptr "
           "(bitwise), host-mode result in the variable as the call returns", scheme_name,
-          bound_text());
-    double *x = xmalloc((size_t)DOT_MAXN), *y = xmalloc((size_t)DOT_MAXN);
+          df_test_bound_text(scheme));
+    double *x = df_xmalloc((size_t)DOT_MAXN), *y = df_xmalloc((size_t)DOT_MAXN);
     size_t layout_diff = 0, layout_total = 0;
     for (int ni = 0; ni < 5; ni++) {
         const int64_t n = dot_ns[ni];
-        const double bound = df_bound(n);
+        const double bound = df_test_bound(scheme, n);
         for (int gi = 0; gi < NGEN; gi++) {
             tab_row *row = &tab[ni][gi];
             errs_init(&row->df);
@@ -802,14 +699,14 @@ static void accuracy_dot_group(void)
                     if (cc == 0 && dev == 0)
                         first = r;
                     layout_total++;
-                    layout_diff += bits(r) != bits(first);
+                    layout_diff += df_bits(r) != df_bits(first);
                 }
             }
         }
     }
     free(x);
     free(y);
-    group_end();
+    df_group_end();
     printf("     results that differ (bitwise) from the first of the same data with other "
            "increments (not required): %zu of %zu\n", layout_diff, layout_total);
     printf("     DDOT accuracy (scheme %s, u = 2^-24): max |r - ref| / sum|x y| over the "
@@ -862,28 +759,28 @@ static void make_ytemplates(const double *yN, const double *yT, int64_t m, int64
 static void accuracy_gemv_group(void)
 {
     static tab_row tab[7][2][NGEN];
-    group("accuracy DGEMV (scheme %s): m x n in {1x1, 37x19, 1000x300, 300x1000, 4096x4096 "
+    df_group("accuracy DGEMV (scheme %s): m x n in {1x1, 37x19, 1000x300, 300x1000, 4096x4096 "
           "(%d sampled outputs), 16384x64, 64x16384} x ops N,T,C x lda tight/+5 x (incx,incy) in "
           "{1,-2}^2 x alpha {1,0.5,-3} x beta {0,1,-0.75} x host/device ptr x data {uniform, "
           "phi=0,1,2,4, cancel}: |y - ref| / (|alpha| sum|a x| + |beta y|) <= %s; each call "
           "twice (bitwise), host = device ptr (bitwise), C = T (bitwise); beta = 0 with y full "
-          "of NaN", scheme_name, NSAMP, bound_text());
+          "of NaN", scheme_name, NSAMP, df_test_bound_text(scheme));
     const size_t maxlen = 16384;
-    double *ycur[2][2], *yfirst[2][9], *nan_vec = xmalloc(maxlen);
-    double *yN = xmalloc(maxlen), *yT = xmalloc(maxlen), *xN = xmalloc(maxlen),
-           *xT = xmalloc(maxlen);
-    double *yl = xmalloc(maxlen), *yl2 = xmalloc(maxlen), *yn = xmalloc(maxlen),
-           *yc = xmalloc(maxlen);
+    double *ycur[2][2], *yfirst[2][9], *nan_vec = df_xmalloc(maxlen);
+    double *yN = df_xmalloc(maxlen), *yT = df_xmalloc(maxlen), *xN = df_xmalloc(maxlen),
+           *xT = df_xmalloc(maxlen);
+    double *yl = df_xmalloc(maxlen), *yl2 = df_xmalloc(maxlen), *yn = df_xmalloc(maxlen),
+           *yc = df_xmalloc(maxlen);
     for (int t = 0; t < 2; t++) {
         for (int d = 0; d < 2; d++)
-            ycur[t][d] = xmalloc(maxlen);
+            ycur[t][d] = df_xmalloc(maxlen);
         for (int a = 0; a < 9; a++)
-            yfirst[t][a] = xmalloc(maxlen);
+            yfirst[t][a] = df_xmalloc(maxlen);
     }
     gt_fill_const(nan_vec, maxlen, qnan);
     vref *R[2] = {malloc(maxlen * sizeof(vref)), malloc(maxlen * sizeof(vref))};
     int64_t *outs[2] = {malloc(maxlen * sizeof(int64_t)), malloc(maxlen * sizeof(int64_t))};
-    double *A = xmalloc((size_t)4096 * 4096);
+    double *A = df_xmalloc((size_t)4096 * 4096);
     if (!R[0] || !R[1] || !outs[0] || !outs[1])
         gt_fatal("out of host memory");
     size_t layout_diff = 0, layout_total = 0;
@@ -911,7 +808,7 @@ static void accuracy_gemv_group(void)
                 tab_row *row = &tab[si][t][gi];
                 errs_init(&row->df);
                 errs_init(&row->nat);
-                row->bound = df_bound(t ? m : n);
+                row->bound = df_test_bound(scheme, t ? m : n);
                 row->cases = 0;
             }
             for (int pad = 0; pad <= 5; pad += 5) {
@@ -934,7 +831,7 @@ static void accuracy_gemv_group(void)
                                 const cublasOperation_t op =
                                     t == 0 ? CUBLAS_OP_N : t == 1 ? CUBLAS_OP_T : CUBLAS_OP_C;
                                 const int64_t len = tr ? n : m, k = tr ? m : n;
-                                const double bound = df_bound(k);
+                                const double bound = df_test_bound(scheme, k);
                                 const double *ytm = hYt[2 * tr + (beta == 0.0)];
                                 const double *y0 = tr ? yT : yN;
                                 gparams p = {op, m, n, lda, incx, incy, alpha, beta, dev, is64,
@@ -995,7 +892,7 @@ static void accuracy_gemv_group(void)
             }
         }
     }
-    group_end();
+    df_group_end();
     printf("     result vectors that differ (bitwise) from those of the same data with lda tight "
            "and incx = incy = 1 (not required): %zu of %zu\n", layout_diff, layout_total);
     printf("     DGEMV accuracy (scheme %s, u = 2^-24): max |y - ref| / (|alpha| sum|a x| + "
@@ -1189,11 +1086,11 @@ static void range_dot_group(void)
 {
     static const int64_t ns[2] = {1000, 100003};
     static range_row tab[N_RANGE];
-    group("range DDOT, n in {1000, 100003} x (incx,incy) in {(1,1),(-2,3)} x host/device ptr, "
+    df_group("range DDOT, n in {1000, 100003} x (incx,incy) in {(1,1),(-2,3)} x host/device ptr, "
           "uniform data with elements outside [2^-37, 2^38): the kind of the exact result, "
           "within %s (+8 x 2^-1074); the kind of native's where it has no intermediate overflow",
-          bound_text());
-    double *x = xmalloc(100003), *y = xmalloc(100003);
+          df_test_bound_text(scheme));
+    double *x = df_xmalloc(100003), *y = df_xmalloc(100003);
     for (int sc = 0; sc < N_RANGE; sc++) {
         const range_sc *S = &range_scs[sc];
         memset(&tab[sc], 0, sizeof tab[sc]);
@@ -1203,7 +1100,7 @@ static void range_dot_group(void)
             const int64_t n = ns[ni];
             range_data_dot(sc, ni, x, y, n);
             const vref f = ref_dot(x, 1, y, 1, n, 1);
-            const double bound = df_bound(n);
+            const double bound = df_test_bound(scheme, n);
             for (int c = 0; c < 2; c++) {
                 const int64_t incx = c ? -2 : 1, incy = c ? 3 : 1;
                 gt_h2d(dX, hX, stage_vec(&sX, x, n, incx, qnan) * sizeof *hX);
@@ -1225,7 +1122,7 @@ static void range_dot_group(void)
     }
     free(x);
     free(y);
-    group_end();
+    df_group_end();
     printf("     DDOT range (scheme %s): max normwise errors (outputs out of the subnormal "
            "range)\n", scheme_name);
     for (int sc = 0; sc < N_RANGE; sc++)
@@ -1301,16 +1198,16 @@ static void range_gemv_group(void)
     static const int64_t shapes[2][2] = {{300, 200}, {64, 5000}};
     static const double abs_[2][2] = {{1, 0}, {-3, 0.5}};
     static range_row tab[N_RANGE][2];
-    group("range DGEMV, m x n in {300x200, 64x5000} x ops N,T x lda +5 x (incx,incy) in "
+    df_group("range DGEMV, m x n in {300x200, 64x5000} x ops N,T x lda +5 x (incx,incy) in "
           "{(1,1),(-2,-2)} x (alpha,beta) in {(1,0),(-3,0.5)} x host/device ptr, the same "
           "scenarios (x -> A, y -> x; y scaled like the products): the kind of the exact "
           "result, within %s (+(4|alpha|+4) 2^-1074); the kind of native's where it has no "
           "intermediate overflow",
-          bound_text());
+          df_test_bound_text(scheme));
     const size_t maxA = 300 * 200 > 64 * 5000 ? 300 * 200 : 64 * 5000;
-    double *A = xmalloc(maxA), *xN = xmalloc(5000), *xT = xmalloc(300), *yN = xmalloc(5000),
-           *yT = xmalloc(5000), *nan_vec = xmalloc(5000);
-    double *yl = xmalloc(5000), *yl2 = xmalloc(5000), *yn = xmalloc(5000);
+    double *A = df_xmalloc(maxA), *xN = df_xmalloc(5000), *xT = df_xmalloc(300), *yN = df_xmalloc(5000),
+           *yT = df_xmalloc(5000), *nan_vec = df_xmalloc(5000);
+    double *yl = df_xmalloc(5000), *yl2 = df_xmalloc(5000), *yn = df_xmalloc(5000);
     vref *R = malloc(5000 * sizeof *R);
     if (!R)
         gt_fatal("out of host memory");
@@ -1356,13 +1253,13 @@ static void range_gemv_group(void)
                             run_gemv(1, &p, ytm, yn);
                             same_bits("the same call again", yl, yl2, len, "first", "second");
                             range_tally(&tab[sc][t], yl, yn, R, len, alpha, beta, y0,
-                                        df_bound(k), S->native_cmp);
+                                        df_test_bound(scheme, k), S->native_cmp);
                         }
                 }
             }
         }
     }
-    group_end();
+    df_group_end();
     printf("     DGEMV range (scheme %s): max normwise errors (outputs out of the subnormal "
            "range)\n", scheme_name);
     for (int sc = 0; sc < N_RANGE; sc++)
@@ -1407,10 +1304,10 @@ static void special_dot_group(void)
         {"x(0)=+Inf, y(9)=NaN -> NaN", 2, {{0, 0, INFINITY}, {1, 9, NAN}}},
     };
     static const int64_t ns[3] = {1, 1000, 100003};
-    group("special values DDOT, n in {1, 1000, 100003} x (incx,incy) in {(1,1),(-2,3)} x "
+    df_group("special values DDOT, n in {1, 1000, 100003} x (incx,incy) in {(1,1),(-2,3)} x "
           "host/device ptr: Inf, -Inf, NaN in x and y (Inf*0, Inf + -Inf): the kind of real "
           "cuBLAS's result (n = 1: the specials fall on the one element)");
-    double *x = xmalloc(100003), *y = xmalloc(100003);
+    double *x = df_xmalloc(100003), *y = df_xmalloc(100003);
     for (size_t v = 0; v < sizeof vs / sizeof vs[0]; v++)
         for (int ni = 0; ni < 3; ni++) {
             const int64_t n = ns[ni];
@@ -1444,7 +1341,7 @@ static void special_dot_group(void)
         }
     free(x);
     free(y);
-    group_end();
+    df_group_end();
 }
 
 /* DGEMV special values, on the stored m x n matrix A, xN (n), xT (m), yN (m), yT (n). */
@@ -1526,14 +1423,14 @@ static void special_gemv_group(void)
 {
     static const int64_t shapes[2][2] = {{300, 200}, {64, 5000}};
     static const double abs_[2][2] = {{-1.5, 0.5}, {-1.5, 0}};
-    group("special values DGEMV, m x n in {300x200, 64x5000} x ops N,T,C x lda +5 x (incx,incy) "
+    df_group("special values DGEMV, m x n in {300x200, 64x5000} x ops N,T,C x lda +5 x (incx,incy) "
           "in {(1,1),(-2,-2)} x (alpha,beta) in {(-1.5,0.5),(-1.5,0)} x host/device ptr: every "
           "output of the kind of real cuBLAS's; outputs that meet no Inf/NaN finite and within "
-          "%s", bound_text());
+          "%s", df_test_bound_text(scheme));
     const size_t maxA = 300 * 200 > 64 * 5000 ? 300 * 200 : 64 * 5000;
-    double *A = xmalloc(maxA), *xN = xmalloc(5000), *xT = xmalloc(300), *yN = xmalloc(5000),
-           *yT = xmalloc(5000), *nan_vec = xmalloc(5000);
-    double *yl = xmalloc(5000), *yn = xmalloc(5000);
+    double *A = df_xmalloc(maxA), *xN = df_xmalloc(5000), *xT = df_xmalloc(300), *yN = df_xmalloc(5000),
+           *yT = df_xmalloc(5000), *nan_vec = df_xmalloc(5000);
+    double *yl = df_xmalloc(5000), *yn = df_xmalloc(5000);
     vref *R = malloc(5000 * sizeof *R);
     char *clean = malloc(5000);
     if (!R || !clean)
@@ -1592,7 +1489,7 @@ static void special_gemv_group(void)
                                 const int meets = !clean[r] || (beta != 0.0 && !isfinite(y0[r]));
                                 if (!meets) {
                                     verdict vd = judge(yl[r], &R[r], alpha, beta,
-                                                       beta == 0.0 ? 0.0 : y0[r], df_bound(k));
+                                                       beta == 0.0 ? 0.0 : y0[r], df_test_bound(scheme, k));
                                     errs_add(&e, &vd, r, yl[r]);
                                 }
                             }
@@ -1601,7 +1498,7 @@ static void special_gemv_group(void)
                                         "y(%lld): shim %s (%.17g), real %s (%.17g)",
                                         (long long)nk, (long long)fk, fclass_name[fclass(yl[fk])],
                                         yl[fk], fclass_name[fclass(yn[fk])], yn[fk]);
-                            errs_report(&e, "outputs that meet no Inf/NaN", df_bound(k));
+                            errs_report(&e, "outputs that meet no Inf/NaN", df_test_bound(scheme, k));
                             if (nonfin == 0 && !(v == 5 && beta == 0.0))
                                 gt_note("real cuBLAS gives no non-finite output here");
                         }
@@ -1618,7 +1515,7 @@ static void special_gemv_group(void)
     free(yn);
     free(R);
     free(clean);
-    group_end();
+    df_group_end();
 }
 
 /* ---------- 4. alpha = 0 in device memory ---------- */
@@ -1627,12 +1524,12 @@ static void alpha0_group(void)
 {
     const int64_t m = 130, n = 140, lda = m + 3;
     static const double bts[4] = {1, -0.75, 0, 3};
-    group("alpha = 0 in device memory, DGEMV %lldx%lld lda %lld, NaN and Inf in A and x: y = "
+    df_group("alpha = 0 in device memory, DGEMV %lldx%lld lda %lld, NaN and Inf in A and x: y = "
           "beta*y exactly (0 for beta = 0 with y full of NaN); ops N,T,C x incy {1,-2} x "
           "beta {1,-0.75,0,3} x 32/64-bit API", (long long)m, (long long)n, (long long)lda);
-    double *A = xmalloc((size_t)(m * n)), *xN = xmalloc((size_t)n), *xT = xmalloc((size_t)m);
-    double *yN = xmalloc((size_t)n), *yT = xmalloc((size_t)n), *nan_vec = xmalloc((size_t)n);
-    double *yl = xmalloc((size_t)n), *yn = xmalloc((size_t)n), *expect = xmalloc((size_t)n);
+    double *A = df_xmalloc((size_t)(m * n)), *xN = df_xmalloc((size_t)n), *xT = df_xmalloc((size_t)m);
+    double *yN = df_xmalloc((size_t)n), *yT = df_xmalloc((size_t)n), *nan_vec = df_xmalloc((size_t)n);
+    double *yl = df_xmalloc((size_t)n), *yn = df_xmalloc((size_t)n), *expect = df_xmalloc((size_t)n);
     gt_fill(A, (size_t)(m * n), 15001);
     gt_fill(xN, (size_t)n, 15002);
     gt_fill(xT, (size_t)m, 15003);
@@ -1684,7 +1581,7 @@ static void alpha0_group(void)
     free(yl);
     free(yn);
     free(expect);
-    group_end();
+    df_group_end();
 }
 
 /* ---------- 6. host pointer mode DDOT: the value is there when the call returns ---------- */
@@ -1692,7 +1589,7 @@ static void alpha0_group(void)
 static void host_result_group(void)
 {
     const int64_t n = (int64_t)1 << 22;
-    group("host pointer mode DDOT n=%lld on a non-blocking stream: x replaced by a "
+    df_group("host pointer mode DDOT n=%lld on a non-blocking stream: x replaced by a "
           "cudaMemcpyAsync on that stream just before the call; the host variable (pageable, "
           "then pinned) holds bitwise the device-pointer-mode result of the new data as the call "
           "returns; 32/64-bit APIs", (long long)n);
@@ -1701,8 +1598,8 @@ static void host_result_group(void)
     GT_CUDA(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
     GT_CUBLAS(cublasCreate_v2(&hs));
     GT_CUBLAS(cublasSetStream_v2(hs, s));
-    double *x1 = xmalloc((size_t)n), *y = xmalloc((size_t)n);
-    double *x2 = pinned((size_t)n), *hres = pinned(1);
+    double *x1 = df_xmalloc((size_t)n), *y = df_xmalloc((size_t)n);
+    double *x2 = df_pinned((size_t)n), *hres = df_pinned(1);
     gt_fill(x1, (size_t)n, 16001);
     gt_fill(x2, (size_t)n, 16002);
     gt_fill(y, (size_t)n, 16003);
@@ -1722,7 +1619,7 @@ static void host_result_group(void)
             if (st != CUBLAS_STATUS_SUCCESS)
                 gt_fail("status %s", gt_status_name(st));
         }
-        if (bits(expect[0]) == bits(expect[1]))
+        if (df_bits(expect[0]) == df_bits(expect[1]))
             gt_fail("test bug: the two data sets give the same result");
         for (int pin = 0; pin < 2; pin++) {
             gt_case("%s: host pointer mode, result in %s memory, after cudaMemcpyAsync of x "
@@ -1742,16 +1639,16 @@ static void host_result_group(void)
             const double after = *res;
             if (st != CUBLAS_STATUS_SUCCESS)
                 gt_fail("status %s", gt_status_name(st));
-            if (bits(got) == bits(sentinel()))
+            if (df_bits(got) == df_bits(sentinel()))
                 gt_fail("the host variable was not written when the call returned (after a "
                         "stream synchronisation: %.17g)", after);
-            else if (bits(got) == bits(expect[0]))
+            else if (df_bits(got) == df_bits(expect[0]))
                 gt_fail("the result is that of the data before the cudaMemcpyAsync (%.17g): the "
                         "call did not wait for the handle's stream", got);
-            else if (bits(got) != bits(expect[1]))
+            else if (df_bits(got) != df_bits(expect[1]))
                 gt_fail("result %.17g [%016" PRIx64 "], device pointer mode gave %.17g [%016" PRIx64
-                        "]", got, bits(got), expect[1], bits(expect[1]));
-            if (bits(after) != bits(got))
+                        "]", got, df_bits(got), expect[1], df_bits(expect[1]));
+            if (df_bits(after) != df_bits(got))
                 gt_fail("the host variable changed after the call returned: %.17g, then %.17g",
                         got, after);
         }
@@ -1762,7 +1659,7 @@ static void host_result_group(void)
     GT_CUDA(cudaFreeHost(hres));
     free(x1);
     free(y);
-    group_end();
+    df_group_end();
 }
 
 int main(void)
@@ -1771,7 +1668,7 @@ int main(void)
     t_start = gt_now();
     parse_mode();
     qnan = gt_qnan();
-    printf("df_vec: scheme %s, bound %s, u = 2^-24\n", scheme_name, bound_text());
+    printf("df_vec: scheme %s, bound %s, u = 2^-24\n", scheme_name, df_test_bound_text(scheme));
     GT_CUBLAS(cublasCreate_v2(&handle));
 
     dX = gt_dmalloc(VEC_BUF * sizeof(double));
@@ -1779,12 +1676,12 @@ int main(void)
     dA = gt_dmalloc(A_BUF * sizeof(double));
     d_ab = gt_dmalloc(2 * sizeof(double));
     d_res = gt_dmalloc(sizeof(double));
-    hX = pinned(VEC_BUF);
-    hY = pinned(VEC_BUF);
-    hA = pinned(A_BUF);
+    hX = df_pinned(VEC_BUF);
+    hY = df_pinned(VEC_BUF);
+    hA = df_pinned(A_BUF);
     for (int i = 0; i < 4; i++)
-        hYt[i] = pinned(Y_BUF);
-    hYo = pinned(Y_BUF);
+        hYt[i] = df_pinned(Y_BUF);
+    hYo = df_pinned(Y_BUF);
     sX = (stage){hX, -1, 0, 0};
     sY = (stage){hY, -1, 0, 0};
 
