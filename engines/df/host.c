@@ -2,35 +2,21 @@
 #include "host.h"
 
 #include "../common/df.h"
-#include "df_epilogue.h"
+#include "df_steps.h"
 #include "df_gemm.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-static uint64_t abs_bits(double x)
-{
-    uint64_t b;
-    memcpy(&b, &x, sizeof b);
-    return b & 0x7fffffffffffffffULL;
-}
-
 int dfs_df_exponent(const double *x, int64_t count, int64_t stride)
 {
-    uint64_t m = 0;
+    unsigned long long m = 0;
     for (int64_t i = 0; i < count; i++) {
-        uint64_t b = abs_bits(x[i * stride]);
+        unsigned long long b = dfs_df_abs_bits(x[i * stride]);
         m = b > m ? b : m;
     }
-    if (m == 0)
-        return 0;
-    int field = (int)(m >> 52);
-    if (field == 0x7ff)
-        return DFS_DF_EXP_NONFINITE;
-    if (field)
-        return field - 1023;
-    return (63 - __builtin_clzll(m)) - 1074;
+    return dfs_df_scale_exponent(m);
 }
 
 static dfs_df mad(int scheme, dfs_df acc, dfs_df a, dfs_df b)

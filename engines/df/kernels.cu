@@ -2,30 +2,12 @@
  * into scaled DF planes, and the DF GEMM main loop with its binary64 epilogue.  Built with nvcc
  * into a fatbin that engine.c loads through the driver API; the kernels have C names. */
 #include "../common/df.h"
-#include "df_epilogue.h"
+#include "df_steps.h"
 #include "df_gemm.h"
 
 #include <stdint.h>
 
 /* ---------- exponents ---------- */
-
-__device__ __forceinline__ unsigned long long abs_bits(double x)
-{
-    return (unsigned long long)__double_as_longlong(x) & 0x7fffffffffffffffULL;
-}
-
-/* Exponent e with max|x| in [2^e, 2^(e+1)), 0 for a zero row, the marker for Inf/NaN. */
-__device__ __forceinline__ int exponent_of_max(unsigned long long b)
-{
-    if (b == 0)
-        return 0;
-    int field = (int)(b >> 52);
-    if (field == 0x7ff)
-        return DFS_DF_EXP_NONFINITE;
-    if (field)
-        return field - 1023;
-    return (63 - __clzll((long long)b)) - 1074;
-}
 
 /* One block (32 x 8 threads) per 32 rows. */
 extern "C" __global__ void dfs_df_exps(dfs_df_exps_args a)
@@ -38,7 +20,7 @@ extern "C" __global__ void dfs_df_exps(dfs_df_exps_args a)
         unsigned long long m = 0;
         if (r < a.rows)
             for (int64_t p = ty; p < a.inner; p += 8) {
-                unsigned long long b = abs_bits(a.src[r + p * a.ld]);
+                unsigned long long b = dfs_df_abs_bits(a.src[r + p * a.ld]);
                 m = b > m ? b : m;
             }
         red[ty][tx] = m;
@@ -46,7 +28,7 @@ extern "C" __global__ void dfs_df_exps(dfs_df_exps_args a)
         if (ty == 0 && r < a.rows) {
             for (int i = 1; i < 8; i++)
                 m = red[i][tx] > m ? red[i][tx] : m;
-            a.exps[r] = exponent_of_max(m);
+            a.exps[r] = dfs_df_scale_exponent(m);
         }
     } else {
         for (int rr = ty; rr < 32; rr += 8) {
@@ -55,7 +37,7 @@ extern "C" __global__ void dfs_df_exps(dfs_df_exps_args a)
                 break;
             unsigned long long m = 0;
             for (int64_t p = tx; p < a.inner; p += 32) {
-                unsigned long long b = abs_bits(a.src[p + r * a.ld]);
+                unsigned long long b = dfs_df_abs_bits(a.src[p + r * a.ld]);
                 m = b > m ? b : m;
             }
             for (int off = 16; off; off >>= 1) {
@@ -63,7 +45,7 @@ extern "C" __global__ void dfs_df_exps(dfs_df_exps_args a)
                 m = o > m ? o : m;
             }
             if (tx == 0)
-                a.exps[r] = exponent_of_max(m);
+                a.exps[r] = dfs_df_scale_exponent(m);
         }
     }
 }
