@@ -7,11 +7,10 @@
 #ifndef DFS_EFT_H
 #define DFS_EFT_H
 
-#if defined(__CUDACC__)
-#define DFS_HD static __host__ __device__ __forceinline__
-#else
+#include "hd.h"
+
+#if !defined(__CUDACC__)
 #include <math.h>
-#define DFS_HD static inline
 #if defined(__FLT_EVAL_METHOD__) && __FLT_EVAL_METHOD__ != 0
 #error "binary32 EFTs need FLT_EVAL_METHOD == 0 (SSE arithmetic)"
 #endif

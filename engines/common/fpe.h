@@ -1,0 +1,102 @@
+/* fpe.h — exact accumulation of binary64 products in a short floating-point expansion: the fast
+ * path of the correctly rounded DOT and GEMV (host C and CUDA device code alike).
+ *
+ * Each thread keeps T binary64 terms whose unevaluated sum is exactly the sum of the products it
+ * has seen.  A product x*y is split exactly into p + e (TwoProduct with FMA) and both are inserted
+ * with TwoSum down the terms, stopping as soon as the carried error is zero (ExBLAS's "early exit"
+ * filter).  Every step is error-free, so the terms are exact whatever the data; what the data
+ * decides is only whether the thread can stay on this path:
+ *   - a product is "in range" when p == 0 with a zero operand, or 2^-960 <= |p| < 2^960: then
+ *     TwoProduct is exact (the error is a multiple of 2^-1074) and no partial sum of fewer than
+ *     2^60 terms overflows;
+ *   - an insertion that still carries an error after the last term, or a product out of range,
+ *     sets DFS_FPE_SPILL: the caller then computes that output exactly on the slow path (xacc.h).
+ * Special operands (Inf, NaN) are not inserted; their xacc.h flags are kept instead.
+ *
+ * Every binary64 operation is an explicit round-to-nearest intrinsic on the device, and plain
+ * arithmetic compiled with -ffp-contract=off on the host (FLT_EVAL_METHOD == 0). */
+#ifndef DFS_FPE_H
+#define DFS_FPE_H
+
+#include "xacc.h"
+
+#if !defined(__CUDACC__)
+#include <math.h>
+#endif
+
+#define DFS_FPE_SPILL 16u /* beside the xacc.h flags: this output needs the slow path */
+
+DFS_HD double dfs_d_add(double a, double b)
+{
+#if defined(__CUDA_ARCH__)
+    return __dadd_rn(a, b);
+#else
+    return a + b;
+#endif
+}
+
+DFS_HD double dfs_d_sub(double a, double b)
+{
+#if defined(__CUDA_ARCH__)
+    return __dsub_rn(a, b);
+#else
+    return a - b;
+#endif
+}
+
+DFS_HD double dfs_d_mul(double a, double b)
+{
+#if defined(__CUDA_ARCH__)
+    return __dmul_rn(a, b);
+#else
+    return a * b;
+#endif
+}
+
+DFS_HD double dfs_d_fma(double a, double b, double c)
+{
+#if defined(__CUDA_ARCH__)
+    return __fma_rn(a, b, c);
+#else
+    return fma(a, b, c);
+#endif
+}
+
+/* s + *e = a + b exactly (Knuth's TwoSum, 6 operations; any finite a, b without overflow). */
+DFS_HD double dfs_d_two_sum(double a, double b, double *e)
+{
+    double s = dfs_d_add(a, b);
+    double v = dfs_d_sub(s, a);
+    *e = dfs_d_add(dfs_d_sub(a, dfs_d_sub(s, v)), dfs_d_sub(b, v));
+    return s;
+}
+
+/* Insert v into the T terms t[]; returns 0, or DFS_FPE_SPILL if an error remained. */
+DFS_HD unsigned dfs_fpe_insert(double *t, int T, double v)
+{
+    for (int i = 0; i < T; i++) {
+        if (v == 0)
+            return 0;
+        t[i] = dfs_d_two_sum(t[i], v, &v);
+    }
+    return v == 0 ? 0u : DFS_FPE_SPILL;
+}
+
+/* Add x*y to the terms; returns the flags to OR into the thread's flags (xacc.h's, plus
+ * DFS_FPE_SPILL). */
+DFS_HD unsigned dfs_fpe_add_product(double *t, int T, double x, double y)
+{
+    double p = dfs_d_mul(x, y);
+    uint64_t ap = dfs_d_bits(p) & 0x7fffffffffffffffull;
+    /* 2^-960 <= |p| < 2^960: biased exponents 63 .. 1982 */
+    if (ap >= (63ull << 52) && ap < (1983ull << 52)) {
+        double e = dfs_d_fma(x, y, -p);
+        return dfs_fpe_insert(t, T, p) | dfs_fpe_insert(t, T, e);
+    }
+    unsigned f = dfs_x_product_flags(x, y);
+    if (f || (ap == 0 && (x == 0 || y == 0)))
+        return f; /* a special term, or an exact zero */
+    return DFS_FPE_SPILL; /* finite but out of range: underflow or overflow */
+}
+
+#endif

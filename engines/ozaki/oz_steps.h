@@ -1,0 +1,104 @@
+/* oz_steps.h — the Ozaki scheme's split, element by element, for the kernels and the CPU
+ * implementation alike (integer bit operations only: no libm, so every machine agrees).
+ *
+ * A row of op(A) (or a column of op(B)) with inner dimension k is cut into slices of beta bits
+ * each, on a grid fixed by the row's top exponent tau (every |a| < 2^tau):
+ *     slice i of a = sign(a) * (the bits of |a| of weight in [2^(tau-(i+1)beta), 2^(tau-i beta)))
+ * stored scaled by 2^-(tau - i beta), i.e. as v * 2^-beta with v < 2^beta an integer, so a stored
+ * slice lies in (-1, 1).  With beta = floor((53 - ceil(log2 k)) / 2) every product of two stored
+ * slices is an integer multiple of 2^-2beta below 1 and a sum of k of them stays below
+ * 2^(53 - 2beta): exact in binary64 in any order, with or without FMA.  So any DGEMM of slices is
+ * exact, and slice pair (i, j) contributes P_ij * 2^(tau_r + tau_c - (i + j) beta) to C(r, c).
+ *
+ * Truncation (not rounding) makes the slices a pure function of the element and tau: the number
+ * of slices a row needs is known after one pass, ceil((tau - low) / beta) where low is the
+ * exponent of the lowest set bit in the row, and no pass over the remainders is needed. */
+#ifndef DFS_OZ_STEPS_H
+#define DFS_OZ_STEPS_H
+
+#include "../common/xacc.h"
+
+/* What a row (or column) pass collects: tau = max top exponent (|a| < 2^tau), low = min exponent
+ * of the lowest set bit, special = an Inf or NaN seen.  Start from dfs_oz_row_init(). */
+typedef struct {
+    int tau, low, special;
+} dfs_oz_row;
+
+#define DFS_OZ_NONE_TAU (-100000) /* tau of a row of zeros */
+
+DFS_HD dfs_oz_row dfs_oz_row_init(void)
+{
+    dfs_oz_row r;
+    r.tau = DFS_OZ_NONE_TAU;
+    r.low = 100000;
+    r.special = 0;
+    return r;
+}
+
+DFS_HD void dfs_oz_row_add(dfs_oz_row *r, double a)
+{
+    uint64_t b = dfs_d_bits(a) & 0x7fffffffffffffffull;
+    if (b == 0)
+        return;
+    if (b >= 0x7ff0000000000000ull) {
+        r->special = 1;
+        return;
+    }
+    uint64_t m;
+    int e;
+    dfs_d_split(a, &m, &e);
+    int top = e + 64 - dfs_clz64(m); /* |a| < 2^top */
+    int low = e + dfs_ctz64(m);
+    r->tau = top > r->tau ? top : r->tau;
+    r->low = low < r->low ? low : r->low;
+}
+
+DFS_HD void dfs_oz_row_merge(dfs_oz_row *r, dfs_oz_row o)
+{
+    r->tau = o.tau > r->tau ? o.tau : r->tau;
+    r->low = o.low < r->low ? o.low : r->low;
+    r->special |= o.special;
+}
+
+/* Bits per slice for inner dimension k (k >= 1): floor((53 - ceil(log2 k)) / 2). */
+DFS_HD int dfs_oz_beta(int64_t k)
+{
+    int lg = 0;
+    while (lg < 63 && ((int64_t)1 << lg) < k)
+        lg++;
+    return (53 - lg) / 2;
+}
+
+/* Slices a row needs so that nothing is left over (0 for a row of zeros). */
+DFS_HD int dfs_oz_row_slices(dfs_oz_row r, int beta)
+{
+    if (r.tau == DFS_OZ_NONE_TAU)
+        return 0;
+    return (r.tau - r.low + beta - 1) / beta;
+}
+
+/* Stored slice i of a (finite) in a row with top exponent tau: sign(a) * v * 2^-beta. */
+DFS_HD double dfs_oz_slice(double a, int tau, int beta, int i)
+{
+    uint64_t m;
+    int e;
+    int neg = dfs_d_split(a, &m, &e);
+    int lo = tau - (i + 1) * beta; /* weight of the slice's last bit */
+    int sh = lo - e;               /* v = (m >> sh) & mask, or m << -sh */
+    uint64_t v;
+    if (sh >= 64 || m == 0)
+        return 0.0;
+    if (sh >= 0)
+        v = m >> sh;
+    else
+        v = -sh >= 64 ? 0 : m << -sh;
+    v &= (1ull << beta) - 1;
+    /* v * 2^-beta: exact (v < 2^26), built from the bits so no libm is involved */
+    if (v == 0)
+        return 0.0;
+    int top = 63 - dfs_clz64(v); /* v in [2^top, 2^(top+1)) */
+    uint64_t bits = ((uint64_t)(top - beta + 1023) << 52) | ((v << (52 - top)) & 0xfffffffffffffull);
+    return dfs_d_from_bits(bits | ((uint64_t)neg << 63));
+}
+
+#endif
