@@ -155,13 +155,11 @@ DFS_HD void dfs_x_normalize(dfs_xacc *a)
     a->pending = 0;
 }
 
-/* Add (-1)^neg * M * 2^e.  Returns 1, or 0 (changing nothing) if a bit of it falls outside the
- * accumulator's words. */
-DFS_HD int dfs_x_add(dfs_xacc *a, int neg, dfs_u128 M, int e)
+/* Where M * 2^e lands in words of weight 2^(lsb + 32 i), nw of them: the 32-bit digits d[0..4]
+ * for words q .. q+4.  Returns 0 if a non-zero bit falls outside the words. */
+DFS_HD int dfs_x_place(int nw, int lsb, dfs_u128 M, int e, int *q, uint32_t d[5])
 {
-    if (M == 0)
-        return 1;
-    int b = e - a->lsb;
+    int b = e - lsb;
     if (b < 0) {
         uint64_t lo64 = (uint64_t)M;
         int tz = lo64 ? dfs_ctz64(lo64) : 64 + dfs_ctz64((uint64_t)(M >> 64));
@@ -170,16 +168,33 @@ DFS_HD int dfs_x_add(dfs_xacc *a, int neg, dfs_u128 M, int e)
         M >>= -b;
         b = 0;
     }
-    int q = b >> 5, r = b & 31;
+    int r = b & 31;
     uint64_t lo = (uint64_t)M, hi = (uint64_t)(M >> 64);
     uint64_t x0 = lo << r;
     uint64_t x1 = r ? (hi << r) | (lo >> (64 - r)) : hi;
     uint64_t x2 = r ? hi >> (64 - r) : 0;
-    uint32_t d[5] = {(uint32_t)x0, (uint32_t)(x0 >> 32), (uint32_t)x1, (uint32_t)(x1 >> 32),
-                     (uint32_t)x2};
+    d[0] = (uint32_t)x0;
+    d[1] = (uint32_t)(x0 >> 32);
+    d[2] = (uint32_t)x1;
+    d[3] = (uint32_t)(x1 >> 32);
+    d[4] = (uint32_t)x2;
+    *q = b >> 5;
     for (int j = 0; j < 5; j++)
-        if (d[j] && q + j >= a->nw)
+        if (d[j] && *q + j >= nw)
             return 0;
+    return 1;
+}
+
+/* Add (-1)^neg * M * 2^e.  Returns 1, or 0 (changing nothing) if a bit of it falls outside the
+ * accumulator's words. */
+DFS_HD int dfs_x_add(dfs_xacc *a, int neg, dfs_u128 M, int e)
+{
+    int q;
+    uint32_t d[5];
+    if (M == 0)
+        return 1;
+    if (!dfs_x_place(a->nw, a->lsb, M, e, &q, d))
+        return 0;
     if (a->pending >= DFS_X_MAX_PENDING)
         dfs_x_normalize(a);
     for (int j = 0; j < 5; j++)
