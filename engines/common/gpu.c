@@ -108,3 +108,13 @@ void dfs_scratch_release(dfs_scratch *s)
     s->size = 0;
     s->done = NULL;
 }
+
+int dfs_sm_count(int device)
+{
+    int n = 0;
+    if (device < 0 || !DFS_DRV(cuDeviceGetAttribute) ||
+        DFS_DRV(cuDeviceGetAttribute)(&n, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, device) !=
+            CUDA_SUCCESS || n <= 0)
+        n = 80;
+    return n;
+}

@@ -35,6 +35,9 @@ const CUfunction *dfs_module_kernels(dfs_module *m);
 int dfs_launch(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
                CUstream stream, void *args);
 
+/* Multiprocessors of a device (80 if it cannot be asked). */
+int dfs_sm_count(int device);
+
 /* Whether the stream is being captured into a graph (errors count as capturing). */
 int dfs_stream_capturing(CUstream stream);
 

@@ -137,16 +137,6 @@ static cublasStatus_t df_dgemm(const dfs_ctx *x, const dfs_gemm_call *c)
 
 /* ---------- DOT and GEMV: memory-bound, each element read once ---------- */
 
-static int sm_count(int device)
-{
-    int n = 0;
-    if (device < 0 || !DFS_DRV(cuDeviceGetAttribute) ||
-        DFS_DRV(cuDeviceGetAttribute)(&n, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, device) !=
-            CUDA_SUCCESS || n <= 0)
-        n = 80;
-    return n;
-}
-
 /* Scratch for `count` partial sums and `nflags` flags, zeroed flags; 0 when not available. */
 static CUdeviceptr vec_scratch(const dfs_ctx *x, int64_t count, int64_t nflags, dfs_df_parts *p,
                                int **flags, double **result)
@@ -179,7 +169,7 @@ static cublasStatus_t df_ddot(const dfs_ctx *x, const dfs_dot_call *c)
     const CUfunction *k = dfs_module_kernels(&vec_module);
     if (!k)
         return DFS_STATUS_DECLINED;
-    int64_t blocks = (c->n + 255) / 256, most = (int64_t)sm_count(x->device) * 8;
+    int64_t blocks = (c->n + 255) / 256, most = (int64_t)dfs_sm_count(x->device) * 8;
     blocks = blocks < most ? blocks : most;
     pthread_mutex_lock(&x->scratch->lock);
     dfs_df_dot_args a = {c->x, c->y, c->incx, c->incy, c->n, o.scheme == DFS_DF_MAD29,
@@ -216,7 +206,7 @@ static cublasStatus_t df_dgemv(const dfs_ctx *x, const dfs_gemv_call *c)
     const int64_t len = trans ? c->n : c->m, inner = trans ? c->m : c->n;
     /* enough blocks to fill the GPU: split the inner dimension when the outputs are few */
     const int64_t per_block = trans ? 8 : 256, out_blocks = (len + per_block - 1) / per_block;
-    const int64_t want = (int64_t)sm_count(x->device) * 8;
+    const int64_t want = (int64_t)dfs_sm_count(x->device) * 8;
     int64_t splits = out_blocks >= want ? 1 : (want + out_blocks - 1) / out_blocks;
     const int64_t min_chunk = 256;
     if (splits > (inner + min_chunk - 1) / min_chunk)

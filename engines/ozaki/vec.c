@@ -1,0 +1,147 @@
+/* vec.c — the reproducible engine's DDOT and DGEMV on the GPU: scratch layout and launches of
+ * kernels_vec.cu (the algorithm: README.md there and host.c, its CPU twin).  No host
+ * synchronisation, except Ddot with a host result, where cuBLAS blocks too. */
+#include "vec.h"
+
+#include "../common/gpu.h"
+#include "../common/xacc.h"
+#include "../../shim/log.h"
+#include "../../shim/resolve.h"
+#include "oz_vec.h"
+
+#include <stdint.h>
+#include <string.h>
+
+extern const unsigned char dfs_oz_vec_fatbin[];
+
+enum { K_DOT, K_DOT_SLOW, K_DOT_FINAL, K_GEMV_N, K_GEMV_T, K_GEMV_FINAL, K_COUNT };
+static const char *const names[K_COUNT] = {"dfs_oz_dot",    "dfs_oz_dot_slow", "dfs_oz_dot_final",
+                                           "dfs_oz_gemv_n", "dfs_oz_gemv_t",   "dfs_oz_gemv_final"};
+static dfs_module module = DFS_MODULE_INIT(dfs_oz_vec_fatbin, names, K_COUNT);
+
+static size_t round_up(size_t x, size_t to)
+{
+    return (x + to - 1) / to * to;
+}
+
+/* Scratch of `bytes` followed by `nflags` zeroed flag words; 0 when it cannot be had. */
+static char *scratch(const dfs_ctx *x, size_t bytes, size_t nflags, unsigned **flags)
+{
+    bytes = round_up(bytes, 256);
+    CUdeviceptr base = dfs_scratch_get(x->scratch, bytes + round_up(nflags * 4, 256),
+                                       (CUstream)x->stream);
+    if (!base || !DFS_DRV(cuMemsetD32Async))
+        return NULL;
+    *flags = (unsigned *)(uintptr_t)(base + bytes);
+    if (DFS_DRV(cuMemsetD32Async)((CUdeviceptr)(uintptr_t)*flags, 0, nflags,
+                                  (CUstream)x->stream) != CUDA_SUCCESS)
+        return NULL;
+    return (char *)(uintptr_t)base;
+}
+
+cublasStatus_t dfs_oz_ddot_gpu(const dfs_ctx *x, const dfs_dot_call *c)
+{
+    CUstream st = (CUstream)x->stream;
+    const int host_result = x->pointer_mode == CUBLAS_POINTER_MODE_HOST;
+    if (host_result && dfs_stream_capturing(st))
+        return DFS_STATUS_DECLINED; /* needs a synchronisation: cuBLAS fails the same way */
+    const CUfunction *k = dfs_module_kernels(&module);
+    if (!k)
+        return DFS_STATUS_DECLINED;
+    int64_t blocks = (c->n + DFS_OZ_DOT_THREADS - 1) / DFS_OZ_DOT_THREADS;
+    const int64_t most = (int64_t)dfs_sm_count(x->device) * 8;
+    blocks = blocks < most ? blocks : most;
+    const size_t acc_bytes = (size_t)blocks * DFS_X_WORDS * sizeof(long long);
+    pthread_mutex_lock(&x->scratch->lock);
+    dfs_oz_dot_args a;
+    memset(&a, 0, sizeof a);
+    char *base = scratch(x, acc_bytes + 256, 1, &a.flags);
+    if (!base) {
+        pthread_mutex_unlock(&x->scratch->lock);
+        return DFS_STATUS_DECLINED;
+    }
+    a.x = c->x;
+    a.y = c->y;
+    a.incx = c->incx;
+    a.incy = c->incy;
+    a.n = c->n;
+    a.acc = (long long *)base;
+    a.blocks = (int)blocks;
+    double *tmp = (double *)(base + acc_bytes);
+    a.result = host_result ? tmp : c->result;
+    int err = dfs_launch(k[K_DOT], (unsigned)blocks, 1, 1, DFS_OZ_DOT_THREADS, 1, st, &a);
+    err |= dfs_launch(k[K_DOT_SLOW], (unsigned)blocks, 1, 1, DFS_OZ_DOT_THREADS, 1, st, &a);
+    err |= dfs_launch(k[K_DOT_FINAL], 1, 1, 1, DFS_OZ_DOT_THREADS, 1, st, &a);
+    if (!err && host_result)
+        err = DFS_DRV(cuMemcpyDtoHAsync)(c->result, (CUdeviceptr)(uintptr_t)tmp, sizeof(double),
+                                         st) != CUDA_SUCCESS ||
+              DFS_DRV(cuStreamSynchronize)(st) != CUDA_SUCCESS; /* cuBLAS blocks here too */
+    pthread_mutex_unlock(&x->scratch->lock);
+    if (err) {
+        dfs_log_once(DFS_LOG_ERROR, "repro-dot", "repro: a DOT kernel failed");
+        return CUBLAS_STATUS_EXECUTION_FAILED;
+    }
+    return CUBLAS_STATUS_SUCCESS;
+}
+
+cublasStatus_t dfs_oz_dgemv_gpu(const dfs_ctx *x, const dfs_gemv_call *c)
+{
+    CUstream st = (CUstream)x->stream;
+    const CUfunction *k = dfs_module_kernels(&module);
+    if (!k)
+        return DFS_STATUS_DECLINED;
+    dfs_oz_gemv_args a;
+    memset(&a, 0, sizeof a);
+    a.trans = c->trans != CUBLAS_OP_N;
+    a.len = a.trans ? c->n : c->m;
+    a.inner = a.trans ? c->m : c->n;
+    /* Enough blocks to fill the GPU: cut the inner dimension when the outputs are few. */
+    const int64_t per_block = a.trans ? DFS_OZ_GEMV_THREADS / 32 : DFS_OZ_GEMV_THREADS;
+    const int64_t out_blocks = (a.len + per_block - 1) / per_block;
+    const int64_t want = (int64_t)dfs_sm_count(x->device) * 8, min_chunk = 256;
+    int64_t splits = out_blocks >= want ? 1 : (want + out_blocks - 1) / out_blocks;
+    if (splits > (a.inner + min_chunk - 1) / min_chunk)
+        splits = (a.inner + min_chunk - 1) / min_chunk;
+    splits = splits < 1 ? 1 : splits > 65535 ? 65535 : splits;
+    a.chunk = (a.inner + splits - 1) / splits;
+    a.splits = (int)splits;
+    a.A = c->A;
+    a.lda = c->lda;
+    a.x = c->x;
+    a.incx = c->incx;
+    a.m = c->m;
+    a.n = c->n;
+    a.y = c->y;
+    a.incy = c->incy;
+    const int dev = x->pointer_mode == CUBLAS_POINTER_MODE_DEVICE;
+    a.alpha = dev ? c->alpha : NULL;
+    a.beta = dev ? c->beta : NULL;
+    a.alpha_v = dev ? 0 : *c->alpha;
+    a.beta_v = dev ? 0 : *c->beta;
+    pthread_mutex_lock(&x->scratch->lock);
+    char *base = scratch(x, (size_t)splits * DFS_OZ_TERMS * (size_t)a.len * sizeof(double),
+                         (size_t)a.len, &a.flags);
+    if (!base && splits > 1) { /* the least workspace: one chunk */
+        splits = 1;
+        a.chunk = a.inner;
+        a.splits = 1;
+        base = scratch(x, DFS_OZ_TERMS * (size_t)a.len * sizeof(double), (size_t)a.len, &a.flags);
+    }
+    if (!base) {
+        pthread_mutex_unlock(&x->scratch->lock);
+        dfs_log_once(DFS_LOG_WARN, "repro-gemv-scratch", "repro: no workspace for a GEMV");
+        return DFS_STATUS_DECLINED;
+    }
+    a.terms = (double *)base;
+    int err = dfs_launch(k[a.trans ? K_GEMV_T : K_GEMV_N], (unsigned)out_blocks, (unsigned)splits,
+                         1, DFS_OZ_GEMV_THREADS, 1, st, &a);
+    err |= dfs_launch(k[K_GEMV_FINAL],
+                      (unsigned)((a.len + DFS_OZ_FINAL_WARPS - 1) / DFS_OZ_FINAL_WARPS), 1, 1,
+                      32 * DFS_OZ_FINAL_WARPS, 1, st, &a);
+    pthread_mutex_unlock(&x->scratch->lock);
+    if (err) {
+        dfs_log_once(DFS_LOG_ERROR, "repro-gemv", "repro: a GEMV kernel failed");
+        return CUBLAS_STATUS_EXECUTION_FAILED;
+    }
+    return CUBLAS_STATUS_SUCCESS;
+}
