@@ -14,6 +14,7 @@
 #ifndef DFS_DF_H
 #define DFS_DF_H
 
+#include "bits.h"
 #include "eft.h"
 
 #if !defined(__CUDACC__)
@@ -139,28 +140,6 @@ DFS_HD dfs_dfx dfs_dfx_zero(void)
     return r;
 }
 
-DFS_HD unsigned long long dfs_bits64(double x)
-{
-#if defined(__CUDA_ARCH__)
-    return (unsigned long long)__double_as_longlong(x);
-#else
-    unsigned long long u;
-    memcpy(&u, &x, sizeof u);
-    return u;
-#endif
-}
-
-DFS_HD float dfs_float_of_bits(unsigned int u)
-{
-#if defined(__CUDA_ARCH__)
-    return __uint_as_float(u);
-#else
-    float f;
-    memcpy(&f, &u, sizeof f);
-    return f;
-#endif
-}
-
 /* 2^d as a float, d in [-126, 127]. */
 DFS_HD float dfs_pow2f(int d)
 {
@@ -171,11 +150,11 @@ DFS_HD float dfs_pow2f(int d)
  * bits, lo the remaining 29 rounded to 24.  `x` subnormal: pre-scaled by 2^64 (exact). */
 DFS_HD dfs_df dfs_df_split_exp(double x, int *e)
 {
-    unsigned long long u = dfs_bits64(x);
+    unsigned long long u = dfs_d_bits(x);
     int f = (int)((u >> 52) & 0x7ff), adj = 0;
     if (f == 0) {
         x = x * 18446744073709551616.0; /* 2^64 */
-        u = dfs_bits64(x);
+        u = dfs_d_bits(x);
         f = (int)((u >> 52) & 0x7ff);
         adj = 64;
     }
@@ -253,7 +232,7 @@ DFS_HD dfs_dfx dfs_dfx_from_df(dfs_df v)
  * sums of up to 2^50 of them cannot overflow. */
 DFS_HD int dfs_df_fast_ok(double x)
 {
-    unsigned long long u = dfs_bits64(x) & 0x7fffffffffffffffULL;
+    unsigned long long u = dfs_d_bits(x) & 0x7fffffffffffffffULL;
     unsigned int f = (unsigned int)(u >> 52);
     return u == 0 || (f - (1023u - 37u)) < 75u;
 }

@@ -1,9 +1,11 @@
-/* eft.h — error-free transformations in binary32, for host C and CUDA device code alike.
+/* eft.h — error-free transformations in binary32 and binary64, for host C and CUDA device code
+ * alike.
  *
- * Every operation is one IEEE binary32 operation rounded to nearest even that the compiler may
- * neither contract nor reassociate: on the device the explicit __fadd_rn/__fmul_rn/__fmaf_rn
- * intrinsics, on the host plain float arithmetic compiled with -ffp-contract=off (and SSE, so
- * FLT_EVAL_METHOD == 0) plus fmaf.  Used by df.h; shared by every engine that needs it. */
+ * Every operation is one IEEE operation rounded to nearest even that the compiler may neither
+ * contract nor reassociate: on the device the explicit __fadd_rn/__fmul_rn/__fmaf_rn (__dadd_rn,
+ * __fma_rn, ...) intrinsics, on the host plain arithmetic compiled with -ffp-contract=off (and
+ * SSE, so FLT_EVAL_METHOD == 0) plus fmaf/fma.  Used by df.h and fpe.h; shared by every engine
+ * that needs it. */
 #ifndef DFS_EFT_H
 #define DFS_EFT_H
 
@@ -75,6 +77,53 @@ DFS_HD float dfs_two_prod(float a, float b, float *e)
     float p = dfs_f_mul(a, b);
     *e = dfs_f_fma(a, b, -p);
     return p;
+}
+
+/* ---- binary64 ---- */
+
+DFS_HD double dfs_d_add(double a, double b)
+{
+#if defined(__CUDA_ARCH__)
+    return __dadd_rn(a, b);
+#else
+    return a + b;
+#endif
+}
+
+DFS_HD double dfs_d_sub(double a, double b)
+{
+#if defined(__CUDA_ARCH__)
+    return __dsub_rn(a, b);
+#else
+    return a - b;
+#endif
+}
+
+DFS_HD double dfs_d_mul(double a, double b)
+{
+#if defined(__CUDA_ARCH__)
+    return __dmul_rn(a, b);
+#else
+    return a * b;
+#endif
+}
+
+DFS_HD double dfs_d_fma(double a, double b, double c)
+{
+#if defined(__CUDA_ARCH__)
+    return __fma_rn(a, b, c);
+#else
+    return fma(a, b, c);
+#endif
+}
+
+/* s + *e = a + b exactly (Knuth's TwoSum, 6 operations; any finite a, b without overflow). */
+DFS_HD double dfs_d_two_sum(double a, double b, double *e)
+{
+    double s = dfs_d_add(a, b);
+    double v = dfs_d_sub(s, a);
+    *e = dfs_d_add(dfs_d_sub(a, dfs_d_sub(s, v)), dfs_d_sub(b, v));
+    return s;
 }
 
 #endif

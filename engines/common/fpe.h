@@ -13,63 +13,14 @@
  *     sets DFS_FPE_SPILL: the caller then computes that output exactly on the slow path (xacc.h).
  * Special operands (Inf, NaN) are not inserted; their xacc.h flags are kept instead.
  *
- * Every binary64 operation is an explicit round-to-nearest intrinsic on the device, and plain
- * arithmetic compiled with -ffp-contract=off on the host (FLT_EVAL_METHOD == 0). */
+ * The binary64 operations are eft.h's (never contracted or reassociated). */
 #ifndef DFS_FPE_H
 #define DFS_FPE_H
 
+#include "eft.h"
 #include "xacc.h"
 
-#if !defined(__CUDACC__)
-#include <math.h>
-#endif
-
 #define DFS_FPE_SPILL 16u /* beside the xacc.h flags: this output needs the slow path */
-
-DFS_HD double dfs_d_add(double a, double b)
-{
-#if defined(__CUDA_ARCH__)
-    return __dadd_rn(a, b);
-#else
-    return a + b;
-#endif
-}
-
-DFS_HD double dfs_d_sub(double a, double b)
-{
-#if defined(__CUDA_ARCH__)
-    return __dsub_rn(a, b);
-#else
-    return a - b;
-#endif
-}
-
-DFS_HD double dfs_d_mul(double a, double b)
-{
-#if defined(__CUDA_ARCH__)
-    return __dmul_rn(a, b);
-#else
-    return a * b;
-#endif
-}
-
-DFS_HD double dfs_d_fma(double a, double b, double c)
-{
-#if defined(__CUDA_ARCH__)
-    return __fma_rn(a, b, c);
-#else
-    return fma(a, b, c);
-#endif
-}
-
-/* s + *e = a + b exactly (Knuth's TwoSum, 6 operations; any finite a, b without overflow). */
-DFS_HD double dfs_d_two_sum(double a, double b, double *e)
-{
-    double s = dfs_d_add(a, b);
-    double v = dfs_d_sub(s, a);
-    *e = dfs_d_add(dfs_d_sub(a, dfs_d_sub(s, v)), dfs_d_sub(b, v));
-    return s;
-}
 
 /* Insert v into the T terms t[]; returns 0, or DFS_FPE_SPILL if an error remained. */
 DFS_HD unsigned dfs_fpe_insert(double *t, int T, double v)

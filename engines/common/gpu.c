@@ -118,3 +118,11 @@ int dfs_sm_count(int device)
         n = 80;
     return n;
 }
+
+int dfs_result_to_host(void *host, CUdeviceptr dev, size_t bytes, CUstream stream)
+{
+    if (!DFS_DRV(cuMemcpyDtoHAsync) || !DFS_DRV(cuStreamSynchronize))
+        return 1;
+    return DFS_DRV(cuMemcpyDtoHAsync)(host, dev, bytes, stream) != CUDA_SUCCESS ||
+           DFS_DRV(cuStreamSynchronize)(stream) != CUDA_SUCCESS;
+}

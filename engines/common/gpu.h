@@ -38,6 +38,10 @@ int dfs_launch(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
 /* Multiprocessors of a device (80 if it cannot be asked). */
 int dfs_sm_count(int device);
 
+/* Copies a result computed on the stream to host memory and waits for it (what cuBLAS does for
+ * a host-pointer result).  0 on success. */
+int dfs_result_to_host(void *host, CUdeviceptr dev, size_t bytes, CUstream stream);
+
 /* Whether the stream is being captured into a graph (errors count as capturing). */
 int dfs_stream_capturing(CUstream stream);
 

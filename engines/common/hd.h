@@ -9,8 +9,11 @@
 
 #if defined(__CUDACC__)
 #define DFS_HD static __host__ __device__ __forceinline__
+/* A loop the device compiler must keep rolled (long, cold loops that would only cost registers) */
+#define DFS_ROLLED _Pragma("unroll 1")
 #else
 #define DFS_HD static inline
+#define DFS_ROLLED
 #endif
 
 #endif

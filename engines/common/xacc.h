@@ -23,12 +23,7 @@
 #ifndef DFS_XACC_H
 #define DFS_XACC_H
 
-#include "hd.h"
-
-#include <stdint.h>
-#if !defined(__CUDACC__)
-#include <string.h>
-#endif
+#include "bits.h"
 
 #if defined(__CUDACC__)
 typedef unsigned __int128 dfs_u128;
@@ -52,47 +47,7 @@ typedef struct {
     uint32_t pending;
 } dfs_xacc;
 
-/* ---- binary64 bits ------------------------------------------------------------------------- */
-
-DFS_HD uint64_t dfs_d_bits(double d)
-{
-#if defined(__CUDA_ARCH__)
-    return (uint64_t)__double_as_longlong(d);
-#else
-    uint64_t b;
-    memcpy(&b, &d, sizeof b);
-    return b;
-#endif
-}
-
-DFS_HD double dfs_d_from_bits(uint64_t b)
-{
-#if defined(__CUDA_ARCH__)
-    return __longlong_as_double((long long)b);
-#else
-    double d;
-    memcpy(&d, &b, sizeof d);
-    return d;
-#endif
-}
-
-DFS_HD int dfs_clz64(uint64_t x) /* x != 0 */
-{
-#if defined(__CUDA_ARCH__)
-    return __clzll((long long)x);
-#else
-    return __builtin_clzll(x);
-#endif
-}
-
-DFS_HD int dfs_ctz64(uint64_t x) /* x != 0 */
-{
-#if defined(__CUDA_ARCH__)
-    return __ffsll((long long)x) - 1;
-#else
-    return __builtin_ctzll(x);
-#endif
-}
+/* ---- binary64 numbers as integers ------------------------------------------------------- */
 
 DFS_HD int dfs_d_is_finite(double d)
 {
@@ -138,6 +93,7 @@ DFS_HD void dfs_x_init(dfs_xacc *a, int64_t *w, int nw, int lsb)
     a->nw = nw;
     a->lsb = lsb;
     a->pending = 0;
+    DFS_ROLLED
     for (int i = 0; i < nw; i++)
         w[i] = 0;
 }
@@ -146,6 +102,7 @@ DFS_HD void dfs_x_init(dfs_xacc *a, int64_t *w, int nw, int lsb)
 DFS_HD void dfs_x_normalize(dfs_xacc *a)
 {
     int64_t c = 0;
+    DFS_ROLLED
     for (int i = 0; i < a->nw - 1; i++) {
         int64_t v = a->w[i] + c;
         a->w[i] = v & 0xffffffffll;
@@ -256,6 +213,7 @@ DFS_HD int dfs_x_abs(dfs_xacc *a)
     if (a->w[a->nw - 1] >= 0)
         return 0;
     int64_t c = 0;
+    DFS_ROLLED
     for (int i = 0; i < a->nw - 1; i++) {
         int64_t v = c - a->w[i];
         a->w[i] = v & 0xffffffffll;

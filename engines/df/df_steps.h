@@ -10,7 +10,7 @@
 /* |x| as its bit pattern (orders like the magnitudes). */
 DFS_HD unsigned long long dfs_df_abs_bits(double x)
 {
-    return dfs_bits64(x) & 0x7fffffffffffffffULL;
+    return dfs_d_bits(x) & 0x7fffffffffffffffULL;
 }
 
 /* From the largest |x| of a row (as bits): e with max|x| in [2^e, 2^(e+1)), 0 for a zero row,

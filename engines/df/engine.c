@@ -183,9 +183,7 @@ static cublasStatus_t df_ddot(const dfs_ctx *x, const dfs_dot_call *c)
     int err = dfs_launch(k[V_DOT], (unsigned)blocks, 1, 1, 256, 1, st, &a);
     err |= dfs_launch(k[V_DOT_FINAL], 1, 1, 1, 256, 1, st, &a);
     if (!err && host_result)
-        err = DFS_DRV(cuMemcpyDtoHAsync)(c->result, (CUdeviceptr)(uintptr_t)tmp, sizeof(double),
-                                         st) != CUDA_SUCCESS ||
-              DFS_DRV(cuStreamSynchronize)(st) != CUDA_SUCCESS; /* cuBLAS blocks here too */
+        err = dfs_result_to_host(c->result, (CUdeviceptr)(uintptr_t)tmp, sizeof(double), st);
     pthread_mutex_unlock(&x->scratch->lock);
     if (err) {
         dfs_log_once(DFS_LOG_ERROR, "df-launch-dot", "df: a DOT kernel failed");

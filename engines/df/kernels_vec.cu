@@ -27,7 +27,7 @@ __device__ __forceinline__ dfs_df fast_mad(dfs_df acc, double x, double y, int a
 
 __device__ __forceinline__ bool nonfinite(double v)
 {
-    return ((dfs_bits64(v) >> 52) & 0x7ff) == 0x7ff;
+    return ((dfs_d_bits(v) >> 52) & 0x7ff) == 0x7ff;
 }
 
 __device__ __forceinline__ dfs_dfx shfl_xor(dfs_dfx a, int off)

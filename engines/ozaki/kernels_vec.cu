@@ -74,20 +74,34 @@ __device__ __forceinline__ void zero_words(long long *w, int n, int tid, int nth
         w[i] = 0;
 }
 
+__device__ __forceinline__ void fpe_zero(double *t)
+{
+#pragma unroll
+    for (int i = 0; i < DFS_OZ_TERMS; i++)
+        t[i] = 0.0;
+}
+
 /* Products per block before its accumulator words could overflow (each addition puts less than
  * 2^32 into a word): the slow paths normalise in between. */
 #define SLOW_ROUND (1ll << 28)
+
+/* The full accumulator in the words w (filled by atomics: not normalised). */
+__device__ __forceinline__ dfs_xacc view(long long *w)
+{
+    dfs_xacc a;
+    a.w = (int64_t *)w;
+    a.nw = DFS_X_WORDS;
+    a.lsb = DFS_X_LSB;
+    a.pending = 1;
+    return a;
+}
 
 /* Carry propagation of a shared accumulator by one thread (the others wait at the barriers). */
 __device__ void normalize_shared(long long *w)
 {
     __syncthreads();
     if (threadIdx.x == 0) {
-        dfs_xacc a;
-        a.w = (int64_t *)w;
-        a.nw = DFS_X_WORDS;
-        a.lsb = DFS_X_LSB;
-        a.pending = 0;
+        dfs_xacc a = view(w);
         dfs_x_normalize(&a);
     }
     __syncthreads();
@@ -100,9 +114,7 @@ extern "C" __global__ void __launch_bounds__(DFS_OZ_DOT_THREADS) dfs_oz_dot(dfs_
     __shared__ long long w[DFS_X_WORDS];
     zero_words(w, DFS_X_WORDS, threadIdx.x, blockDim.x);
     double t[DFS_OZ_TERMS];
-#pragma unroll
-    for (int i = 0; i < DFS_OZ_TERMS; i++)
-        t[i] = 0.0;
+    fpe_zero(t);
     unsigned f = 0;
     const int64_t stride = (int64_t)gridDim.x * blockDim.x;
     for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < a.n; i += stride)
@@ -157,11 +169,7 @@ extern "C" __global__ void __launch_bounds__(DFS_OZ_DOT_THREADS)
     }
     __syncthreads();
     if (threadIdx.x == 0) {
-        dfs_xacc s;
-        s.w = (int64_t *)w;
-        s.nw = DFS_X_WORDS;
-        s.lsb = DFS_X_LSB;
-        s.pending = 1;
+        dfs_xacc s = view(w);
         int ok;
         *a.result = dfs_x_axpby(&s, *a.flags & DFS_X_SPECIAL, 1.0, 0.0, 0.0, (int64_t *)scratch,
                                 DFS_X_WORDS, &ok);
@@ -190,9 +198,7 @@ extern "C" __global__ void __launch_bounds__(DFS_OZ_GEMV_THREADS)
         return;
     const int64_t j0 = (int64_t)s * a.chunk, j1 = min64(a.inner, j0 + a.chunk);
     double t[DFS_OZ_TERMS];
-#pragma unroll
-    for (int i = 0; i < DFS_OZ_TERMS; i++)
-        t[i] = 0.0;
+    fpe_zero(t);
     unsigned f = 0;
     const double *col = a.A + r + j0 * a.lda;
     for (int64_t j = j0; j < j1; j++, col += a.lda)
@@ -212,9 +218,7 @@ extern "C" __global__ void __launch_bounds__(DFS_OZ_GEMV_THREADS)
         return;
     const int64_t i0 = (int64_t)s * a.chunk, i1 = min64(a.inner, i0 + a.chunk);
     double t[DFS_OZ_TERMS];
-#pragma unroll
-    for (int i = 0; i < DFS_OZ_TERMS; i++)
-        t[i] = 0.0;
+    fpe_zero(t);
     unsigned f = 0;
     const double *col = a.A + c * a.lda;
     for (int64_t i = i0 + lane; i < i1; i += 32)
@@ -269,11 +273,7 @@ extern "C" __global__ void __launch_bounds__(32 * DFS_OZ_FINAL_WARPS)
                 }
                 __syncwarp();
                 if (lane == 0) {
-                    dfs_xacc n;
-                    n.w = (int64_t *)w;
-                    n.nw = DFS_X_WORDS;
-                    n.lsb = DFS_X_LSB;
-                    n.pending = 0;
+                    dfs_xacc n = view(w);
                     dfs_x_normalize(&n);
                 }
                 __syncwarp();
@@ -283,11 +283,7 @@ extern "C" __global__ void __launch_bounds__(32 * DFS_OZ_FINAL_WARPS)
     }
     __syncwarp();
     if (lane == 0) {
-        dfs_xacc s;
-        s.w = (int64_t *)w;
-        s.nw = DFS_X_WORDS;
-        s.lsb = DFS_X_LSB;
-        s.pending = 1;
+        dfs_xacc s = view(w);
         double *yo = a.y + vidx(o, a.incy, a.len);
         const double c = beta != 0 ? *yo : 0.0;
         int ok;

@@ -73,9 +73,7 @@ cublasStatus_t dfs_oz_ddot_gpu(const dfs_ctx *x, const dfs_dot_call *c)
     err |= dfs_launch(k[K_DOT_SLOW], (unsigned)blocks, 1, 1, DFS_OZ_DOT_THREADS, 1, st, &a);
     err |= dfs_launch(k[K_DOT_FINAL], 1, 1, 1, DFS_OZ_DOT_THREADS, 1, st, &a);
     if (!err && host_result)
-        err = DFS_DRV(cuMemcpyDtoHAsync)(c->result, (CUdeviceptr)(uintptr_t)tmp, sizeof(double),
-                                         st) != CUDA_SUCCESS ||
-              DFS_DRV(cuStreamSynchronize)(st) != CUDA_SUCCESS; /* cuBLAS blocks here too */
+        err = dfs_result_to_host(c->result, (CUdeviceptr)(uintptr_t)tmp, sizeof(double), st);
     pthread_mutex_unlock(&x->scratch->lock);
     if (err) {
         dfs_log_once(DFS_LOG_ERROR, "repro-dot", "repro: a DOT kernel failed");
