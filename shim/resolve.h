@@ -45,7 +45,8 @@
     X(cuMemAllocAsync, "cuMemAllocAsync", NULL)                                                    \
     X(cuMemFreeAsync, "cuMemFreeAsync", NULL)                                                      \
     X(cuMemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2", NULL)                                            \
-    X(cuMemsetD32Async, "cuMemsetD32Async", NULL)
+    X(cuMemsetD32Async, "cuMemsetD32Async", NULL)                                              \
+    X(cuMemHostAlloc, "cuMemHostAlloc", NULL)
 
 typedef enum {
 #define DFS_X_CUBLAS(n) DFS_SYM_##n,
@@ -79,6 +80,7 @@ typedef CUresult (*dfs_fn_cuMemAllocAsync)(CUdeviceptr *, size_t, CUstream);
 typedef CUresult (*dfs_fn_cuMemFreeAsync)(CUdeviceptr, CUstream);
 typedef CUresult (*dfs_fn_cuMemcpyDtoHAsync)(void *, CUdeviceptr, size_t, CUstream);
 typedef CUresult (*dfs_fn_cuMemsetD32Async)(CUdeviceptr, unsigned int, size_t, CUstream);
+typedef CUresult (*dfs_fn_cuMemHostAlloc)(void **, size_t, unsigned int);
 
 typedef void (*dfs_fn)(void);
 

@@ -7,104 +7,14 @@
  * the grid nor the scheduling changes a bit.  Slow path: an output whose thread spilled (fpe.h)
  * is recomputed with every product straight into the accumulator.  Infinities and NaN travel as
  * flags (xacc.h) and are resolved at the end. */
-#include "../common/fpe.h"
+#include "oz_device.cuh"
 #include "oz_vec.h"
-
-/* Element i of a BLAS vector of n with increment inc. */
-__device__ __forceinline__ int64_t vidx(int64_t i, int64_t inc, int64_t n)
-{
-    return (inc > 0 ? 0 : (n - 1) * -inc) + i * inc;
-}
-
-/* w += (-1)^neg M 2^e, w a full accumulator (DFS_X_WORDS words from DFS_X_LSB) that other
- * threads update too.  Every finite double and product fits. */
-__device__ __forceinline__ void atomic_add(long long *w, int neg, dfs_u128 M, int e)
-{
-    int q;
-    uint32_t d[5];
-    if (M == 0 || !dfs_x_place(DFS_X_WORDS, DFS_X_LSB, M, e, &q, d))
-        return;
-    for (int j = 0; j < 5; j++)
-        if (d[j])
-            atomicAdd((unsigned long long *)&w[q + j],
-                      neg ? 0ull - (unsigned long long)d[j] : (unsigned long long)d[j]);
-}
-
-__device__ __forceinline__ void atomic_add_double(long long *w, double v)
-{
-    uint64_t m;
-    int e;
-    int neg = dfs_d_split(v, &m, &e);
-    atomic_add(w, neg, (dfs_u128)m, e);
-}
-
-__device__ __forceinline__ void atomic_add_product(long long *w, double x, double y)
-{
-    uint64_t mx, my;
-    int ex, ey;
-    int neg = dfs_d_split(x, &mx, &ex) ^ dfs_d_split(y, &my, &ey);
-    atomic_add(w, neg, (dfs_u128)mx * my, ex + ey);
-}
-
-/* A product into an accumulator on the slow path; returns its special flags. */
-__device__ __forceinline__ unsigned slow_product(long long *w, double x, double y)
-{
-    unsigned f = dfs_x_product_flags(x, y);
-    if (!f)
-        atomic_add_product(w, x, y);
-    return f;
-}
-
-__device__ __forceinline__ int64_t min64(int64_t a, int64_t b)
-{
-    return a < b ? a : b;
-}
-
-/* OR over the warp (all lanes active). */
-__device__ __forceinline__ unsigned warp_or(unsigned f)
-{
-    for (int off = 16; off > 0; off >>= 1)
-        f |= __shfl_xor_sync(0xffffffffu, f, off);
-    return f;
-}
-
-__device__ __forceinline__ void zero_words(long long *w, int n, int tid, int nthreads)
-{
-    for (int i = tid; i < n; i += nthreads)
-        w[i] = 0;
-}
 
 __device__ __forceinline__ void fpe_zero(double *t)
 {
 #pragma unroll
     for (int i = 0; i < DFS_OZ_TERMS; i++)
         t[i] = 0.0;
-}
-
-/* Products per block before its accumulator words could overflow (each addition puts less than
- * 2^32 into a word): the slow paths normalise in between. */
-#define SLOW_ROUND (1ll << 28)
-
-/* The full accumulator in the words w (filled by atomics: not normalised). */
-__device__ __forceinline__ dfs_xacc view(long long *w)
-{
-    dfs_xacc a;
-    a.w = (int64_t *)w;
-    a.nw = DFS_X_WORDS;
-    a.lsb = DFS_X_LSB;
-    a.pending = 1;
-    return a;
-}
-
-/* Carry propagation of a shared accumulator by one thread (the others wait at the barriers). */
-__device__ void normalize_shared(long long *w)
-{
-    __syncthreads();
-    if (threadIdx.x == 0) {
-        dfs_xacc a = view(w);
-        dfs_x_normalize(&a);
-    }
-    __syncthreads();
 }
 
 /* ---------- DOT ---------- */
@@ -154,6 +64,30 @@ extern "C" __global__ void __launch_bounds__(DFS_OZ_DOT_THREADS)
     __syncthreads();
     for (int j = threadIdx.x; j < DFS_X_WORDS; j += blockDim.x)
         a.acc[(int64_t)blockIdx.x * DFS_X_WORDS + j] = w[j];
+}
+
+/* Without workspace (e.g. during graph capture when it would have to grow): one block adds
+ * every product into its accumulator and rounds; the result pointer is device memory. */
+extern "C" __global__ void __launch_bounds__(DFS_OZ_DOT_THREADS)
+    dfs_oz_dot_single(dfs_oz_dot_args a)
+{
+    __shared__ long long w[DFS_X_WORDS], scratch[DFS_X_WORDS];
+    __shared__ unsigned flags;
+    zero_words(w, DFS_X_WORDS, threadIdx.x, blockDim.x);
+    if (threadIdx.x == 0)
+        flags = 0;
+    __syncthreads();
+    unsigned f = 0;
+    for (int64_t done = 0; done < a.n; done += SLOW_ROUND) {
+        const int64_t end = min64(a.n, done + SLOW_ROUND);
+        for (int64_t i = done + threadIdx.x; i < end; i += blockDim.x)
+            f |= slow_product(w, a.x[vidx(i, a.incx, a.n)], a.y[vidx(i, a.incy, a.n)]);
+        normalize_shared(w);
+    }
+    atomicOr(&flags, f);
+    __syncthreads();
+    if (threadIdx.x == 0)
+        finish_output(w, scratch, flags, 1.0, 0.0, a.result); /* beta = 0: *result not read */
 }
 
 /* One block: the blocks' accumulators summed word by word, rounded once. */
@@ -254,7 +188,7 @@ extern "C" __global__ void __launch_bounds__(32 * DFS_OZ_FINAL_WARPS)
     __syncwarp();
     const double alpha = a.alpha ? *a.alpha : a.alpha_v;
     const double beta = a.beta ? *a.beta : a.beta_v;
-    unsigned f = a.flags[o];
+    unsigned f = a.flags ? a.flags[o] : DFS_FPE_SPILL; /* no workspace: every output slow */
     if (alpha != 0) {
         if (!(f & DFS_FPE_SPILL)) {
             for (int i = lane; i < a.splits * DFS_OZ_TERMS; i += 32) {
@@ -263,31 +197,12 @@ extern "C" __global__ void __launch_bounds__(32 * DFS_OZ_FINAL_WARPS)
                     atomic_add_double(w, v);
             }
         } else {
-            /* the slow path: every product of this output, in rounds that keep words in range */
-            unsigned g = 0;
-            for (int64_t q0 = 0; q0 < a.inner; q0 += SLOW_ROUND) {
-                const int64_t q1 = min64(a.inner, q0 + SLOW_ROUND);
-                for (int64_t q = q0 + lane; q < q1; q += 32) {
-                    const double av = a.trans ? a.A[q + o * a.lda] : a.A[o + q * a.lda];
-                    g |= slow_product(w, av, a.x[vidx(q, a.incx, a.inner)]);
-                }
-                __syncwarp();
-                if (lane == 0) {
-                    dfs_xacc n = view(w);
-                    dfs_x_normalize(&n);
-                }
-                __syncwarp();
-            }
-            f = warp_or(g);
+            /* the slow path: every product of this output */
+            const double *arow = a.trans ? a.A + o * a.lda : a.A + o;
+            f = warp_exact_products(w, a.inner, arow, a.trans ? 1 : a.lda, a.x, a.incx, a.inner);
         }
     }
     __syncwarp();
-    if (lane == 0) {
-        dfs_xacc s = view(w);
-        double *yo = a.y + vidx(o, a.incy, a.len);
-        const double c = beta != 0 ? *yo : 0.0;
-        int ok;
-        *yo = dfs_x_axpby(&s, alpha != 0 ? f & DFS_X_SPECIAL : 0u, alpha, beta, c,
-                          (int64_t *)ws[wp], DFS_X_WORDS, &ok);
-    }
+    if (lane == 0)
+        finish_output(w, ws[wp], alpha != 0 ? f : 0u, alpha, beta, a.y + vidx(o, a.incy, a.len));
 }

@@ -14,9 +14,10 @@
 
 extern const unsigned char dfs_oz_vec_fatbin[];
 
-enum { K_DOT, K_DOT_SLOW, K_DOT_FINAL, K_GEMV_N, K_GEMV_T, K_GEMV_FINAL, K_COUNT };
-static const char *const names[K_COUNT] = {"dfs_oz_dot",    "dfs_oz_dot_slow", "dfs_oz_dot_final",
-                                           "dfs_oz_gemv_n", "dfs_oz_gemv_t",   "dfs_oz_gemv_final"};
+enum { K_DOT, K_DOT_SLOW, K_DOT_FINAL, K_DOT_SINGLE, K_GEMV_N, K_GEMV_T, K_GEMV_FINAL, K_COUNT };
+static const char *const names[K_COUNT] = {
+    "dfs_oz_dot",    "dfs_oz_dot_slow", "dfs_oz_dot_final",  "dfs_oz_dot_single",
+    "dfs_oz_gemv_n", "dfs_oz_gemv_t",   "dfs_oz_gemv_final"};
 static dfs_module module = DFS_MODULE_INIT(dfs_oz_vec_fatbin, names, K_COUNT);
 
 static size_t round_up(size_t x, size_t to)
@@ -56,22 +57,32 @@ cublasStatus_t dfs_oz_ddot_gpu(const dfs_ctx *x, const dfs_dot_call *c)
     dfs_oz_dot_args a;
     memset(&a, 0, sizeof a);
     char *base = scratch(x, acc_bytes + 256, 1, &a.flags);
-    if (!base) {
-        pthread_mutex_unlock(&x->scratch->lock);
-        return DFS_STATUS_DECLINED;
-    }
     a.x = c->x;
     a.y = c->y;
     a.incx = c->incx;
     a.incy = c->incy;
     a.n = c->n;
-    a.acc = (long long *)base;
-    a.blocks = (int)blocks;
-    double *tmp = (double *)(base + acc_bytes);
-    a.result = host_result ? tmp : c->result;
-    int err = dfs_launch(k[K_DOT], (unsigned)blocks, 1, 1, DFS_OZ_DOT_THREADS, 1, st, &a);
-    err |= dfs_launch(k[K_DOT_SLOW], (unsigned)blocks, 1, 1, DFS_OZ_DOT_THREADS, 1, st, &a);
-    err |= dfs_launch(k[K_DOT_FINAL], 1, 1, 1, DFS_OZ_DOT_THREADS, 1, st, &a);
+    int err;
+    double *tmp = NULL;
+    if (base) {
+        a.acc = (long long *)base;
+        a.blocks = (int)blocks;
+        tmp = (double *)(base + acc_bytes);
+        a.result = host_result ? tmp : c->result;
+        err = dfs_launch(k[K_DOT], (unsigned)blocks, 1, 1, DFS_OZ_DOT_THREADS, 1, st, &a);
+        err |= dfs_launch(k[K_DOT_SLOW], (unsigned)blocks, 1, 1, DFS_OZ_DOT_THREADS, 1, st, &a);
+        err |= dfs_launch(k[K_DOT_FINAL], 1, 1, 1, DFS_OZ_DOT_THREADS, 1, st, &a);
+    } else if (!host_result) {
+        /* no workspace: one block, exact, slow (never native: the promise holds) */
+        dfs_log_once(DFS_LOG_WARN, "repro-dot-single", "repro: no workspace for a DOT; it runs "
+                     "in one block (exact, slow)");
+        a.result = c->result;
+        err = dfs_launch(k[K_DOT_SINGLE], 1, 1, 1, DFS_OZ_DOT_THREADS, 1, st, &a);
+    } else {
+        pthread_mutex_unlock(&x->scratch->lock);
+        dfs_log_once(DFS_LOG_ERROR, "repro-dot-scratch", "repro: no device memory for a DOT");
+        return CUBLAS_STATUS_ALLOC_FAILED;
+    }
     if (!err && host_result)
         err = dfs_result_to_host(c->result, (CUdeviceptr)(uintptr_t)tmp, sizeof(double), st);
     pthread_mutex_unlock(&x->scratch->lock);
@@ -125,14 +136,18 @@ cublasStatus_t dfs_oz_dgemv_gpu(const dfs_ctx *x, const dfs_gemv_call *c)
         a.splits = 1;
         base = scratch(x, DFS_OZ_TERMS * (size_t)a.len * sizeof(double), (size_t)a.len, &a.flags);
     }
-    if (!base) {
-        pthread_mutex_unlock(&x->scratch->lock);
-        dfs_log_once(DFS_LOG_WARN, "repro-gemv-scratch", "repro: no workspace for a GEMV");
-        return DFS_STATUS_DECLINED;
-    }
-    a.terms = (double *)base;
-    int err = dfs_launch(k[a.trans ? K_GEMV_T : K_GEMV_N], (unsigned)out_blocks, (unsigned)splits,
+    int err = 0;
+    if (base) {
+        a.terms = (double *)base;
+        err = dfs_launch(k[a.trans ? K_GEMV_T : K_GEMV_N], (unsigned)out_blocks, (unsigned)splits,
                          1, DFS_OZ_GEMV_THREADS, 1, st, &a);
+    } else {
+        /* no workspace: every output on the slow path (exact; never native) */
+        dfs_log_once(DFS_LOG_WARN, "repro-gemv-scratch", "repro: no workspace for a GEMV; its "
+                     "outputs take the slow exact path");
+        a.terms = NULL;
+        a.flags = NULL;
+    }
     err |= dfs_launch(k[K_GEMV_FINAL],
                       (unsigned)((a.len + DFS_OZ_FINAL_WARPS - 1) / DFS_OZ_FINAL_WARPS), 1, 1,
                       32 * DFS_OZ_FINAL_WARPS, 1, st, &a);

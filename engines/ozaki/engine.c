@@ -1,0 +1,92 @@
+/* ozaki/engine.c — the reproducible engine (README.md here): two names over one implementation.
+ *
+ *   repro  every output correctly rounded, RN(alpha * sum a*b + beta * c), so bitwise the same
+ *          on every run, stream, GPU and on the CPU (host.c).  Options: max_splits, workspace_mb.
+ *   ozaki  the paper's knobs on top (ALGORITHMS.md section 3), for speed at a documented loss:
+ *            splits = N        exactly N slices per operand (default 0 = as many as needed)
+ *            fast = 1          skip the slice pairs i + j >= N (FS; needs splits)
+ *            sum = exact|fixed partials rounded once (default), or summed in a fixed order in
+ *                              binary64 (reproducible, about 1 ulp)
+ *          With splits = 0, fast = 0 and sum = exact it is repro.
+ *   Both: max_splits = the most slices a DGEMM takes per operand (default 12); rows and columns
+ *         that need more are computed directly (exactly, slowly).  workspace_mb = the most
+ *         scratch one DGEMM may use (default 1024); larger products run block by block.
+ * DDOT and DGEMV are always exact (one pass, vec.c); the knobs are DGEMM's. */
+#include "../engine.h"
+#include "../../shim/log.h"
+#include "gemm.h"
+#include "vec.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int oz_can_run(const dfs_device *d)
+{
+    /* the fatbins hold code for cc 7.5 and later (and PTX for newer parts) */
+    return d->cc_major > 7 || (d->cc_major == 7 && d->cc_minor >= 5);
+}
+
+/* An integer option in [lo, hi], or def (an error logged once when the value is bad). */
+static long long int_option(const dfs_options *o, const char *key, long long lo, long long hi,
+                            long long def)
+{
+    const char *v = dfs_option_get(o, key);
+    if (!v)
+        return def;
+    char *end;
+    long long x = strtoll(v, &end, 10);
+    if (*v && !*end && x >= lo && x <= hi)
+        return x;
+    dfs_log_once(DFS_LOG_ERROR, key, "ozaki: %s=%s is not a number from %lld to %lld; using %lld",
+                 key, v, lo, hi, def);
+    return def;
+}
+
+static void read_options(const dfs_options *o, int knobs, dfs_oz_gemm_opts *g)
+{
+    memset(g, 0, sizeof *g);
+    g->max_splits = (int)int_option(o, "max_splits", 1, 16, 12);
+    g->workspace = (size_t)int_option(o, "workspace_mb", 16, 1 << 24, 1024) << 20;
+    if (!knobs)
+        return;
+    g->splits = (int)int_option(o, "splits", 0, 16, 0);
+    g->fast = (int)int_option(o, "fast", 0, 1, 0) && g->splits > 0;
+    const char *s = dfs_option_get(o, "sum");
+    if (s && !strcmp(s, "fixed"))
+        g->fixed_sum = 1;
+    else if (s && strcmp(s, "exact"))
+        dfs_log_once(DFS_LOG_ERROR, "ozaki-sum", "ozaki: sum=%s is not exact or fixed; using exact",
+                     s);
+}
+
+static cublasStatus_t repro_dgemm(const dfs_ctx *x, const dfs_gemm_call *c)
+{
+    dfs_oz_gemm_opts g;
+    read_options(x->options, 0, &g);
+    return dfs_oz_dgemm_gpu(x, c, &g);
+}
+
+static cublasStatus_t ozaki_dgemm(const dfs_ctx *x, const dfs_gemm_call *c)
+{
+    dfs_oz_gemm_opts g;
+    read_options(x->options, 1, &g);
+    return dfs_oz_dgemm_gpu(x, c, &g);
+}
+
+const dfs_engine dfs_engine_repro = {
+    .name = "repro",
+    .summary = "correctly rounded, bitwise reproducible results (exact accumulation, Ozaki scheme)",
+    .can_run = oz_can_run,
+    .dgemm = repro_dgemm,
+    .dgemv = dfs_oz_dgemv_gpu,
+    .ddot = dfs_oz_ddot_gpu,
+};
+
+const dfs_engine dfs_engine_ozaki = {
+    .name = "ozaki",
+    .summary = "the Ozaki scheme with the paper's knobs (splits, fast mode, fixed-order sum)",
+    .can_run = oz_can_run,
+    .dgemm = ozaki_dgemm,
+    .dgemv = dfs_oz_dgemv_gpu,
+    .ddot = dfs_oz_ddot_gpu,
+};

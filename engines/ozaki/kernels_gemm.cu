@@ -1,0 +1,181 @@
+/* kernels_gemm.cu — the reproducible engine's DGEMM around cuBLAS's exact slice products
+ * (the steps of host.c's dfs_oz_gemm_host, with real threads; README.md for the scheme):
+ *   dfs_oz_rows    per row of op(A) / column of op(B): top exponent, slices needed, specials;
+ *   dfs_oz_split   the slices of a block of rows (oz_steps.h), scaled into (-1, 1);
+ *   (cuBLAS)       P_ij = S_A_i * S_B_j, exact in binary64;
+ *   dfs_oz_finish  per output: the partials into a window accumulator, one rounding; outputs
+ *                  that cannot (special values, more slices needed than taken, a window too
+ *                  small) go to a list;
+ *   dfs_oz_direct  one warp per listed output: every product into a full accumulator (with no
+ *                  list, every output: the path that needs no workspace at all). */
+#include "oz_device.cuh"
+#include "oz_gemm.h"
+#include "oz_steps.h"
+
+/* ---------- rows ---------- */
+
+extern "C" __global__ void __launch_bounds__(256) dfs_oz_rows(dfs_oz_rows_args a)
+{
+    if (blockIdx.x == 0 && threadIdx.x == 0 && a.consts) {
+        a.consts[0] = 1.0;
+        a.consts[1] = 0.0;
+    }
+    const int lane = threadIdx.x & 31;
+    int64_t r;
+    dfs_oz_row ri = dfs_oz_row_init();
+    if (a.warp_per_row) {
+        r = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) / 32;
+        if (r >= a.rows)
+            return; /* whole warps */
+        const double *x = a.X + r * a.rs;
+        for (int64_t q = lane; q < a.k; q += 32)
+            dfs_oz_row_add(&ri, x[q * a.qs]);
+        for (int off = 16; off > 0; off >>= 1) {
+            dfs_oz_row o;
+            o.tau = __shfl_xor_sync(0xffffffffu, ri.tau, off);
+            o.low = __shfl_xor_sync(0xffffffffu, ri.low, off);
+            o.special = __shfl_xor_sync(0xffffffffu, ri.special, off);
+            dfs_oz_row_merge(&ri, o);
+        }
+        if (lane != 0)
+            return;
+    } else {
+        r = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+        if (r >= a.rows)
+            return;
+        const double *x = a.X + r * a.rs;
+        for (int64_t q = 0; q < a.k; q++)
+            dfs_oz_row_add(&ri, x[q * a.qs]);
+    }
+    const int need = ri.special ? DFS_OZ_SPECIAL : dfs_oz_row_slices(ri, a.beta);
+    a.tau[r] = ri.tau;
+    a.need[r] = need;
+    if (need > 0)
+        atomicMax(a.maxneed, need);
+}
+
+/* ---------- split ---------- */
+
+extern "C" __global__ void __launch_bounds__(256) dfs_oz_split(dfs_oz_split_args a)
+{
+    const int64_t total = a.rows * a.k, stride = (int64_t)gridDim.x * blockDim.x;
+    /* walk the element index with the source's contiguous dimension fastest */
+    const int r_fast = a.rs == 1;
+    for (int64_t e = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; e < total; e += stride) {
+        const int64_t r = r_fast ? e % a.rows : e / a.k, q = r_fast ? e / a.rows : e % a.k;
+        const double v = a.X[(a.r0 + r) * a.rs + q * a.qs];
+        const int tau = a.tau[a.r0 + r];
+        double *out = a.S + r * a.srs + q * a.sqs;
+        for (int i = 0; i < a.s; i++)
+            out[i * a.sstride] =
+                tau == DFS_OZ_NONE_TAU || !dfs_d_is_finite(v) ? 0.0 : dfs_oz_slice(v, tau, a.beta, i);
+    }
+}
+
+/* ---------- finish ---------- */
+
+/* (r - r0) and (c - c0) of a listed output, 16 bits each (blocks are at most 65536 wide). */
+__device__ __forceinline__ uint32_t pack_rc(int64_t r, int64_t c)
+{
+    return (uint32_t)r | ((uint32_t)c << 16);
+}
+
+extern "C" __global__ void __launch_bounds__(DFS_OZ_FINISH_THREADS)
+    dfs_oz_finish(dfs_oz_finish_args a)
+{
+    /* word-major per thread with an odd stride: conflict-free enough */
+    __shared__ long long win[DFS_OZ_FINISH_THREADS * DFS_OZ_WIN + DFS_OZ_FINISH_THREADS];
+    __shared__ long long res[DFS_OZ_FINISH_THREADS * DFS_OZ_WIN + DFS_OZ_FINISH_THREADS];
+    const int64_t e = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (e >= a.bm * a.bn)
+        return;
+    const int64_t r = e % a.bm, c = e / a.bm; /* r fastest: P and C reads coalesce */
+    const int64_t gr = a.r0 + r, gc = a.c0 + c;
+    const double alpha = a.alpha ? *a.alpha : a.alpha_v;
+    const double beta = a.beta_p ? *a.beta_p : a.beta_v;
+    double *out = a.C + gr + gc * a.ldc;
+    const int na = a.needA[gr], nb = a.needB[gc];
+    if (alpha != 0 && a.k > 0 &&
+        (na == DFS_OZ_SPECIAL || nb == DFS_OZ_SPECIAL || (a.exact && (na > a.sa || nb > a.sb)))) {
+        a.list[atomicAdd(a.count, 1u)] = pack_rc(r, c);
+        return;
+    }
+    const int ta = a.tauA[gr], tb = a.tauB[gc];
+    const int smax = a.sa > a.sb ? a.sa : a.sb;
+    const int64_t pair = a.bm * a.bn; /* elements of one P_ij */
+    if (a.fixed_sum) {
+        /* the paper's cheaper reproducible mode: the partials in a fixed order in binary64 */
+        double s = 0.0;
+        if (alpha != 0 && a.k > 0)
+            for (int i = 0; i < a.sa; i++)
+                for (int j = 0; j < a.sb; j++) {
+                    if (a.fast && i + j >= smax)
+                        continue;
+                    const double p = a.P[(int64_t)(i * a.sb + j) * pair + c * a.bm + r];
+                    s = dfs_d_add(s, scalbn(p, ta + tb - (i + j) * a.beta));
+                }
+        const double bc = beta != 0 ? dfs_d_mul(beta, *out) : 0.0;
+        *out = alpha == 0 ? bc : dfs_d_fma(alpha, s, bc);
+        return;
+    }
+    dfs_xacc acc;
+    dfs_x_init(&acc, (int64_t *)win + threadIdx.x * (DFS_OZ_WIN + 1), DFS_OZ_WIN,
+               ta + tb - (a.sa + a.sb) * a.beta);
+    int fits = 1;
+    if (alpha != 0 && a.k > 0 && ta != DFS_OZ_NONE_TAU && tb != DFS_OZ_NONE_TAU)
+        for (int i = 0; i < a.sa; i++)
+            for (int j = 0; j < a.sb; j++) {
+                if (a.fast && i + j >= smax)
+                    continue;
+                const double p = a.P[(int64_t)(i * a.sb + j) * pair + c * a.bm + r];
+                if (p != 0)
+                    fits &= dfs_x_add_double(&acc, p, ta + tb - (i + j) * a.beta);
+            }
+    int ok = 0;
+    double v = 0.0;
+    if (fits) {
+        const double cv = beta != 0 ? *out : 0.0;
+        v = dfs_x_axpby(&acc, 0u, alpha, beta, cv,
+                        (int64_t *)res + threadIdx.x * (DFS_OZ_WIN + 1), DFS_OZ_WIN, &ok);
+    }
+    if (ok)
+        *out = v;
+    else
+        a.list[atomicAdd(a.count, 1u)] = pack_rc(r, c);
+}
+
+/* ---------- direct ---------- */
+
+extern "C" __global__ void __launch_bounds__(32 * DFS_OZ_DIRECT_WARPS)
+    dfs_oz_direct(dfs_oz_finish_args a)
+{
+    __shared__ long long wa[DFS_OZ_DIRECT_WARPS][DFS_X_WORDS];
+    __shared__ long long ws[DFS_OZ_DIRECT_WARPS][DFS_X_WORDS];
+    const int lane = threadIdx.x & 31, wp = threadIdx.x / 32;
+    /* the listed outputs, or (no list: no workspace) every output of the block */
+    const int64_t count = a.list ? (int64_t)*(volatile unsigned *)a.count : a.bm * a.bn;
+    const double alpha = a.alpha ? *a.alpha : a.alpha_v;
+    const double beta = a.beta_p ? *a.beta_p : a.beta_v;
+    for (int64_t it = (int64_t)blockIdx.x * DFS_OZ_DIRECT_WARPS + wp; it < count;
+         it += (int64_t)gridDim.x * DFS_OZ_DIRECT_WARPS) {
+        int64_t gr, gc;
+        if (a.list) {
+            const uint32_t rc = a.list[it];
+            gr = a.r0 + (rc & 0xffffu);
+            gc = a.c0 + (rc >> 16);
+        } else {
+            gr = a.r0 + it % a.bm;
+            gc = a.c0 + it / a.bm;
+        }
+        long long *w = wa[wp];
+        zero_words(w, DFS_X_WORDS, lane, 32);
+        __syncwarp();
+        /* op(B)(q, c) as a BLAS vector: stride bqs from B + c * bcs */
+        const unsigned f = alpha == 0 ? 0u /* A and B are not read */
+                                      : warp_exact_products(w, a.k, a.A + gr * a.ars, a.aqs,
+                                                            a.B + gc * a.bcs, a.bqs, a.k);
+        if (lane == 0)
+            finish_output(w, ws[wp], f, alpha, beta, a.C + gr + gc * a.ldc);
+        __syncwarp();
+    }
+}

@@ -1,0 +1,133 @@
+/* oz_device.cuh — device helpers of the reproducible engine's kernels: exact accumulators in
+ * shared memory updated with 64-bit integer atomics (xacc.h's layout), and the slow path that
+ * adds every product of one output into such an accumulator with one warp. */
+#ifndef DFS_OZ_DEVICE_CUH
+#define DFS_OZ_DEVICE_CUH
+
+#include "../common/fpe.h"
+
+/* Element i of a BLAS vector of n with increment inc. */
+__device__ __forceinline__ int64_t vidx(int64_t i, int64_t inc, int64_t n)
+{
+    return (inc > 0 ? 0 : (n - 1) * -inc) + i * inc;
+}
+
+/* w += (-1)^neg M 2^e, w a full accumulator (DFS_X_WORDS words from DFS_X_LSB) that other
+ * threads update too.  Every finite double and product fits. */
+__device__ __forceinline__ void atomic_add(long long *w, int neg, dfs_u128 M, int e)
+{
+    int q;
+    uint32_t d[5];
+    if (M == 0 || !dfs_x_place(DFS_X_WORDS, DFS_X_LSB, M, e, &q, d))
+        return;
+    for (int j = 0; j < 5; j++)
+        if (d[j])
+            atomicAdd((unsigned long long *)&w[q + j],
+                      neg ? 0ull - (unsigned long long)d[j] : (unsigned long long)d[j]);
+}
+
+__device__ __forceinline__ void atomic_add_double(long long *w, double v)
+{
+    uint64_t m;
+    int e;
+    int neg = dfs_d_split(v, &m, &e);
+    atomic_add(w, neg, (dfs_u128)m, e);
+}
+
+__device__ __forceinline__ void atomic_add_product(long long *w, double x, double y)
+{
+    uint64_t mx, my;
+    int ex, ey;
+    int neg = dfs_d_split(x, &mx, &ex) ^ dfs_d_split(y, &my, &ey);
+    atomic_add(w, neg, (dfs_u128)mx * my, ex + ey);
+}
+
+/* A product into an accumulator on the slow path; returns its special flags. */
+__device__ __forceinline__ unsigned slow_product(long long *w, double x, double y)
+{
+    unsigned f = dfs_x_product_flags(x, y);
+    if (!f)
+        atomic_add_product(w, x, y);
+    return f;
+}
+
+__device__ __forceinline__ int64_t min64(int64_t a, int64_t b)
+{
+    return a < b ? a : b;
+}
+
+/* OR over the warp (all lanes active). */
+__device__ __forceinline__ unsigned warp_or(unsigned f)
+{
+    for (int off = 16; off > 0; off >>= 1)
+        f |= __shfl_xor_sync(0xffffffffu, f, off);
+    return f;
+}
+
+__device__ __forceinline__ void zero_words(long long *w, int n, int tid, int nthreads)
+{
+    for (int i = tid; i < n; i += nthreads)
+        w[i] = 0;
+}
+
+/* Products per block before its accumulator words could overflow (each addition puts less than
+ * 2^32 into a word): the slow paths normalise in between. */
+#define SLOW_ROUND (1ll << 28)
+
+/* The full accumulator in the words w (filled by atomics: not normalised). */
+__device__ __forceinline__ dfs_xacc view(long long *w)
+{
+    dfs_xacc a;
+    a.w = (int64_t *)w;
+    a.nw = DFS_X_WORDS;
+    a.lsb = DFS_X_LSB;
+    a.pending = 1;
+    return a;
+}
+
+/* Carry propagation of a shared accumulator by one thread (the others wait at the barriers). */
+__device__ void normalize_shared(long long *w)
+{
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        dfs_xacc a = view(w);
+        dfs_x_normalize(&a);
+    }
+    __syncthreads();
+}
+
+/* One warp adds the K products a[q*sa] * x(q) (x a BLAS vector of xn with increment incx) into
+ * the full accumulator w (shared, zeroed), in rounds that keep the words in range, and returns
+ * the special flags (the same in every lane).  The accumulator is normalised at the end. */
+__device__ unsigned warp_exact_products(long long *w, int64_t K, const double *a, int64_t sa,
+                                        const double *x, int64_t incx, int64_t xn)
+{
+    const int lane = threadIdx.x & 31;
+    unsigned g = 0;
+    for (int64_t q0 = 0; q0 < K; q0 += SLOW_ROUND) {
+        const int64_t q1 = min64(K, q0 + SLOW_ROUND);
+        for (int64_t q = q0 + lane; q < q1; q += 32)
+            g |= slow_product(w, a[q * sa], x[vidx(q, incx, xn)]);
+        __syncwarp();
+        if (lane == 0) {
+            dfs_xacc n = view(w);
+            dfs_x_normalize(&n);
+        }
+        __syncwarp();
+    }
+    return warp_or(g);
+}
+
+/* *out = RN(alpha * S + beta * *out), S the value of the accumulator w with special flags
+ * `flags` (xacc.h's; beta == 0: *out not read).  One thread; scratch: DFS_X_WORDS words. */
+__device__ void finish_output(long long *w, long long *scratch, unsigned flags, double alpha,
+                              double beta, double *out)
+{
+    dfs_xacc s = view(w);
+    const double c = beta != 0 ? *out : 0.0;
+    int ok;
+    *out = dfs_x_axpby(&s, flags & DFS_X_SPECIAL, alpha, beta, c, (int64_t *)scratch, DFS_X_WORDS,
+                       &ok);
+}
+
+#endif

@@ -1,0 +1,58 @@
+/* oz_gemm.h — the argument blocks of the reproducible engine's DGEMM kernels
+ * (kernels_gemm.cu), shared with gemm.c which launches them. */
+#ifndef DFS_OZ_GEMM_H
+#define DFS_OZ_GEMM_H
+
+#include <stdint.h>
+
+#define DFS_OZ_SPECIAL (-1)  /* need[] of a row holding Inf or NaN */
+#define DFS_OZ_WIN 20        /* words of an output's window accumulator (finish kernel) */
+#define DFS_OZ_FINISH_THREADS 128
+#define DFS_OZ_DIRECT_WARPS 8
+
+/* Per row of op(X), element (r, q) at X[r * rs + q * qs], q < k: the top exponent tau, the
+ * slices it needs (dfs_oz_row_slices, or DFS_OZ_SPECIAL), and the largest need over the
+ * rows that are not special into *maxneed (zeroed before).  warp_per_row when qs == 1. */
+typedef struct {
+    const double *X;
+    int64_t rs, qs, rows, k;
+    int *tau, *need, *maxneed;
+    int beta, warp_per_row;
+    double *consts; /* the kernel also writes 1.0 and 0.0 here (device scalars for cuBLAS) */
+} dfs_oz_rows_args;
+
+/* Slices 0 .. s-1 of rows r0 .. r0+rows-1 of op(X): slice i of element (r, q) goes to
+ * S[i * sstride + (r - r0) * srs + q * sqs]. */
+typedef struct {
+    const double *X;
+    int64_t rs, qs, r0, rows, k;
+    const int *tau;
+    int s, beta;
+    double *S;
+    int64_t sstride, srs, sqs;
+} dfs_oz_split_args;
+
+/* One block of C: rows r0 .. r0+bm-1, columns c0 .. c0+bn-1.  The slice products are
+ * P[i * bm * sb * bn + (j * bn + c) * bm + r] (cuBLAS's strided batch over i).  Outputs that
+ * must be computed directly (a special row or column, or one that needs more slices than were
+ * taken) are appended to list[] (r - r0 in the low 16 bits... see kernels_gemm.cu), counted in
+ * *count (zeroed before). */
+typedef struct {
+    const double *P;
+    int64_t bm, bn, r0, c0, k;
+    int sa, sb, beta, exact, fast, fixed_sum;
+    const int *tauA, *tauB, *needA, *needB;
+    const double *alpha, *beta_p; /* device pointers, or NULL: alpha_v, beta_v */
+    double alpha_v, beta_v;
+    double *C;
+    int64_t ldc;
+    /* direct outputs */
+    uint32_t *list;
+    unsigned *count;
+    /* op(A), op(B) for the direct path: (r, q) at A[r * ars + q * aqs], (q, c) at
+     * B[q * bqs + c * bcs] */
+    const double *A, *B;
+    int64_t ars, aqs, bqs, bcs;
+} dfs_oz_finish_args;
+
+#endif
