@@ -335,9 +335,12 @@ DFS_HD double dfs_x_axpby(dfs_xacc *s, unsigned sflags, double alpha, double bet
         return dfs_d_from_bits(0x7ff0000000000000ull);
     if (f & DFS_X_NINF)
         return dfs_d_from_bits(0x7ff0000000000000ull | sign);
-    /* Both terms finite: one exact sum in a window that holds both, one rounding. */
+    /* Both terms finite: one exact sum in a window that holds both, one rounding.  A term far
+     * below every bit of the other (below half its lowest set bit) can only break a tie or pick
+     * a side of a representable value: it is replaced by a tiny value of its sign, just below the
+     * other term's bits, which rounds the same way.  So the window spans one term, not both. */
     int have1 = s_sign != 0 && alpha != 0, have2 = beta != 0 && c != 0;
-    int lo = 0, hi = 0, neg1 = 0;
+    int neg1 = 0, neg2 = 0, lo1 = 0, hi1 = 0, lo2 = 0, hi2 = 0;
     uint64_t ma = 0, mb = 0, mc = 0;
     int ea = 0, eb = 0, ec = 0;
     if (have1) {
@@ -345,15 +348,24 @@ DFS_HD double dfs_x_axpby(dfs_xacc *s, unsigned sflags, double alpha, double bet
         neg1 = dfs_x_abs(s);
         dfs_x_span(s, &slo, &shi);
         neg1 ^= dfs_d_split(alpha, &ma, &ea);
-        lo = slo + ea;
-        hi = shi + ea + 54;
+        lo1 = slo + ea;      /* <= the lowest set bit of alpha * S */
+        hi1 = shi + ea + 54; /* alpha * S < 2^hi1 */
     }
     if (have2) {
-        dfs_d_split(beta, &mb, &eb);
-        dfs_d_split(c, &mc, &ec);
-        int l2 = eb + ec, h2 = eb + ec + 107;
-        lo = have1 && lo < l2 ? lo : l2;
-        hi = have1 && hi > h2 ? hi : h2;
+        neg2 = dfs_d_split(beta, &mb, &eb) ^ dfs_d_split(c, &mc, &ec);
+        lo2 = eb + ec;
+        hi2 = eb + ec + 107;
+    }
+    int sticky1 = have1 && have2 && hi1 <= lo2 - 1;
+    int sticky2 = have1 && have2 && hi2 <= lo1 - 1;
+    if (sticky1)
+        lo1 = lo2 - 2, hi1 = lo2 - 1;
+    if (sticky2)
+        lo2 = lo1 - 2, hi2 = lo1 - 1;
+    int lo = have1 ? lo1 : lo2, hi = have1 ? hi1 : hi2;
+    if (have1 && have2) {
+        lo = lo1 < lo2 ? lo1 : lo2;
+        hi = hi1 > hi2 ? hi1 : hi2;
     }
     int lsb = lo - ((lo % 32) + 32) % 32; /* any alignment works; this one keeps digits whole */
     int nw = (hi + 2 - lsb) / 32 + 2;
@@ -363,12 +375,16 @@ DFS_HD double dfs_x_axpby(dfs_xacc *s, unsigned sflags, double alpha, double bet
     }
     dfs_xacc r;
     dfs_x_init(&r, scratch, nw, lsb);
-    if (have1)
+    if (sticky1)
+        dfs_x_add(&r, neg1, 1, lo1);
+    else if (have1)
         for (int i = 0; i < s->nw; i++)
             if (s->w[i])
                 dfs_x_add(&r, neg1, (dfs_u128)(uint64_t)s->w[i] * ma, s->lsb + 32 * i + ea);
-    if (have2)
-        dfs_x_add_product(&r, beta, c, 0);
+    if (sticky2)
+        dfs_x_add(&r, neg2, 1, lo2);
+    else if (have2)
+        dfs_x_add(&r, neg2, (dfs_u128)mb * mc, eb + ec);
     return dfs_x_round(&r, t1_zero_neg && t2_zero_neg);
 }
 

@@ -55,14 +55,6 @@ static int clamp(int v, int lo, int hi)
     return v < lo ? lo : v > hi ? hi : v;
 }
 
-static int ceil_log2(int64_t k)
-{
-    int l = 0;
-    while (l < 63 && ((int64_t)1 << l) < k)
-        l++;
-    return l;
-}
-
 /* ---- workspace ---- */
 
 typedef struct {
@@ -188,13 +180,7 @@ static cublasStatus_t one_gemm(const run *R, const dfs_gemm_call *c, const doubl
         sa = clamp(fb && fb[0] > 0 ? fb[0] : FIRST_GUESS, 1, o->max_splits);
         sb = clamp(fb && fb[1] > 0 ? fb[1] : FIRST_GUESS, 1, o->max_splits);
     }
-    /* the finish kernel's window holds (sa + sb) beta + log2 k + 2 bits */
-    while (sa + sb > 2 && (sa + sb) * beta_bits + ceil_log2(k) + 2 > 32 * (DFS_OZ_WIN - 1) - 2) {
-        if (sa >= sb)
-            sa--;
-        else
-            sb--;
-    }
+    dfs_oz_fit(k > 0 ? k : 1, beta_bits, &sa, &sb);
     if (k == 0)
         sa = sb = 0;
     int64_t b = m > n ? m : n;

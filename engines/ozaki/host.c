@@ -176,10 +176,10 @@ static double *make_slices(int s, int64_t rows, int64_t k, const dfs_oz_row *inf
     return S;
 }
 
-/* Per row: the split information; the slices used (the maximum over the rows, capped); rows
- * that go direct. */
-static int plan_rows(const dfs_oz_params *p, const gemm_in *g, int is_b, int64_t rows, int beta,
-                     dfs_oz_row *info, unsigned char *direct)
+/* Per row: the split information and the slices it needs (DFS_OZ_SPECIAL: Inf or NaN); returns
+ * the largest need. */
+static int plan_rows(const gemm_in *g, int is_b, int64_t rows, int beta, dfs_oz_row *info,
+                     int *need)
 {
     int s = 0;
     for (int64_t r = 0; r < rows; r++) {
@@ -188,12 +188,19 @@ static int plan_rows(const dfs_oz_params *p, const gemm_in *g, int is_b, int64_t
             dfs_oz_row_add(&ri, is_b ? opB(g->tb, g->B, g->ldb, q, r)
                                      : opA(g->ta, g->A, g->lda, r, q));
         info[r] = ri;
-        int need = dfs_oz_row_slices(ri, beta);
-        direct[r] = ri.special || (p->splits == 0 && need > p->max_splits);
-        if (!direct[r] && need > s)
-            s = need;
+        need[r] = ri.special ? -1 : dfs_oz_row_slices(ri, beta);
+        s = need[r] > s ? need[r] : s;
     }
-    return p->splits > 0 ? p->splits : s;
+    return s;
+}
+
+/* Rows computed directly: special ones, and (correctly rounded mode) those that need more slices
+ * than taken. */
+static void mark_direct(const dfs_oz_params *p, int64_t rows, const int *need, int s,
+                        unsigned char *direct)
+{
+    for (int64_t r = 0; r < rows; r++)
+        direct[r] = need[r] < 0 || (p->splits == 0 && need[r] > s);
 }
 
 void dfs_oz_gemm_host(const dfs_oz_params *p, int transa, int transb, int64_t m, int64_t n,
@@ -206,14 +213,26 @@ void dfs_oz_gemm_host(const dfs_oz_params *p, int transa, int transb, int64_t m,
     gemm_in g = {transa, transb, m, n, k, A, B, lda, ldb};
     int beta_bits = dfs_oz_beta(k > 0 ? k : 1);
     dfs_oz_row *ia = calloc((size_t)m, sizeof *ia), *ib = calloc((size_t)n, sizeof *ib);
+    int *na = calloc((size_t)m, sizeof *na), *nb = calloc((size_t)n, sizeof *nb);
     unsigned char *da = calloc((size_t)m, 1), *db = calloc((size_t)n, 1);
     double *SA = NULL, *SB = NULL;
     int sa = 0, sb = 0;
-    if (!ia || !ib || !da || !db)
+    if (!ia || !ib || !na || !nb || !da || !db)
         goto out;
     if (alpha != 0 && k > 0) {
-        sa = plan_rows(p, &g, 0, m, beta_bits, ia, da);
-        sb = plan_rows(p, &g, 1, n, beta_bits, ib, db);
+        /* the GPU takes a guess and sends the rows that need more direct; any choice gives the
+         * same bits in this mode, so the CPU takes what the rows need, up to max_splits */
+        sa = plan_rows(&g, 0, m, beta_bits, ia, na);
+        sb = plan_rows(&g, 1, n, beta_bits, ib, nb);
+        if (p->splits > 0) {
+            sa = sb = p->splits;
+        } else {
+            sa = sa < p->max_splits ? sa : p->max_splits;
+            sb = sb < p->max_splits ? sb : p->max_splits;
+        }
+        dfs_oz_fit(k, beta_bits, &sa, &sb);
+        mark_direct(p, m, na, sa, da);
+        mark_direct(p, n, nb, sb, db);
         SA = make_slices(sa, m, k, ia, da, beta_bits, &g, 0);
         SB = make_slices(sb, n, k, ib, db, beta_bits, &g, 1);
         if (!SA || !SB)
@@ -262,6 +281,8 @@ void dfs_oz_gemm_host(const dfs_oz_params *p, int transa, int transb, int64_t m,
 out:
     free(ia);
     free(ib);
+    free(na);
+    free(nb);
     free(da);
     free(db);
     free(SA);

@@ -85,7 +85,7 @@ extern "C" __global__ void __launch_bounds__(DFS_OZ_FINISH_THREADS)
 {
     /* word-major per thread with an odd stride: conflict-free enough */
     __shared__ long long win[DFS_OZ_FINISH_THREADS * DFS_OZ_WIN + DFS_OZ_FINISH_THREADS];
-    __shared__ long long res[DFS_OZ_FINISH_THREADS * DFS_OZ_WIN + DFS_OZ_FINISH_THREADS];
+    __shared__ long long res[DFS_OZ_FINISH_THREADS * DFS_OZ_RWIN + DFS_OZ_FINISH_THREADS];
     const int64_t e = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (e >= a.bm * a.bn)
         return;
@@ -136,7 +136,7 @@ extern "C" __global__ void __launch_bounds__(DFS_OZ_FINISH_THREADS)
     if (fits) {
         const double cv = beta != 0 ? *out : 0.0;
         v = dfs_x_axpby(&acc, 0u, alpha, beta, cv,
-                        (int64_t *)res + threadIdx.x * (DFS_OZ_WIN + 1), DFS_OZ_WIN, &ok);
+                        (int64_t *)res + threadIdx.x * (DFS_OZ_RWIN + 1), DFS_OZ_RWIN, &ok);
     }
     if (ok)
         *out = v;

@@ -120,7 +120,7 @@ __device__ unsigned warp_exact_products(long long *w, int64_t K, const double *a
 
 /* *out = RN(alpha * S + beta * *out), S the value of the accumulator w with special flags
  * `flags` (xacc.h's; beta == 0: *out not read).  One thread; scratch: DFS_X_WORDS words. */
-__device__ void finish_output(long long *w, long long *scratch, unsigned flags, double alpha,
+__device__ __noinline__ void finish_output(long long *w, long long *scratch, unsigned flags, double alpha,
                               double beta, double *out)
 {
     dfs_xacc s = view(w);

@@ -6,7 +6,6 @@
 #include <stdint.h>
 
 #define DFS_OZ_SPECIAL (-1)  /* need[] of a row holding Inf or NaN */
-#define DFS_OZ_WIN 20        /* words of an output's window accumulator (finish kernel) */
 #define DFS_OZ_FINISH_THREADS 128
 #define DFS_OZ_DIRECT_WARPS 8
 

@@ -60,13 +60,19 @@ DFS_HD void dfs_oz_row_merge(dfs_oz_row *r, dfs_oz_row o)
     r->special |= o.special;
 }
 
+/* ceil(log2 k) for k >= 1. */
+DFS_HD int dfs_oz_ceil_log2(int64_t k)
+{
+    int l = 0;
+    while (l < 63 && ((int64_t)1 << l) < k)
+        l++;
+    return l;
+}
+
 /* Bits per slice for inner dimension k (k >= 1): floor((53 - ceil(log2 k)) / 2). */
 DFS_HD int dfs_oz_beta(int64_t k)
 {
-    int lg = 0;
-    while (lg < 63 && ((int64_t)1 << lg) < k)
-        lg++;
-    return (53 - lg) / 2;
+    return (53 - dfs_oz_ceil_log2(k)) / 2;
 }
 
 /* Slices a row needs so that nothing is left over (0 for a row of zeros). */
@@ -99,6 +105,24 @@ DFS_HD double dfs_oz_slice(double a, int tau, int beta, int i)
     int top = 63 - dfs_clz64(v); /* v in [2^top, 2^(top+1)) */
     uint64_t bits = ((uint64_t)(top - beta + 1023) << 52) | ((v << (52 - top)) & 0xfffffffffffffull);
     return dfs_d_from_bits(bits | ((uint64_t)neg << 63));
+}
+
+/* Words of an output's window accumulator for its partials (GPU finish kernel), and of the one
+ * for alpha * S + beta * c. */
+#define DFS_OZ_WIN 20
+#define DFS_OZ_RWIN 24
+
+/* The slices taken per operand, reduced (the larger first) until an output's partials fit its
+ * window: (sa + sb) beta + ceil(log2 k) + 2 bits below the top word.  The CPU and the GPU apply
+ * the same rule, so fixed-split results agree bit for bit. */
+DFS_HD void dfs_oz_fit(int64_t k, int beta, int *sa, int *sb)
+{
+    while (*sa + *sb > 2 && (*sa + *sb) * beta + dfs_oz_ceil_log2(k) + 2 > 32 * (DFS_OZ_WIN - 1) - 2) {
+        if (*sa >= *sb)
+            (*sa)--;
+        else
+            (*sb)--;
+    }
 }
 
 #endif

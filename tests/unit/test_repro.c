@@ -3,7 +3,8 @@
  * RN(alpha * sum a_k b_k + beta * c), the correctly rounded value of the exact real number, as an
  * independent MPFR reference computes it; and the bits must not depend on the order of the
  * elements, the increments, the number of lanes or expansion terms, nor on which path (fast,
- * slow, direct) an output took.  Deterministic (own PRNG, fixed seeds).  Lines starting "repro:"
+ * slow, direct) an output took.  Deterministic (rng.h's PRNG, fixed seeds; the data generators
+ * are in ../common/gen.h, shared with the GPU test tests/gpu/repro.c).  Lines starting "repro:"
  * in the log say what was covered.  Compiled with -ffp-contract=off. */
 #include "../../engines/common/fpe.h"
 #include "../../engines/common/xacc.h"
@@ -19,7 +20,7 @@
 
 #include <mpfr.h>
 
-#include "rng.h"
+#include "../common/gen.h"
 
 /* ---------------- the reference ---------------- */
 
@@ -156,105 +157,35 @@ static double reference(int64_t K, const double *a, int64_t sa, const double *b,
     return r;
 }
 
-/* ---------------- generators ---------------- */
+/* ---------------- generators (../common/gen.h) ---------------- */
 
-static double sign_rand(rng *r, double v) { return (next64(r) & 1) ? -v : v; }
-
-/* The Ozaki papers' phi generator: (U - 0.5) exp(phi N). */
-static double gen_phi(rng *r, double phi) { return (unif(r) - 0.5) * exp(phi * randn(r)); }
-
-/* OzBLAS's erange generator: U[1, 10) 10^(rand % R), random sign. */
-static double gen_erange(rng *r, int R) { return sign_rand(r, (1.0 + 9.0 * unif(r)) * pow(10.0, below(r, R))); }
-
-/* Magnitudes 1e-300 and 1e300 mixed in one vector. */
-static double gen_mixed(rng *r)
-{
-    static const double mag[4] = {1e300, 1e-300, 1.0, 1e-10};
-    return sign_rand(r, (1.0 + unif(r)) * mag[below(r, 4)]);
-}
-
-/* A random subnormal (all exponent bits zero). */
-static double gen_subnormal(rng *r)
-{
-    uint64_t b = next64(r) & 0x800fffffffffffffull;
-    double d;
-    memcpy(&d, &b, sizeof d);
-    return d;
-}
-
-/* Signed zeros among small integers. */
-static double gen_zeros(rng *r)
-{
-    int k = below(r, 4);
-    return k == 0 ? 0.0 : k == 1 ? -0.0 : sign_rand(r, (double)below(r, 4));
-}
-
-enum { G_PHI0, G_PHI1, G_PHI2, G_PHI4, G_PHI8, G_ERANGE, G_MIXED, G_SUBNORMAL, G_ZEROS, G_COUNT };
-static const char *const gen_name[G_COUNT] = {"phi0",  "phi1",      "phi2",     "phi4", "phi8",
-                                              "erange", "1e+-300", "subnormal", "zeros"};
-
-static double gen(rng *r, int g)
-{
-    switch (g) {
-    case G_PHI0: return gen_phi(r, 0);
-    case G_PHI1: return gen_phi(r, 1);
-    case G_PHI2: return gen_phi(r, 2);
-    case G_PHI4: return gen_phi(r, 4);
-    case G_PHI8: return gen_phi(r, 8);
-    case G_ERANGE: return gen_erange(r, 16);
-    case G_MIXED: return gen_mixed(r);
-    case G_SUBNORMAL: return (next64(r) & 3) ? gen_subnormal(r) : gen_phi(r, 1) * 0x1p900;
-    default: return gen_zeros(r);
-    }
-}
-
-static void fill(rng *r, int g, double *x, int64_t n)
-{
-    for (int64_t i = 0; i < n; i++)
-        x[i] = gen(r, g);
-}
-
-/* GenDot (Ogita, Rump, Oishi 2005, Alg. 6.1): x, y of length n with condition number about
- * cond; the running exact dot product of the second half is driven down to 2^e, e falling from
- * b/2 to 0 (b = log2 cond), then the pairs are permuted. */
-static void gen_dot(rng *r, int n, double cond, double *x, double *y)
-{
-    const double b = log2(cond);
-    const int n2 = n / 2;
+/* gen_dot's running sum: MPFR at PREC_S bits, exact for the sums it builds. */
+typedef struct {
     mpfr_t acc, t;
-    mpfr_inits2(PREC_S, acc, t, (mpfr_ptr)0);
-    mpfr_set_zero(acc, +1);
-    for (int i = 0; i < n2; i++) {
-        int e = (int)lround(unif(r) * b / 2);
-        if (i == 0)
-            e = (int)lround(b / 2) + 1;
-        if (i == n2 - 1)
-            e = 0;
-        x[i] = ldexp(unif_pm1(r), e);
-        y[i] = ldexp(unif_pm1(r), e);
-        mpfr_set_d(t, x[i], MPFR_RNDN);
-        mpfr_mul_d(t, t, y[i], MPFR_RNDN);
-        mpfr_add(acc, acc, t, MPFR_RNDN);
-    }
-    for (int i = n2; i < n; i++) {
-        const int m = n - n2;
-        int e = m > 1 ? (int)lround(b / 2 - (b / 2) * (i - n2) / (m - 1)) : 0;
-        x[i] = ldexp(unif_pm1(r), e);
-        if (x[i] == 0)
-            x[i] = ldexp(1.0, e);
-        double s = mpfr_get_d(acc, MPFR_RNDN);
-        y[i] = (ldexp(unif_pm1(r), e) - s) / x[i];
-        mpfr_set_d(t, x[i], MPFR_RNDN);
-        mpfr_mul_d(t, t, y[i], MPFR_RNDN);
-        mpfr_add(acc, acc, t, MPFR_RNDN);
-    }
-    for (int i = n - 1; i > 0; i--) {
-        int j = below(r, i + 1);
-        double tx = x[i], ty = y[i];
-        x[i] = x[j], y[i] = y[j];
-        x[j] = tx, y[j] = ty;
-    }
-    mpfr_clears(acc, t, (mpfr_ptr)0);
+} mp_sum;
+
+static void mp_sum_add(void *ctx, double x, double y)
+{
+    mp_sum *s = ctx;
+    mpfr_set_d(s->t, x, MPFR_RNDN);
+    mpfr_mul_d(s->t, s->t, y, MPFR_RNDN);
+    mpfr_add(s->acc, s->acc, s->t, MPFR_RNDN);
+}
+
+static double mp_sum_rounded(void *ctx)
+{
+    return mpfr_get_d(((mp_sum *)ctx)->acc, MPFR_RNDN);
+}
+
+/* GenDot with an MPFR running sum. */
+static void gen_dot_mpfr(rng *r, int n, double cond, double *x, double *y)
+{
+    mp_sum s;
+    mpfr_inits2(PREC_S, s.acc, s.t, (mpfr_ptr)0);
+    mpfr_set_zero(s.acc, +1);
+    const gen_exact_sum es = {mp_sum_add, mp_sum_rounded, &s};
+    gen_dot(r, n, cond, x, y, &es);
+    mpfr_clears(s.acc, s.t, (mpfr_ptr)0);
 }
 
 /* ---------------- xacc.h directly ---------------- */
@@ -322,6 +253,22 @@ START_TEST(reference_and_rounding_edges)
         expect(xacc_axpby(cases[i].n, cases[i].a, cases[i].b, 1.0, 0.0, 0.0), ref, cases[i].what);
         checked++;
     }
+    /* alpha*S far below beta*c decides a tie (and the reverse): 3 (2^52 + 1) is halfway between
+     * two binary64 numbers */
+    {
+        const double t = 0x1p-500, big = 0x1p52 + 1;
+        const double up = 3 * 0x1p52 + 4, down = 3 * 0x1p52 + 2;
+        expect(reference(1, &t, 1, &t, 1, 1.0, 3.0, big), up, "reference tie + tiny");
+        expect(reference(1, &t, 1, &t, 1, -1.0, 3.0, big), down, "reference tie - tiny");
+        expect(xacc_axpby(1, &t, &t, 1.0, 3.0, big), up, "tie + tiny alpha*S");
+        expect(xacc_axpby(1, &t, &t, -1.0, 3.0, big), down, "tie - tiny alpha*S");
+        expect(xacc_axpby(1, &big, &big, 3.0, 0x1p-1000, 0x1p-74),
+               reference(1, &big, 1, &big, 1, 3.0, 0x1p-1000, 0x1p-74), "S, tiny beta*c");
+        const double two[2] = {0x1p52, 1.0}, ones[2] = {3.0, 3.0};
+        expect(xacc_axpby(2, two, ones, 1.0, -0x1p-900, 0x1p-170), down, "tie - tiny beta*c");
+        expect(xacc_axpby(2, two, ones, 1.0, 0x1p-900, 0x1p-170), up, "tie + tiny beta*c");
+        checked += 7;
+    }
     /* a window accumulator: additions inside give the same result, outside ones are refused */
     int64_t w[6], scratch[DFS_X_WORDS];
     dfs_xacc win;
@@ -357,7 +304,7 @@ START_TEST(xacc_random)
             if (mode == 1)
                 a[i] = gen_subnormal(&r);
         }
-        double alpha = scal[below(&r, 8)], beta = scal[below(&r, 10)], c = gen(&r, below(&r, G_COUNT));
+        double alpha = scal[below(&r, 8)], beta = scal[below(&r, 10)], c = gen_value(&r, below(&r, G_COUNT));
         if (it % 50 == 0)
             a[below(&r, n)] = (it % 100) ? INFINITY : NAN;
         double want = reference(n, a, 1, b, 1, alpha, beta, c);
@@ -393,12 +340,12 @@ START_TEST(dot_correctly_rounded)
         for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
             int64_t n = sizes[s];
             double *x = malloc((size_t)(n + 1) * sizeof *x), *y = malloc((size_t)(n + 1) * sizeof *y);
-            fill(&r, g, x, n);
-            fill(&r, g == G_MIXED ? G_PHI1 : g, y, n);
+            gen_fill(&r, g, x, n);
+            gen_fill(&r, g == G_MIXED ? G_PHI1 : g, y, n);
             double want = n > 0 ? reference(n, x, 1, y, 1, 1.0, 0.0, 0.0) : 0.0;
             double got = dfs_oz_dot_host(&p, n, x, 1, y, 1, &st);
             if (!same(got, want))
-                ck_abort_msg("dot %s n=%lld: got %a want %a", gen_name[g], (long long)n, got, want);
+                ck_abort_msg("dot %s n=%lld: got %a want %a", gen_label(g), (long long)n, got, want);
             checked++;
             slow += st.slow > 0;
             free(x);
@@ -419,7 +366,7 @@ START_TEST(dot_ill_conditioned)
     for (double cond = 1.0; cond <= 1e300; cond *= 1e10)
         for (int n = 100; n <= 1000; n *= 10) {
             double *x = malloc((size_t)n * sizeof *x), *y = malloc((size_t)n * sizeof *y);
-            gen_dot(&r, n, cond, x, y);
+            gen_dot_mpfr(&r, n, cond, x, y);
             double want = reference(n, x, 1, y, 1, 1.0, 0.0, 0.0);
             double got = dfs_oz_dot_host(&p, n, x, 1, y, 1, &st);
             if (!same(got, want))
@@ -480,8 +427,8 @@ START_TEST(dot_reproducible)
     dfs_oz_stats st;
     int checked = 0, fast_seen = 0, slow_seen = 0;
     for (int g = 0; g < G_COUNT; g++) {
-        fill(&r, g, x, N);
-        fill(&r, g == G_MIXED ? G_PHI1 : g, y, N);
+        gen_fill(&r, g, x, N);
+        gen_fill(&r, g == G_MIXED ? G_PHI1 : g, y, N);
         dfs_oz_params p = dfs_oz_default_params();
         const double ref = dfs_oz_dot_host(&p, N, x, 1, y, 1, &st);
         for (int t = 1; t <= 4; t++)
@@ -560,9 +507,9 @@ START_TEST(gemv_correctly_rounded)
                 double *A = malloc((size_t)(lda * n) * sizeof *A);
                 double *x = malloc((size_t)(lx * 3) * sizeof *x);
                 double *y = malloc((size_t)(ly * 2) * sizeof *y), *y0 = malloc((size_t)(ly * 2) * sizeof *y0);
-                fill(&r, g, A, lda * n);
-                fill(&r, g == G_MIXED ? G_PHI1 : g, x, lx * 3);
-                fill(&r, G_PHI2, y, ly * 2);
+                gen_fill(&r, g, A, lda * n);
+                gen_fill(&r, g == G_MIXED ? G_PHI1 : g, x, lx * 3);
+                gen_fill(&r, G_PHI2, y, ly * 2);
                 const double alpha = scalars[below(&r, NSCAL)], beta = scalars[below(&r, NSCAL)];
                 if (beta == 0)
                     for (int64_t i = 0; i < ly * 2; i++)
@@ -582,7 +529,7 @@ START_TEST(gemv_correctly_rounded)
                                             yb0[i * incy]);
                     if (!same(yb[i * incy], want))
                         ck_abort_msg("gemv %c %s %lldx%lld alpha %a beta %a out %lld: got %a "
-                                     "want %a", trans ? 'T' : 'N', gen_name[g], (long long)m,
+                                     "want %a", trans ? 'T' : 'N', gen_label(g), (long long)m,
                                      (long long)n, alpha, beta, (long long)i, yb[i * incy], want);
                     checked++;
                 }
@@ -614,9 +561,9 @@ static void gm_make(rng *r, gm *g, int ta, int tb, int64_t m, int64_t n, int64_t
     g->A = malloc((size_t)(g->lda * (ta ? m : k)) * sizeof *g->A);
     g->B = malloc((size_t)(g->ldb * (tb ? k : n)) * sizeof *g->B);
     g->C = malloc((size_t)(g->ldc * n) * sizeof *g->C);
-    fill(r, gen_a, g->A, g->lda * (ta ? m : k));
-    fill(r, gen_b, g->B, g->ldb * (tb ? k : n));
-    fill(r, G_PHI1, g->C, g->ldc * n);
+    gen_fill(r, gen_a, g->A, g->lda * (ta ? m : k));
+    gen_fill(r, gen_b, g->B, g->ldb * (tb ? k : n));
+    gen_fill(r, G_PHI1, g->C, g->ldc * n);
 }
 
 static void gm_free(gm *g)
@@ -782,7 +729,7 @@ START_TEST(gemm_fixed_splits)
                 bad[s] = b;
         }
     ck_assert_int_gt(bad[0], 0);  /* 2 slices of 22 bits cannot hold phi = 4 rows */
-    ck_assert_int_eq(bad[2], 0);  /* 40 slices hold everything */
+    ck_assert_int_eq(bad[2], 0);  /* 40, reduced to what a window holds (13 at k = 64): enough */
     /* sum = fixed: within a few ulps at phi 0 */
     gm h;
     gm_make(&r, &h, 0, 0, 12, 12, 50, G_PHI0, G_PHI0);
