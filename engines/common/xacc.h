@@ -293,20 +293,20 @@ DFS_HD int dfs_x_span(const dfs_xacc *a, int *lo, int *hi)
     return 1;
 }
 
-/* r = RN(alpha * S + beta * c) with IEEE semantics on the exact values, where S is the exact sum
- * held in s with flags sflags (an exact zero S is +0).  beta == 0 means c is not read (as BLAS):
- * then r = RN(alpha * S).  scratch holds cap words for the exact result; the window it needs is
- * at most DFS_X_WORDS words (always enough), usually a few.  If cap is too small, *ok is set to
- * 0 and NaN returned.  Destroys s. */
-DFS_HD double dfs_x_axpby(dfs_xacc *s, unsigned sflags, double alpha, double beta, double c,
-                          int64_t *scratch, int cap, int *ok)
+/* *r = RN(alpha * S + beta * c) with IEEE semantics on the exact values, where S is the exact
+ * sum held in s with flags sflags (an exact zero S is +0).  beta == 0 means c is not read (as
+ * BLAS): then *r = RN(alpha * S).  scratch holds cap words for the exact result; the window it
+ * needs is at most DFS_X_WORDS words (always enough), usually a few.  Returns 1, or 0 when cap is
+ * too small (then *r is NaN).  Destroys s.  (The result goes through a pointer so that device
+ * code can store it straight to global memory.) */
+DFS_HD int dfs_x_axpby(dfs_xacc *s, unsigned sflags, double alpha, double beta, double c,
+                       int64_t *scratch, int cap, double *r)
 {
     const uint64_t sign = 0x8000000000000000ull;
     /* The special cases, decided on the exact values. */
     int s_sign = dfs_x_sign(s);
     unsigned f = 0; /* flags of the two terms alpha*S and beta*c */
     int t1_zero_neg = 0, t2_zero_neg = 1; /* no beta*c term: x + (-0) == x for every x */
-    *ok = 1;
     if ((sflags & DFS_X_NAN) || ((sflags & DFS_X_PINF) && (sflags & DFS_X_NINF)) ||
         alpha != alpha) {
         f |= DFS_X_NAN;
@@ -329,12 +329,14 @@ DFS_HD double dfs_x_axpby(dfs_xacc *s, unsigned sflags, double alpha, double bet
         f |= g;
         t2_zero_neg = c == 0 && ((dfs_d_bits(beta) ^ dfs_d_bits(c)) >> 63);
     }
-    if ((f & DFS_X_NAN) || ((f & DFS_X_PINF) && (f & DFS_X_NINF)))
-        return dfs_d_from_bits(0x7ff8000000000000ull);
-    if (f & DFS_X_PINF)
-        return dfs_d_from_bits(0x7ff0000000000000ull);
-    if (f & DFS_X_NINF)
-        return dfs_d_from_bits(0x7ff0000000000000ull | sign);
+    if ((f & DFS_X_NAN) || ((f & DFS_X_PINF) && (f & DFS_X_NINF))) {
+        *r = dfs_d_from_bits(0x7ff8000000000000ull);
+        return 1;
+    }
+    if (f & (DFS_X_PINF | DFS_X_NINF)) {
+        *r = dfs_d_from_bits(0x7ff0000000000000ull | ((f & DFS_X_PINF) ? 0 : sign));
+        return 1;
+    }
     /* Both terms finite: one exact sum in a window that holds both, one rounding.  A term far
      * below every bit of the other (below half its lowest set bit) can only break a tie or pick
      * a side of a representable value: it is replaced by a tiny value of its sign, just below the
@@ -370,22 +372,23 @@ DFS_HD double dfs_x_axpby(dfs_xacc *s, unsigned sflags, double alpha, double bet
     int lsb = lo - ((lo % 32) + 32) % 32; /* any alignment works; this one keeps digits whole */
     int nw = (hi + 2 - lsb) / 32 + 2;
     if (nw > cap) {
-        *ok = 0;
-        return dfs_d_from_bits(0x7ff8000000000000ull);
+        *r = dfs_d_from_bits(0x7ff8000000000000ull);
+        return 0;
     }
-    dfs_xacc r;
-    dfs_x_init(&r, scratch, nw, lsb);
+    dfs_xacc x;
+    dfs_x_init(&x, scratch, nw, lsb);
     if (sticky1)
-        dfs_x_add(&r, neg1, 1, lo1);
+        dfs_x_add(&x, neg1, 1, lo1);
     else if (have1)
         for (int i = 0; i < s->nw; i++)
             if (s->w[i])
-                dfs_x_add(&r, neg1, (dfs_u128)(uint64_t)s->w[i] * ma, s->lsb + 32 * i + ea);
+                dfs_x_add(&x, neg1, (dfs_u128)(uint64_t)s->w[i] * ma, s->lsb + 32 * i + ea);
     if (sticky2)
-        dfs_x_add(&r, neg2, 1, lo2);
+        dfs_x_add(&x, neg2, 1, lo2);
     else if (have2)
-        dfs_x_add(&r, neg2, (dfs_u128)mb * mc, eb + ec);
-    return dfs_x_round(&r, t1_zero_neg && t2_zero_neg);
+        dfs_x_add(&x, neg2, (dfs_u128)mb * mc, eb + ec);
+    *r = dfs_x_round(&x, t1_zero_neg && t2_zero_neg);
+    return 1;
 }
 
 #endif

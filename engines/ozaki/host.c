@@ -45,7 +45,6 @@ static double one_output(const dfs_oz_params *p, int64_t K, const double *a, int
     int64_t w[DFS_X_WORDS], scratch[DFS_X_WORDS];
     dfs_xacc acc;
     unsigned flags = 0;
-    int ok;
     dfs_x_init(&acc, w, DFS_X_WORDS, DFS_X_LSB);
     if (alpha != 0 && K > 0) {
         int L = p->lanes > 0 ? p->lanes : 1, T = p->terms;
@@ -79,7 +78,9 @@ static double one_output(const dfs_oz_params *p, int64_t K, const double *a, int
         free(t);
         free(f);
     }
-    return dfs_x_axpby(&acc, flags, alpha, beta, c, scratch, DFS_X_WORDS, &ok);
+    double r;
+    dfs_x_axpby(&acc, flags, alpha, beta, c, scratch, DFS_X_WORDS, &r);
+    return r;
 }
 
 static void stats_clear(dfs_oz_stats *st)
@@ -143,7 +144,6 @@ static double direct_output(const gemm_in *g, int64_t r, int64_t c, double alpha
     int64_t w[DFS_X_WORDS], scratch[DFS_X_WORDS];
     dfs_xacc acc;
     unsigned flags = 0;
-    int ok;
     dfs_x_init(&acc, w, DFS_X_WORDS, DFS_X_LSB);
     if (alpha != 0)
         for (int64_t q = 0; q < g->k; q++) {
@@ -153,7 +153,9 @@ static double direct_output(const gemm_in *g, int64_t r, int64_t c, double alpha
             if (!f)
                 dfs_x_add_product(&acc, a, b, 0);
         }
-    return dfs_x_axpby(&acc, flags, alpha, beta, cv, scratch, DFS_X_WORDS, &ok);
+    double out;
+    dfs_x_axpby(&acc, flags, alpha, beta, cv, scratch, DFS_X_WORDS, &out);
+    return out;
 }
 
 /* Slices of one operand: S[(i * rows + r) * k + q] = slice i of element (r, q) of its row r.
@@ -274,8 +276,7 @@ void dfs_oz_gemm_host(const dfs_oz_params *p, int transa, int transb, int64_t m,
                 *cp = alpha == 0 ? (beta != 0 ? beta * cv : 0.0)
                                  : fma(alpha, fixed, beta != 0 ? beta * cv : 0.0);
             } else {
-                int ok;
-                *cp = dfs_x_axpby(&acc, 0, alpha, beta, cv, scratch, DFS_X_WORDS, &ok);
+                dfs_x_axpby(&acc, 0, alpha, beta, cv, scratch, DFS_X_WORDS, cp);
             }
         }
 out:

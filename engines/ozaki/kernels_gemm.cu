@@ -131,16 +131,11 @@ extern "C" __global__ void __launch_bounds__(DFS_OZ_FINISH_THREADS)
                 if (p != 0)
                     fits &= dfs_x_add_double(&acc, p, ta + tb - (i + j) * a.beta);
             }
-    int ok = 0;
-    double v = 0.0;
-    if (fits) {
-        const double cv = beta != 0 ? *out : 0.0;
-        v = dfs_x_axpby(&acc, 0u, alpha, beta, cv,
-                        (int64_t *)res + threadIdx.x * (DFS_OZ_RWIN + 1), DFS_OZ_RWIN, &ok);
-    }
-    if (ok)
-        *out = v;
-    else
+    /* the result goes straight to C; a window too small leaves NaN there and lists the output,
+     * which the direct kernel then overwrites */
+    const double cv = beta != 0 ? *out : 0.0;
+    if (!fits || !dfs_x_axpby(&acc, 0u, alpha, beta, cv,
+                              (int64_t *)res + threadIdx.x * (DFS_OZ_RWIN + 1), DFS_OZ_RWIN, out))
         a.list[atomicAdd(a.count, 1u)] = pack_rc(r, c);
 }
 

@@ -104,9 +104,8 @@ extern "C" __global__ void __launch_bounds__(DFS_OZ_DOT_THREADS)
     __syncthreads();
     if (threadIdx.x == 0) {
         dfs_xacc s = view(w);
-        int ok;
-        *a.result = dfs_x_axpby(&s, *a.flags & DFS_X_SPECIAL, 1.0, 0.0, 0.0, (int64_t *)scratch,
-                                DFS_X_WORDS, &ok);
+        dfs_x_axpby(&s, *a.flags & DFS_X_SPECIAL, 1.0, 0.0, 0.0, (int64_t *)scratch, DFS_X_WORDS,
+                    a.result);
     }
 }
 

@@ -120,14 +120,12 @@ __device__ unsigned warp_exact_products(long long *w, int64_t K, const double *a
 
 /* *out = RN(alpha * S + beta * *out), S the value of the accumulator w with special flags
  * `flags` (xacc.h's; beta == 0: *out not read).  One thread; scratch: DFS_X_WORDS words. */
-__device__ __noinline__ void finish_output(long long *w, long long *scratch, unsigned flags, double alpha,
+__device__ void finish_output(long long *w, long long *scratch, unsigned flags, double alpha,
                               double beta, double *out)
 {
     dfs_xacc s = view(w);
     const double c = beta != 0 ? *out : 0.0;
-    int ok;
-    *out = dfs_x_axpby(&s, flags & DFS_X_SPECIAL, alpha, beta, c, (int64_t *)scratch, DFS_X_WORDS,
-                       &ok);
+    dfs_x_axpby(&s, flags & DFS_X_SPECIAL, alpha, beta, c, (int64_t *)scratch, DFS_X_WORDS, out);
 }
 
 #endif
