@@ -98,8 +98,17 @@ static void set_mode(dfs_config *c, dfs_routine r, const char *var, const char *
         snprintf(m->source, sizeof m->source, "%s=%s, policy %s", var, m->mode.name,
                  c->policy_source);
     } else if (lookup(m->mode.name) >= 0) {
+        const int e = lookup(m->mode.name);
+        for (int i = 0; i < m->mode.nopts; i++)
+            if (!dfs_config_option_known(e, m->mode.keys[i])) {
+                if (first_use)
+                    diagf(diag, "%s=%s: engine %s has no option '%s'; using native", var, text,
+                          m->mode.name, m->mode.keys[i]);
+                snprintf(m->source, sizeof m->source, "%s is invalid", var);
+                return;
+            }
         m->kind = KIND_ENGINE;
-        m->engine = lookup(m->mode.name);
+        m->engine = e;
         snprintf(m->source, sizeof m->source, "%s=%s", var, m->mode.name);
     } else if (!strcmp(var, "default")) {
         if (first_use)

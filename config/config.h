@@ -37,6 +37,15 @@ typedef struct {
 /* 0 on success; otherwise -1 and err holds the reason. */
 int dfs_mode_parse(const char *text, dfs_mode *out, char *err, size_t errlen);
 
+/* ---- engine options ---- */
+/* Whether engine (an index from the lookup) takes option key.  Set by the program (the shim,
+ * exblas-info) before building a configuration; unset, every key is accepted.  With it, an
+ * unknown key in a policy file is an error at its line, and in a mode string naming an engine
+ * makes the mode invalid. */
+typedef int (*dfs_option_known)(int engine, const char *key);
+void dfs_config_set_option_known(dfs_option_known known);
+int dfs_config_option_known(int engine, const char *key);
+
 /* ---- policy files (policy.c) ---- */
 typedef struct dfs_policy dfs_policy;
 /* Parses a policy text.  NULL on error, with err = "FILE:LINE: reason". */

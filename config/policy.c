@@ -56,6 +56,7 @@ typedef struct {
 typedef struct {
     int engine;
     int opt_first, opt_count; /* contiguous: options are appended line by line */
+    char name[64];
     int line;
 } engine_section;
 
@@ -173,10 +174,27 @@ static int parse_cc(const char *s, long *out)
     return 0;
 }
 
+/* ---------- engine options ---------- */
+
+static dfs_option_known option_known; /* set once by the program before configuring */
+
+void dfs_config_set_option_known(dfs_option_known known)
+{
+    option_known = known;
+}
+
+int dfs_config_option_known(int engine, const char *key)
+{
+    return !option_known || option_known(engine, key);
+}
+
 /* ---------- parsing ---------- */
 
-static int add_option(dfs_policy *p, ctx *c, const char *key, const char *value)
+static int add_option(dfs_policy *p, ctx *c, int engine, const char *engine_name,
+                      const char *key, const char *value)
 {
+    if (!dfs_config_option_known(engine, key))
+        return fail(c, "engine %s has no option '%s'", engine_name, key);
     dfs_option *o = grow(p->opts, p->nopts, sizeof *o);
     if (!o)
         return fail(c, "out of memory");
@@ -278,7 +296,8 @@ static int parse_header(dfs_policy *p, ctx *c, char *line, int *cur_mode, int *c
         if (!es)
             return fail(c, "out of memory");
         p->engines = es;
-        es[p->nengines] = (engine_section){e, p->nopts, 0, c->line};
+        es[p->nengines] = (engine_section){e, p->nopts, 0, "", c->line};
+        snprintf(es[p->nengines].name, sizeof es[p->nengines].name, "%s", tok[1]);
         *cur_engine = p->nengines++;
         *cur_mode = -1;
         return 0;
@@ -353,7 +372,7 @@ static int parse_rule(dfs_policy *p, ctx *c, mode_section *ms, const char *key, 
                 return fail(c, "min_dim must be a non-negative integer, not '%s'", eq + 1);
             r.min_dim = v;
         } else {
-            if (add_option(p, c, tok[i], eq + 1))
+            if (add_option(p, c, e, tok[0], tok[i], eq + 1))
                 return -1;
             r.opt_count++;
         }
@@ -479,7 +498,7 @@ dfs_policy *dfs_policy_parse(const char *text, size_t len, const char *file,
                 if (!strcmp(p->opts[es->opt_first + i].key, key))
                     bad = fail(&c, "'%s' is set twice in this section (first at %s)", key,
                                p->opts[es->opt_first + i].where);
-            if (!bad && !(bad = add_option(p, &c, key, value)))
+            if (!bad && !(bad = add_option(p, &c, es->engine, es->name, key, value)))
                 es->opt_count++;
         } else {
             bad = fail(&c, "'%s' outside a section: start with [mode NAME] or [engine NAME]", key);
@@ -606,7 +625,8 @@ void dfs_policy_engine_options(const dfs_policy *p, int engine, dfs_options *out
 {
     memset(out, 0, sizeof *out);
     for (int e = 0; p && e < p->nengines; e++)
-        if (p->engines[e].engine == engine) {
+        if (p->engines[e].engine == engine && p->engines[e].opt_count > 0) {
+            /* (p->opts is NULL while no option exists: no pointer arithmetic on it) */
             out->nbase = p->engines[e].opt_count;
             out->base = p->opts + p->engines[e].opt_first;
         }

@@ -100,6 +100,9 @@ typedef struct {
 typedef struct dfs_engine {
     const char *name;
     const char *summary; /* one line for exblas-info */
+    /* The option keys it takes (NULL-terminated; NULL: none).  A policy or mode string giving it
+     * any other key is rejected with a diagnostic, never silently ignored. */
+    const char *const *options;
     /* Whether the engine can run on this device at all. */
     int (*can_run)(const dfs_device *dev);
     cublasStatus_t (*dgemm)(const dfs_ctx *ctx, const dfs_gemm_call *c);
@@ -112,5 +115,7 @@ extern const dfs_engine *const dfs_engines[];
 extern const int dfs_engine_count;
 /* Index of the engine with this name, or -1. */
 int dfs_engine_find(const char *name);
+/* Whether engine (an index) takes the option key. */
+int dfs_engine_takes_option(int engine, const char *key);
 
 #endif

@@ -19,6 +19,16 @@ int dfs_engine_find(const char *name)
     return -1;
 }
 
+int dfs_engine_takes_option(int engine, const char *key)
+{
+    if (engine < 0 || engine >= dfs_engine_count || !dfs_engines[engine]->options)
+        return 0;
+    for (const char *const *k = dfs_engines[engine]->options; *k; k++)
+        if (!strcmp(*k, key))
+            return 1;
+    return 0;
+}
+
 const char *dfs_option_get(const dfs_options *o, const char *key)
 {
     const char *v = NULL;

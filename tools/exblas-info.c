@@ -193,6 +193,12 @@ int main(int argc, char **argv)
             if (!dfs_engines[e]->can_run(&devs[i].dev))
                 printf(" [cannot run on device %d]", i);
         printf("\n");
+        if (dfs_engines[e]->options) {
+            printf("  %-10s options:", "");
+            for (const char *const *k = dfs_engines[e]->options; *k; k++)
+                printf(" %s", *k);
+            printf("\n");
+        }
     }
 
     printf("\nConfiguration:\n");
@@ -203,6 +209,7 @@ int main(int argc, char **argv)
         const char *v = getenv(vars[i]);
         printf("  %-18s %s\n", vars[i], v ? v : "(unset)");
     }
+    dfs_config_set_option_known(dfs_engine_takes_option);
     dfs_config *cfg = dfs_config_from_env(dfs_engine_find, diag);
     if (!cfg) {
         printf("  out of memory\n");

@@ -252,9 +252,12 @@ static cublasStatus_t df_dgemv(const dfs_ctx *x, const dfs_gemv_call *c)
     return CUBLAS_STATUS_SUCCESS;
 }
 
+static const char *const df_option_keys[] = {"scheme", "workspace_mb", "tile", NULL};
+
 const dfs_engine dfs_engine_df = {
     .name = "df",
     .summary = "double-float arithmetic on the FP32 units (for FP64-starved GPUs)",
+    .options = df_option_keys,
     .can_run = df_can_run,
     .dgemm = df_dgemm,
     .dgemv = df_dgemv,

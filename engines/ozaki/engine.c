@@ -73,9 +73,14 @@ static cublasStatus_t ozaki_dgemm(const dfs_ctx *x, const dfs_gemm_call *c)
     return dfs_oz_dgemm_gpu(x, c, &g);
 }
 
+static const char *const repro_option_keys[] = {"max_splits", "workspace_mb", NULL};
+static const char *const ozaki_option_keys[] = {"max_splits", "workspace_mb", "splits", "fast",
+                                                "sum", NULL};
+
 const dfs_engine dfs_engine_repro = {
     .name = "repro",
     .summary = "correctly rounded, bitwise reproducible results (exact accumulation, Ozaki scheme)",
+    .options = repro_option_keys,
     .can_run = oz_can_run,
     .dgemm = repro_dgemm,
     .dgemv = dfs_oz_dgemv_gpu,
@@ -85,6 +90,7 @@ const dfs_engine dfs_engine_repro = {
 const dfs_engine dfs_engine_ozaki = {
     .name = "ozaki",
     .summary = "the Ozaki scheme with the paper's knobs (splits, fast mode, fixed-order sum)",
+    .options = ozaki_option_keys,
     .can_run = oz_can_run,
     .dgemm = ozaki_dgemm,
     .dgemv = dfs_oz_dgemv_gpu,

@@ -6,8 +6,10 @@
  *   - no EXBLAS_* variable (or only valid ones): nothing at all on stdout or stderr;
  *   - a bad mode (EXBLAS_MODE, EXBLAS_MODE_<ROUTINE>), a bad EXBLAS_LOG or EXBLAS_LOG_FILE: one
  *     line per problem naming the variable and value, however many calls of several routines;
- *   - a bad EXBLAS_POLICY (malformed: FILE:LINE:; directory; missing; unreadable; FIFO; binary):
- *     one line each, and the program neither stops nor hangs;
+ *   - a bad EXBLAS_POLICY (malformed: FILE:LINE:; an engine option, a routine that does not
+ *     exist; a routine set twice; a 1 MB line; a 4 MB file; directory; missing; unreadable; FIFO;
+ *     binary): one line each, and the program neither stops nor hangs;
+ *   - an engine option in EXBLAS_MODE that the engine does not take: one line;
  *   - EXBLAS_REREAD=1 with setenv() between calls: each change takes effect at the next call
  *     (its one line appears right after the phase marker the child prints), and switching back
  *     works; without EXBLAS_REREAD the first configuration stays.
@@ -308,6 +310,9 @@ static int parent(void)
                                {{"EXBLAS_MODE_DGEMM=bogus_dgemm", "native"}}});
     const char *m5[] = {"EXBLAS_MODE=bogus\nforged line", NULL};
     expect("a newline in EXBLAS_MODE", m5, ONE("EXBLAS_MODE=bogus", "forged line", "native"));
+    const char *m6[] = {"EXBLAS_MODE=df:shceme=paper", NULL};
+    expect("an engine option that does not exist", m6,
+           ONE("EXBLAS_MODE=df:shceme=paper", "no option 'shceme'", "native"));
 
     /* ---- logging ---- */
     const char *l1[] = {"EXBLAS_LOG=loud", NULL};
@@ -333,6 +338,48 @@ static int parent(void)
     snprintf(unk_at, sizeof unk_at, "EXBLAS_POLICY: %s:4: ", unk_path);
     const char *p3[] = {up, NULL};
     expect("a policy naming an unknown engine", p3, ONE(unk_at, "warp9"));
+
+    /* policies that parse line by line but say something wrong: one line naming file:line */
+    static const struct {
+        const char *what, *file, *text, *says;
+        int line;
+    } wrong[] = {
+        {"an engine option that does not exist", "option.policy", "[engine df]\nshceme = paper\n",
+         "no option 'shceme'", 2},
+        {"an unknown routine", "routine.policy", "[mode auto]\nall = native\nfrobnicate = native\n",
+         "unknown routine 'frobnicate'", 3},
+        {"conflicting rules", "twice.policy", "[mode auto]\ndgemm = native\ndgemm = df\n",
+         "set twice", 3},
+    };
+    for (size_t i = 0; i < sizeof wrong / sizeof wrong[0]; i++) {
+        char *path = file_in_dir(wrong[i].file, wrong[i].text, strlen(wrong[i].text));
+        char at[4200];
+        snprintf(at, sizeof at, "EXBLAS_POLICY: %s:%d: ", path, wrong[i].line);
+        const char *e[] = {envs("EXBLAS_POLICY", path), NULL};
+        expect(wrong[i].what, e, ONE(at, wrong[i].says, "using the embedded default policy"));
+    }
+    /* a line of nearly 1 MB (the file just within the 1 MiB limit), and a 4 MB file (beyond it:
+     * the loader reads no more than the limit) */
+    const size_t mb = (size_t)1 << 20;
+    char *big = malloc(4 * mb + 64);
+    CHECK(big != NULL, "out of memory");
+    size_t bl = (size_t)snprintf(big, 64, "[mode auto]\n# ");
+    memset(big + bl, 'x', mb - 64);
+    big[bl + mb - 64] = '\n';
+    char *long_path = file_in_dir("longline.policy", big, bl + mb - 63);
+    char long_at[4200];
+    snprintf(long_at, sizeof long_at, "EXBLAS_POLICY: %s:2: ", long_path);
+    const char *e1[] = {envs("EXBLAS_POLICY", long_path), NULL};
+    expect("a 1 MB line", e1, ONE(long_at, "longer than", "using the embedded default policy"));
+    for (size_t i = 0; i < 4 * mb; i += 64) {
+        memset(big + i, '#', 63);
+        big[i + 63] = '\n';
+    }
+    char *huge_path = file_in_dir("huge.policy", big, 4 * mb);
+    snprintf(long_at, sizeof long_at, "EXBLAS_POLICY: %s", huge_path);
+    const char *e2[] = {envs("EXBLAS_POLICY", huge_path), NULL};
+    expect("a 4 MB policy file", e2, ONE(long_at, "larger than", "using the embedded default policy"));
+    free(big);
 
     struct unusable_path {
         const char *what, *path;
@@ -395,7 +442,9 @@ static int parent(void)
     expect_only_entries(dir, (const char *const[]){"out", "err", "good.policy", "bad.policy",
                                                     "unknown-engine.policy", "subdir", "fifo",
                                                     "locked.policy", "binary.policy",
-                                                    "garbage.policy", NULL});
+                                                    "garbage.policy", "option.policy",
+                                                    "routine.policy", "twice.policy",
+                                                    "longline.policy", "huge.policy", NULL});
     if (failures) {
         fprintf(stderr, "%d configuration check(s) failed (files kept in %s)\n", failures, dir);
         return 1;
