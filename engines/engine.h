@@ -24,6 +24,10 @@ typedef enum {
     DFS_API_GEMMEX_STRIDED, DFS_API_GEMMEX_STRIDED_64,
     DFS_API_DGEMV, DFS_API_DGEMV_64,
     DFS_API_DDOT, DFS_API_DDOT_64,
+    /* the legacy API (cublas.h): no handle (the shim passes an internal one), alpha and beta by
+     * value (the record points at copies), Ddot's result returned (the record points at a host
+     * variable) */
+    DFS_API_LEGACY_DGEMM, DFS_API_LEGACY_DGEMV, DFS_API_LEGACY_DDOT,
 } dfs_api;
 
 /* C(i) = alpha * op(A(i)) * op(B(i)) + beta * C(i) for i < batch, column-major, FP64.

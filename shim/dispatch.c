@@ -29,6 +29,9 @@ static const char *const api_names[] = {
     [DFS_API_DGEMV_64] = "cublasDgemv_v2_64",
     [DFS_API_DDOT] = "cublasDdot_v2",
     [DFS_API_DDOT_64] = "cublasDdot_v2_64",
+    [DFS_API_LEGACY_DGEMM] = "cublasDgemm (legacy)",
+    [DFS_API_LEGACY_DGEMV] = "cublasDgemv (legacy)",
+    [DFS_API_LEGACY_DDOT] = "cublasDdot (legacy)",
 };
 
 static char op_char(cublasOperation_t op)

@@ -1,7 +1,7 @@
 /* hooks.c — the exported cuBLAS symbols.  Each hook packs its arguments into a call record,
  * classifies them with cuBLAS's own rules (check.c) and hands them to dispatch.c.  Nothing here
  * knows arithmetic.  Exported unversioned, so they interpose libcublas.so.12 and .13 alike; the
- * legacy non-_v2 names (a different ABI) are not defined. */
+ * legacy non-_v2 names (cublas.h, their own ABI) are in legacy.c. */
 #include "check.h"
 #include "dispatch.h"
 #include "resolve.h"

@@ -9,6 +9,7 @@
 #ifndef DFS_RESOLVE_H
 #define DFS_RESOLVE_H
 
+#include <cublas.h> /* the legacy API's prototypes; it includes cublas_api.h (not cublas_v2.h) */
 #include <cublas_api.h>
 #include <cuda.h>
 
@@ -19,7 +20,9 @@
     X(cublasDgemmStridedBatched_64) X(cublasGemmEx) X(cublasGemmEx_64)                             \
     X(cublasGemmStridedBatchedEx) X(cublasGemmStridedBatchedEx_64) X(cublasDestroy_v2)             \
     X(cublasGetStream_v2) X(cublasGetPointerMode_v2) X(cublasSetPointerMode_v2)                    \
-    X(cublasGetMathMode) X(cublasGetVersion_v2)
+    X(cublasGetMathMode) X(cublasGetVersion_v2) X(cublasCreate_v2) X(cublasSetStream_v2)           \
+    X(cublasDgemm) X(cublasDgemv) X(cublasDdot) X(cublasGetError) X(cublasSetKernelStream)         \
+    X(cublasShutdown)
 
 /* CUDA driver entry points: (our name, exported symbol, fallback symbol for older drivers).
  * The driver API is used instead of cudart because an application may link cudart statically;

@@ -5,6 +5,16 @@
 
 #define CALL(fn, ...) (DFS_REAL(fn) ? DFS_REAL(fn)(__VA_ARGS__) : CUBLAS_STATUS_NOT_INITIALIZED)
 
+/* The legacy functions return nothing (or the dot product) and report errors through
+ * cublasGetError(), which the real library keeps: forwarding them reports SUCCESS here. */
+#define LEGACY(fn, ...) (DFS_REAL(fn) ? (DFS_REAL(fn)(__VA_ARGS__), CUBLAS_STATUS_SUCCESS)         \
+                                      : CUBLAS_STATUS_NOT_INITIALIZED)
+
+static char op_char(cublasOperation_t op)
+{
+    return op == CUBLAS_OP_N ? 'N' : op == CUBLAS_OP_T ? 'T' : 'C';
+}
+
 static int native_can_run(const dfs_device *dev)
 {
     (void)dev;
@@ -47,6 +57,10 @@ static cublasStatus_t native_dgemm(const dfs_ctx *x, const dfs_gemm_call *c)
                     c->alpha, c->A, CUDA_R_64F, c->lda, c->strideA, c->B, CUDA_R_64F, c->ldb,
                     c->strideB, c->beta, c->C, CUDA_R_64F, c->ldc, c->strideC, c->batch,
                     CUBLAS_COMPUTE_64F, c->algo);
+    case DFS_API_LEGACY_DGEMM:
+        return LEGACY(cublasDgemm, op_char(c->transa), op_char(c->transb), (int)c->m, (int)c->n,
+                      (int)c->k, *c->alpha, c->A, (int)c->lda, c->B, (int)c->ldb, *c->beta, c->C,
+                      (int)c->ldc);
     default:
         return CUBLAS_STATUS_INTERNAL_ERROR;
     }
@@ -54,6 +68,9 @@ static cublasStatus_t native_dgemm(const dfs_ctx *x, const dfs_gemm_call *c)
 
 static cublasStatus_t native_dgemv(const dfs_ctx *x, const dfs_gemv_call *c)
 {
+    if (c->api == DFS_API_LEGACY_DGEMV)
+        return LEGACY(cublasDgemv, op_char(c->trans), (int)c->m, (int)c->n, *c->alpha, c->A,
+                      (int)c->lda, c->x, (int)c->incx, *c->beta, c->y, (int)c->incy);
     if (c->api == DFS_API_DGEMV)
         return CALL(cublasDgemv_v2, x->handle, c->trans, (int)c->m, (int)c->n, c->alpha, c->A,
                     (int)c->lda, c->x, (int)c->incx, c->beta, c->y, (int)c->incy);
@@ -63,6 +80,12 @@ static cublasStatus_t native_dgemv(const dfs_ctx *x, const dfs_gemv_call *c)
 
 static cublasStatus_t native_ddot(const dfs_ctx *x, const dfs_dot_call *c)
 {
+    if (c->api == DFS_API_LEGACY_DDOT) {
+        if (!DFS_REAL(cublasDdot))
+            return CUBLAS_STATUS_NOT_INITIALIZED;
+        *c->result = DFS_REAL(cublasDdot)((int)c->n, c->x, (int)c->incx, c->y, (int)c->incy);
+        return CUBLAS_STATUS_SUCCESS;
+    }
     if (c->api == DFS_API_DDOT)
         return CALL(cublasDdot_v2, x->handle, (int)c->n, c->x, (int)c->incx, c->y, (int)c->incy,
                     c->result);

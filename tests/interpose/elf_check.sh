@@ -18,6 +18,7 @@ expected=(
     cublasGemmEx cublasGemmEx_64
     cublasGemmStridedBatchedEx cublasGemmStridedBatchedEx_64
     cublasDestroy_v2
+    cublasDgemm cublasDgemv cublasDdot cublasSetKernelStream cublasGetError cublasShutdown
 )
 linker_symbols=(_init _fini _edata _end __bss_start)
 

@@ -11,6 +11,9 @@
  * once; beta == 0 never reads C or y.  Arithmetic is the reference BLAS loop order. */
 #include "fake_cublas.h"
 
+#include <cublas.h> /* the legacy API */
+#include <cuda.h>
+
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -27,6 +30,8 @@ static const char *const entry_names[] = {
     "cublasDdot_v2", "cublasDdot_v2_64", "cublasDgemmStridedBatched",
     "cublasDgemmStridedBatched_64", "cublasGemmEx", "cublasGemmEx_64",
     "cublasGemmStridedBatchedEx", "cublasGemmStridedBatchedEx_64",
+    "cublasDgemm", "cublasDgemv", "cublasDdot", "cublasGetError", "cublasSetKernelStream",
+    "cublasShutdown", "cuCtxGetCurrent",
 };
 #define NENTRIES ((int)(sizeof entry_names / sizeof entry_names[0]))
 
@@ -515,4 +520,111 @@ EXPORT cublasStatus_t cublasDdot_v2_64(cublasHandle_t handle, int64_t n, const d
 {
     ENTER();
     return ddot(handle, n, x, incx, y, incy, result);
+}
+
+/* ---------- the legacy API (cublas.h) ----------
+ * One implicit context (host pointer mode), errors kept until cublasGetError() reads them, the
+ * stream from cublasSetKernelStream(). */
+
+static struct cublasContext legacy = {HANDLE_MAGIC, 0, CUBLAS_POINTER_MODE_HOST, CUBLAS_DEFAULT_MATH};
+static atomic_int legacy_error;
+
+static int legacy_op(char c, cublasOperation_t *op)
+{
+    switch (c) {
+    case 'N': case 'n': *op = CUBLAS_OP_N; return 1;
+    case 'T': case 't': *op = CUBLAS_OP_T; return 1;
+    case 'C': case 'c': *op = CUBLAS_OP_C; return 1;
+    default: return 0;
+    }
+}
+
+/* Counts the call; returns 1 when a failure was injected for it (then kept as the error). */
+static int legacy_enter(const char *name)
+{
+    cublasStatus_t st;
+    if (enter(name, &st)) {
+        atomic_store(&legacy_error, (int)st);
+        return 1;
+    }
+    return 0;
+}
+
+static void legacy_note(cublasStatus_t st)
+{
+    if (st != CUBLAS_STATUS_SUCCESS)
+        atomic_store(&legacy_error, (int)st);
+}
+
+EXPORT void cublasDgemm(char transa, char transb, int m, int n, int k, double alpha,
+                        const double *A, int lda, const double *B, int ldb, double beta,
+                        double *C, int ldc)
+{
+    cublasOperation_t ta, tb;
+    if (legacy_enter(__func__))
+        return;
+    if (!legacy_op(transa, &ta) || !legacy_op(transb, &tb)) {
+        legacy_note(CUBLAS_STATUS_INVALID_VALUE);
+        return;
+    }
+    legacy_note(dgemm(&legacy, ta, tb, m, n, k, &alpha, A, lda, 0, B, ldb, 0, &beta, C, ldc, 0, 1));
+}
+
+EXPORT void cublasDgemv(char trans, int m, int n, double alpha, const double *A, int lda,
+                        const double *x, int incx, double beta, double *y, int incy)
+{
+    cublasOperation_t t;
+    if (legacy_enter(__func__))
+        return;
+    if (!legacy_op(trans, &t)) {
+        legacy_note(CUBLAS_STATUS_INVALID_VALUE);
+        return;
+    }
+    legacy_note(dgemv(&legacy, t, m, n, &alpha, A, lda, x, incx, &beta, y, incy));
+}
+
+EXPORT double cublasDdot(int n, const double *x, int incx, const double *y, int incy)
+{
+    double r = 0.0;
+    if (legacy_enter(__func__))
+        return 0.0;
+    legacy_note(ddot(&legacy, n, x, incx, y, incy, &r));
+    return r;
+}
+
+EXPORT cublasStatus cublasGetError(void)
+{
+    cublasStatus_t st;
+    if (enter(__func__, &st))
+        return st;
+    return (cublasStatus_t)atomic_exchange(&legacy_error, CUBLAS_STATUS_SUCCESS);
+}
+
+EXPORT cublasStatus cublasSetKernelStream(cudaStream_t stream)
+{
+    ENTER();
+    legacy.stream = stream;
+    return CUBLAS_STATUS_SUCCESS;
+}
+
+EXPORT cublasStatus cublasShutdown(void)
+{
+    ENTER();
+    return CUBLAS_STATUS_SUCCESS;
+}
+
+EXPORT cudaStream_t fake_cublas_legacy_stream(void)
+{
+    return legacy.stream;
+}
+
+/* A CUDA context for dfshim's legacy layer to key its internal handle on (the driver itself is
+ * not in these tests). */
+EXPORT CUresult cuCtxGetCurrent(CUcontext *ctx)
+{
+    cublasStatus_t st;
+    if (enter(__func__, &st))
+        return CUDA_ERROR_INVALID_CONTEXT;
+    *ctx = (CUcontext)&legacy;
+    return CUDA_SUCCESS;
 }

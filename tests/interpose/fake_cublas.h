@@ -1,7 +1,7 @@
 /* fake_cublas.h — the test-only entry points of the stand-in libcublas.so.13 (fake_cublas.c).
  *
- * The stand-in implements the cuBLAS routines dfshim intercepts (and the handle functions they
- * need) on the CPU, with "device memory" in host memory, and counts every call per entry point
+ * The stand-in implements the cuBLAS routines dfshim intercepts, v2 and legacy (and the handle
+ * functions they need, and cuCtxGetCurrent for the legacy layer) on the CPU, with "device memory" in host memory, and counts every call per entry point
  * so that a test can prove a call reached the real library exactly once. */
 #ifndef FAKE_CUBLAS_H
 #define FAKE_CUBLAS_H
@@ -32,5 +32,8 @@ typedef struct {
     cublasGemmAlgo_t algo;
 } fake_gemmex_args;
 const fake_gemmex_args *fake_cublas_last_gemmex(void);
+
+/* The stream the legacy cublasSetKernelStream() last set. */
+cudaStream_t fake_cublas_legacy_stream(void);
 
 #endif
