@@ -10,6 +10,16 @@
 #include "oz_device.cuh"
 #include "oz_vec.h"
 
+/* A block's accumulator into the global one (zeroed before the kernel): only its non-zero
+ * words, a few for most data.  Each block adds less than 2^43 to a word (2^30 products at most
+ * before a normalisation), so 2^20 blocks cannot overflow one. */
+__device__ __forceinline__ void flush_words(long long *global, const long long *w)
+{
+    for (int i = threadIdx.x; i < DFS_X_WORDS; i += blockDim.x)
+        if (w[i])
+            atomicAdd((unsigned long long *)&global[i], (unsigned long long)w[i]);
+}
+
 __device__ __forceinline__ void fpe_zero(double *t)
 {
 #pragma unroll
@@ -39,12 +49,11 @@ extern "C" __global__ void __launch_bounds__(DFS_OZ_DOT_THREADS) dfs_oz_dot(dfs_
     if (f && (threadIdx.x & 31) == 0)
         atomicOr(a.flags, f);
     __syncthreads();
-    for (int i = threadIdx.x; i < DFS_X_WORDS; i += blockDim.x)
-        a.acc[(int64_t)blockIdx.x * DFS_X_WORDS + i] = w[i];
+    flush_words(a.acc, w); /* the fast path's accumulator */
 }
 
-/* Runs after dfs_oz_dot with the same grid; does nothing unless a thread spilled, then rebuilds
- * every block's accumulator from the products. */
+/* Runs after dfs_oz_dot; does nothing unless a thread spilled, then adds every product into the
+ * slow path's accumulator. */
 extern "C" __global__ void __launch_bounds__(DFS_OZ_DOT_THREADS)
     dfs_oz_dot_slow(dfs_oz_dot_args a)
 {
@@ -62,8 +71,7 @@ extern "C" __global__ void __launch_bounds__(DFS_OZ_DOT_THREADS)
         normalize_shared(w);
     }
     __syncthreads();
-    for (int j = threadIdx.x; j < DFS_X_WORDS; j += blockDim.x)
-        a.acc[(int64_t)blockIdx.x * DFS_X_WORDS + j] = w[j];
+    flush_words(a.acc + DFS_X_WORDS, w); /* the slow path's accumulator */
 }
 
 /* Without workspace (e.g. during graph capture when it would have to grow): one block adds
@@ -90,21 +98,18 @@ extern "C" __global__ void __launch_bounds__(DFS_OZ_DOT_THREADS)
         finish_output(w, scratch, flags, 1.0, 0.0, a.result); /* beta = 0: *result not read */
 }
 
-/* One block: the blocks' accumulators summed word by word, rounded once. */
-extern "C" __global__ void __launch_bounds__(DFS_OZ_DOT_THREADS)
-    dfs_oz_dot_final(dfs_oz_dot_args a)
+/* One thread: the accumulator of the path taken, rounded once. */
+extern "C" __global__ void __launch_bounds__(32) dfs_oz_dot_final(dfs_oz_dot_args a)
 {
     __shared__ long long w[DFS_X_WORDS], scratch[DFS_X_WORDS];
-    for (int j = threadIdx.x; j < DFS_X_WORDS; j += blockDim.x) {
-        long long s = 0; /* |word| < 2^43 per block: no overflow below 2^20 blocks */
-        for (int b = 0; b < a.blocks; b++)
-            s += a.acc[(int64_t)b * DFS_X_WORDS + j];
-        w[j] = s;
-    }
-    __syncthreads();
+    const unsigned f = *a.flags;
+    const long long *acc = a.acc + ((f & DFS_FPE_SPILL) ? DFS_X_WORDS : 0);
+    for (int j = threadIdx.x; j < DFS_X_WORDS; j += blockDim.x)
+        w[j] = acc[j];
+    __syncwarp();
     if (threadIdx.x == 0) {
         dfs_xacc s = view(w);
-        dfs_x_axpby(&s, *a.flags & DFS_X_SPECIAL, 1.0, 0.0, 0.0, (int64_t *)scratch, DFS_X_WORDS,
+        dfs_x_axpby(&s, f & DFS_X_SPECIAL, 1.0, 0.0, 0.0, (int64_t *)scratch, DFS_X_WORDS,
                     a.result);
     }
 }

@@ -11,15 +11,15 @@
 #define DFS_OZ_GEMV_THREADS 256
 #define DFS_OZ_FINAL_WARPS 8  /* outputs per block of the GEMV finish kernel */
 
-/* DOT: result = RN(x . y).  `acc` holds blocks * DFS_X_WORDS words (one exact accumulator per
- * block), flags one word (zeroed before the first kernel). */
+/* DOT: result = RN(x . y).  `acc` holds 2 * DFS_X_WORDS words, the fast path's exact
+ * accumulator and the slow path's, and flags one word: all zeroed before the first kernel.  The
+ * blocks add their shared accumulators into them with 64-bit atomics. */
 typedef struct {
     const double *x, *y;
     int64_t incx, incy, n;
     long long *acc;
     unsigned *flags;
     double *result; /* device memory */
-    int blocks;
 } dfs_oz_dot_args;
 
 /* GEMV: y = RN(alpha op(A) x + beta y).  The inner dimension is cut into `splits` chunks of

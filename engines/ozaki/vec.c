@@ -52,11 +52,12 @@ cublasStatus_t dfs_oz_ddot_gpu(const dfs_ctx *x, const dfs_dot_call *c)
     int64_t blocks = (c->n + DFS_OZ_DOT_THREADS - 1) / DFS_OZ_DOT_THREADS;
     const int64_t most = (int64_t)dfs_sm_count(x->device) * 8;
     blocks = blocks < most ? blocks : most;
-    const size_t acc_bytes = (size_t)blocks * DFS_X_WORDS * sizeof(long long);
     pthread_mutex_lock(&x->scratch->lock);
     dfs_oz_dot_args a;
     memset(&a, 0, sizeof a);
-    char *base = scratch(x, acc_bytes + 256, 1, &a.flags);
+    /* the result (host pointer mode), then zeroed: the two accumulators and the flags */
+    unsigned *zeroed;
+    char *base = scratch(x, sizeof(double), 4 * DFS_X_WORDS + 2, &zeroed);
     a.x = c->x;
     a.y = c->y;
     a.incx = c->incx;
@@ -65,13 +66,13 @@ cublasStatus_t dfs_oz_ddot_gpu(const dfs_ctx *x, const dfs_dot_call *c)
     int err;
     double *tmp = NULL;
     if (base) {
-        a.acc = (long long *)base;
-        a.blocks = (int)blocks;
-        tmp = (double *)(base + acc_bytes);
+        a.acc = (long long *)zeroed;
+        a.flags = (unsigned *)(a.acc + 2 * DFS_X_WORDS);
+        tmp = (double *)base;
         a.result = host_result ? tmp : c->result;
         err = dfs_launch(k[K_DOT], (unsigned)blocks, 1, 1, DFS_OZ_DOT_THREADS, 1, st, &a);
         err |= dfs_launch(k[K_DOT_SLOW], (unsigned)blocks, 1, 1, DFS_OZ_DOT_THREADS, 1, st, &a);
-        err |= dfs_launch(k[K_DOT_FINAL], 1, 1, 1, DFS_OZ_DOT_THREADS, 1, st, &a);
+        err |= dfs_launch(k[K_DOT_FINAL], 1, 1, 1, 32, 1, st, &a);
     } else if (!host_result) {
         /* no workspace: one block, exact, slow (never native: the promise holds) */
         dfs_log_once(DFS_LOG_WARN, "repro-dot-single", "repro: no workspace for a DOT; it runs "
