@@ -295,7 +295,7 @@ DFS_HD int dfs_x_span(const dfs_xacc *a, int *lo, int *hi)
 
 /* *r = RN(alpha * S + beta * c) with IEEE semantics on the exact values, where S is the exact
  * sum held in s with flags sflags (an exact zero S is +0).  beta == 0 means c is not read (as
- * BLAS): then *r = RN(alpha * S).  scratch holds cap words for the exact result; the window it
+ * BLAS): then *r = RN(+0 + alpha * S), +0 for an exact zero.  scratch holds cap words for the exact result; the window it
  * needs is at most DFS_X_WORDS words (always enough), usually a few.  Returns 1, or 0 when cap is
  * too small (then *r is NaN).  Destroys s.  (The result goes through a pointer so that device
  * code can store it straight to global memory.) */
@@ -306,7 +306,8 @@ DFS_HD int dfs_x_axpby(dfs_xacc *s, unsigned sflags, double alpha, double beta, 
     /* The special cases, decided on the exact values. */
     int s_sign = dfs_x_sign(s);
     unsigned f = 0; /* flags of the two terms alpha*S and beta*c */
-    int t1_zero_neg = 0, t2_zero_neg = 1; /* no beta*c term: x + (-0) == x for every x */
+    /* no beta*c term (beta == 0): the sum starts from +0, as BLAS starts C from 0 */
+    int t1_zero_neg = 0, t2_zero_neg = 0;
     if ((sflags & DFS_X_NAN) || ((sflags & DFS_X_PINF) && (sflags & DFS_X_NINF)) ||
         alpha != alpha) {
         f |= DFS_X_NAN;

@@ -120,7 +120,8 @@ static double reference(int64_t K, const double *a, int64_t sa, const double *b,
             t1_zero = 1, t1_zero_neg = (mpfr_sgn(S) < 0) ^ (signbit(alpha) != 0);
     }
     /* T2 = beta * c (absent when beta == 0) */
-    int t2_nan = 0, t2_inf = 0, t2_neg = 0, t2_zero = 1, t2_zero_neg = 1;
+    /* beta == 0: no term, the sum starts from +0 (as BLAS starts C from 0) */
+    int t2_nan = 0, t2_inf = 0, t2_neg = 0, t2_zero = 1, t2_zero_neg = 0;
     mpfr_set_zero(T2, +1);
     if (beta != 0) {
         if (isnan(beta) || isnan(c) || ((isinf(beta) || isinf(c)) && (beta == 0 || c == 0))) {
