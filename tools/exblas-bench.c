@@ -20,19 +20,27 @@
  *   --calls N       calls per round for --host-overhead (default 2000)
  *   --quick-return  the --host-overhead loop calls dgemm with m = 0 (nothing to compute: pure
  *                   call overhead)
+ *   --phi X         data from the phi generator of the Ozaki papers instead of uniform ones:
+ *                   (U - 0.5) exp(X N), U uniform in [0, 1), N standard normal (Box-Muller),
+ *                   from the same fixed seed; X >= 0 (X = 0: uniform in [-0.5, 0.5)); larger X
+ *                   spreads the magnitudes (X = 4: a factor e^+-4, about 2^+-5.8, within one
+ *                   standard deviation of N)
  * Output (GPU time, CUDA events on the default stream; median and min of R runs):
- *   routine,mode,m,n,k,op,reps,median_ms,min_ms,gflops,gbps
+ *   routine,mode,m,n,k,op,reps,median_ms,min_ms,gflops,gbps,phi
  *   gflops = 2mnk/t (dgemm), 2mn/t (dgemv), 2n/t (ddot), with t the median; gbps = bytes of the
  *   operands read or written once / t (beta = 0: C and y are written, not read).  Fields that do
- *   not apply are empty.  mode is EXBLAS_MODE ("auto" when unset) or "no-shim".
+ *   not apply are empty.  mode is EXBLAS_MODE ("auto" when unset) or "no-shim".  phi is the
+ *   --phi value, empty without --phi (uniform data).
  *   ddot returns its result to device memory (CUBLAS_POINTER_MODE_DEVICE).
  * Output of --host-overhead:
- *   routine,mode,m,n,k,op,calls,rounds,median_us_per_call,min_us_per_call
+ *   routine,mode,m,n,k,op,calls,rounds,median_us_per_call,min_us_per_call,phi
  * Examples:
  *   exblas-bench dgemm 4096 4096 4096 --op NT
  *   EXBLAS_MODE=native exblas-bench dgemv 8192 8192 --op T --reps 50
  *   exblas-bench dgemm 64 64 64 --host-overhead; exblas-bench dgemm 64 64 64 --host-overhead --no-shim
- * Data are random in [-1,1) from a fixed seed.
+ *   EXBLAS_MODE=repro exblas-bench ddot 100000000 --phi 4
+ * Data are random in [-1,1) from a fixed seed (with --phi X: the phi generator above, from the
+ * same seed).
  *
  * Exit status: 0 done; 1 a CUDA or cuBLAS call failed; 2 usage error, or the shim cannot be found
  * or loaded; 77 no CUDA GPU ("exblas-bench: no CUDA GPU available (<reason>)" on stderr). */
@@ -44,6 +52,7 @@
 #include <dlfcn.h>
 #include <limits.h>
 #include <link.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -67,6 +76,8 @@ typedef struct {
     int host_overhead, quick_return;
     int no_shim;
     const char *shim;
+    int has_phi; /* --phi given: data (U - 0.5) exp(phi N) */
+    double phi;
 } options;
 
 static void cuda_check(cudaError_t e, const char *what, int line)
@@ -92,8 +103,9 @@ static void usage(FILE *f)
           "       exblas-bench ddot N [options]\n"
           "options: --reps R (10)  --warmup W (3)  --shim PATH  --no-shim\n"
           "         --host-overhead [--calls N (2000)] [--quick-return]   (dgemm only)\n"
-          "CSV on stdout: routine,mode,m,n,k,op,reps,median_ms,min_ms,gflops,gbps\n"
-          "  (--host-overhead: routine,mode,m,n,k,op,calls,rounds,median_us_per_call,min_us_per_call)\n"
+          "         --phi X   data (U - 0.5) exp(X N) instead of uniform in [-1,1) (X >= 0)\n"
+          "CSV on stdout: routine,mode,m,n,k,op,reps,median_ms,min_ms,gflops,gbps,phi\n"
+          "  (--host-overhead: routine,mode,m,n,k,op,calls,rounds,median_us_per_call,min_us_per_call,phi)\n"
           "Exit 77 without a GPU.\n",
           f);
 }
@@ -209,19 +221,43 @@ static void ensure_shim(const options *o, char **argv)
 
 static uint64_t rng_state = 0x243f6a8885a308d3ULL;
 
-static double *device_random(size_t n)
+/* splitmix64 */
+static uint64_t next_random(void)
+{
+    uint64_t z = (rng_state += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+/* 53 bits, in [0, 1) */
+static double unit_random(void)
+{
+    return (double)(next_random() >> 11) * 0x1.0p-53;
+}
+
+/* n values in device memory: uniform in [-1, 1), or with phi >= 0 (U - 0.5) exp(phi N). */
+static double *device_random(size_t n, const options *o)
 {
     double *h = malloc((n ? n : 1) * sizeof *h), *d;
     if (!h) {
         fprintf(stderr, "exblas-bench: out of host memory\n");
         exit(1);
     }
-    for (size_t i = 0; i < n; i++) { /* splitmix64, 53 bits, in [-1, 1) */
-        uint64_t z = (rng_state += 0x9e3779b97f4a7c15ULL);
-        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-        z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-        z ^= z >> 31;
-        h[i] = (double)(z >> 11) * 0x1.0p-52 - 1.0;
+    for (size_t i = 0; i < n; i++) {
+        if (!o->has_phi) {
+            h[i] = (double)(next_random() >> 11) * 0x1.0p-52 - 1.0;
+            continue;
+        }
+        const double u = unit_random() - 0.5;
+        if (o->phi == 0) {
+            h[i] = u;
+            continue;
+        }
+        /* N(0,1) by Box-Muller (the cosine half), u1 in (0, 1] */
+        const double u1 = 1.0 - unit_random(), u2 = unit_random();
+        const double g = sqrt(-2.0 * log(u1)) * cos(6.283185307179586 * u2);
+        h[i] = u * exp(o->phi * g);
     }
     CUDA_CHECK(cudaMalloc((void **)&d, (n ? n : 1) * sizeof *d));
     CUDA_CHECK(cudaMemcpy(d, h, n * sizeof *d, cudaMemcpyHostToDevice));
@@ -265,6 +301,15 @@ static const char *op_name(const options *o)
     return o->r == DDOT ? "" : s;
 }
 
+
+/* The phi column: the --phi value, empty without it. */
+static void print_phi(const options *o)
+{
+    if (o->has_phi)
+        printf(",%.15g\n", o->phi);
+    else
+        printf(",\n");
+}
 
 static void print_dims(const options *o, int m)
 {
@@ -315,10 +360,11 @@ static void bench_gpu(cublasHandle_t h, const options *o, const operands *d)
         bytes = 8 * (2 * n + 1);
     }
     double t = med * 1e-3;
-    printf("routine,mode,m,n,k,op,reps,median_ms,min_ms,gflops,gbps\n");
+    printf("routine,mode,m,n,k,op,reps,median_ms,min_ms,gflops,gbps,phi\n");
     print_dims(o, o->m);
-    printf(",%d,%.6f,%.6f,%.3f,%.3f\n", o->reps, med, ms[0], t > 0 ? flops / t * 1e-9 : 0.0,
+    printf(",%d,%.6f,%.6f,%.3f,%.3f", o->reps, med, ms[0], t > 0 ? flops / t * 1e-9 : 0.0,
            t > 0 ? bytes / t * 1e-9 : 0.0);
+    print_phi(o);
     free(ms);
 }
 
@@ -341,9 +387,10 @@ static void bench_host(cublasHandle_t h, const options *o, const operands *d)
             us[round] = (t1 - t0) * 1e6 / o->calls;
     }
     double med = dfs_median(us, ROUNDS);
-    printf("routine,mode,m,n,k,op,calls,rounds,median_us_per_call,min_us_per_call\n");
+    printf("routine,mode,m,n,k,op,calls,rounds,median_us_per_call,min_us_per_call,phi\n");
     print_dims(o, m);
-    printf(",%d,%d,%.4f,%.4f\n", o->calls, ROUNDS, med, us[0]);
+    printf(",%d,%d,%.4f,%.4f", o->calls, ROUNDS, med, us[0]);
+    print_phi(o);
 }
 
 /* ---------- arguments ---------- */
@@ -355,6 +402,18 @@ static int parse_int(const char *s, int lo, int *out)
     if (end == s || *end || v < lo || v > INT_MAX)
         return -1;
     *out = (int)v;
+    return 0;
+}
+
+/* A finite number >= 0 (the --phi value). */
+static int parse_phi(const char *s, options *o)
+{
+    char *end;
+    double v = strtod(s, &end);
+    if (end == s || *end || !(v >= 0) || !isfinite(v))
+        return -1;
+    o->phi = v;
+    o->has_phi = 1;
     return 0;
 }
 
@@ -406,6 +465,8 @@ static int parse_args(int argc, char **argv, options *o)
             bad = parse_int(argv[++i], 1, &o->calls);
         else if (!strcmp(a, "--shim") && v)
             o->shim = argv[++i];
+        else if (!strcmp(a, "--phi") && v)
+            bad = parse_phi(argv[++i], o);
         else if (!strcmp(a, "--no-shim"))
             o->no_shim = 1;
         else if (!strcmp(a, "--host-overhead"))
@@ -468,18 +529,18 @@ int main(int argc, char **argv)
     if (o.r == DGEMM) {
         d.lda = o.ta == CUBLAS_OP_N ? o.m : o.k;
         d.ldb = o.tb == CUBLAS_OP_N ? o.k : o.n;
-        d.A = device_random(m * k);
-        d.B = device_random(k * n);
-        d.C = device_random(m * n);
+        d.A = device_random(m * k, &o);
+        d.B = device_random(k * n, &o);
+        d.C = device_random(m * n, &o);
     } else if (o.r == DGEMV) {
         d.lda = o.m;
-        d.A = device_random(m * n);
-        d.B = device_random(o.ta == CUBLAS_OP_N ? n : m);
-        d.C = device_random(o.ta == CUBLAS_OP_N ? m : n);
+        d.A = device_random(m * n, &o);
+        d.B = device_random(o.ta == CUBLAS_OP_N ? n : m, &o);
+        d.C = device_random(o.ta == CUBLAS_OP_N ? m : n, &o);
     } else {
-        d.A = device_random(n);
-        d.B = device_random(n);
-        d.C = device_random(1);
+        d.A = device_random(n, &o);
+        d.B = device_random(n, &o);
+        d.C = device_random(1, &o);
         CUBLAS_CHECK(cublasSetPointerMode(h, CUBLAS_POINTER_MODE_DEVICE));
     }
     d.lda = d.lda > 1 ? d.lda : 1;
