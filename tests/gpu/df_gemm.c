@@ -31,6 +31,7 @@
  *     that needs more workspace runs natively (bitwise the real cuBLAS) and capture succeeds. */
 #include "common.h"
 #include "df_common.h"
+#include "layout.h"
 
 #include "../../engines/df/df_gemm.h"
 #include "../../engines/df/host.h"
@@ -55,8 +56,8 @@ static char *mode_orig; /* EXBLAS_MODE as the test started */
 static int reread;
 static cublasHandle_t handle;
 static double *dA, *dB, *dC, *d_ab;  /* device: BUF elements each; alpha, beta */
-static double h_ab[2];               /* host alpha, beta */
 static double *hA, *hB, *hCt, *hCo;  /* pinned staging: A, B, C template, C out */
+static call_bufs bufs;               /* d_ab, dC, hCt, hCo */
 static double *got[NB], *got2;       /* tight results, BUF elements each */
 static double qnan;
 static const cublasOperation_t ops3[3] = {CUBLAS_OP_N, CUBLAS_OP_T, CUBLAS_OP_C};
@@ -158,79 +159,6 @@ static void free_problem(problem *P)
         free(P->C[b]);
     }
     free(P->Cnan);
-}
-
-/* Stores the nb logical rows x cols matrices L[b] as the operand of a call with leading dimension
- * ld and batch stride `stride`: trans = 0: dst[r + c*ld]; trans = 1: the transpose,
- * dst[c + r*ld].  Everything else in the span is `gap`.  Returns the span (elements). */
-static size_t lay_out(double *dst, double *const *L, int nb, int64_t rows, int64_t cols, int trans,
-                      int64_t ld, int64_t stride, double gap)
-{
-    const int64_t sr = trans ? cols : rows, sc = trans ? rows : cols;
-    const size_t span = (size_t)(stride * (nb - 1) + ld * (sc - 1) + sr);
-    if (span > BUF)
-        gt_fatal("test bug: operand span %zu > %zu", span, BUF);
-    for (size_t i = 0; i < span; i++)
-        dst[i] = gap;
-    for (int b = 0; b < nb; b++) {
-        double *o = dst + (size_t)b * (size_t)stride;
-        const double *l = L[b];
-        for (int64_t c = 0; c < cols; c++)
-            for (int64_t r = 0; r < rows; r++)
-                o[trans ? c + r * ld : r + c * ld] = l[r + c * rows];
-    }
-    return span;
-}
-
-/* Uploads span elements of hCt to dC, runs g (C = dC) for real or through the shim with alpha
- * and beta on the host or in device memory, downloads the span into hCo.  Host pointer mode
- * afterwards. */
-static cublasStatus_t run_gemm(int real, cublasHandle_t hh, gt_gemm *g, int dev, double alpha,
-                               double beta, size_t span)
-{
-    gt_h2d(dC, hCt, span * sizeof *hCt);
-    h_ab[0] = alpha;
-    h_ab[1] = beta;
-    if (dev)
-        gt_h2d(d_ab, h_ab, sizeof h_ab);
-    cublasPointerMode_t pm = dev ? CUBLAS_POINTER_MODE_DEVICE : CUBLAS_POINTER_MODE_HOST;
-    GT_CUBLAS(cublasSetPointerMode_v2(hh, pm));
-    g->alpha = dev ? (const void *)&d_ab[0] : (const void *)&h_ab[0];
-    g->beta = dev ? (const void *)&d_ab[1] : (const void *)&h_ab[1];
-    g->C = dC;
-    cublasStatus_t st = gt_run_gemm(real, hh, g);
-    gt_check_modes(hh, pm, CUBLAS_DEFAULT_MATH);
-    GT_CUDA(cudaDeviceSynchronize());
-    gt_d2h(hCo, dC, span * sizeof *hCo);
-    GT_CUBLAS(cublasSetPointerMode_v2(hh, CUBLAS_POINTER_MODE_HOST));
-    return st;
-}
-
-/* The m x n matrix at `src` (leading dimension ld) into tight `dst`. */
-static void gather(double *dst, const double *src, int64_t m, int64_t n, int64_t ld)
-{
-    for (int64_t j = 0; j < n; j++)
-        memcpy(dst + j * m, src + j * ld, (size_t)m * sizeof *dst);
-}
-
-/* Fails unless everything in the C span outside the nb m x n matrices is as in the template. */
-static void check_outside(const double *tmpl, const double *out, int nb, int64_t m, int64_t n,
-                          int64_t ldc, int64_t sC)
-{
-    size_t bad = 0, first = 0;
-    for (int b = 0; b < nb; b++)
-        for (int64_t j = 0; j < n; j++) {
-            size_t from = (size_t)(b * sC + j * ldc + m);
-            size_t to = j < n - 1 ? (size_t)(b * sC + (j + 1) * ldc)
-                        : b < nb - 1 ? (size_t)((b + 1) * sC)
-                                     : from;
-            for (size_t i = from; i < to; i++)
-                if (df_bits(out[i]) != df_bits(tmpl[i]) && !bad++)
-                    first = i;
-        }
-    if (bad)
-        gt_fail("%zu elements of C outside the matrices were written; first at element %zu: "
-                "%.17g, was %.17g", bad, first, out[first], tmpl[first]);
 }
 
 /* ---------- bitwise comparisons ---------- */
@@ -427,9 +355,9 @@ static void bitwise_case(const problem *P, ref *refs, double alpha, double beta,
             gt_gemm_api_ex(api) ? "[R_64F,COMPUTE_64F]" : "", gt_op_char(ta), gt_op_char(tb),
             pad ? "+7" : "tight", alpha, beta, dev ? "device" : "host",
             strided ? " batch=3" : "");
-    size_t sa = lay_out(hA, P->A, nb, m, k, tA, g.lda, g.sA, qnan);
+    size_t sa = lay_out(hA, BUF, P->A, nb, m, k, tA, g.lda, g.sA, qnan);
     gt_h2d(dA, hA, sa * sizeof *hA);
-    size_t sb = lay_out(hB, P->B, nb, k, n, tB, g.ldb, g.sB, qnan);
+    size_t sb = lay_out(hB, BUF, P->B, nb, k, n, tB, g.ldb, g.sB, qnan);
     gt_h2d(dB, hB, sb * sizeof *hB);
     const int beta0 = beta == 0.0;
     if (!tmpl_key.valid || tmpl_key.nb != nb || tmpl_key.beta0 != beta0 ||
@@ -437,7 +365,7 @@ static void bitwise_case(const problem *P, ref *refs, double alpha, double beta,
         double *Cl[NB];
         for (int b = 0; b < nb; b++)
             Cl[b] = beta0 ? P->Cnan : P->C[b];
-        tmpl_key.span = lay_out(hCt, Cl, nb, m, n, 0, g.ldc, g.sC, C_GAP);
+        tmpl_key.span = lay_out(hCt, BUF, Cl, nb, m, n, 0, g.ldc, g.sC, C_GAP);
         tmpl_key.valid = 1;
         tmpl_key.nb = nb;
         tmpl_key.beta0 = beta0;
@@ -445,7 +373,7 @@ static void bitwise_case(const problem *P, ref *refs, double alpha, double beta,
         tmpl_key.sC = g.sC;
         tmpl_key.P = P;
     }
-    cublasStatus_t st = run_gemm(0, handle, &g, dev, alpha, beta, tmpl_key.span);
+    cublasStatus_t st = call_gemm(&bufs, 0, handle, &g, dev, alpha, beta, tmpl_key.span);
     if (st != CUBLAS_STATUS_SUCCESS) {
         gt_fail("status %s", gt_status_name(st));
         return;
@@ -560,14 +488,14 @@ static void blocking_group(void)
         const int tA = ta != CUBLAS_OP_N, tB = tb != CUBLAS_OP_N;
         gt_gemm g = {.api = GT_DGEMM, .ta = ta, .tb = tb, .m = m, .n = n, .k = k, .batch = 1,
                      .A = dA, .B = dB, .lda = tA ? k : m, .ldb = tB ? n : k, .ldc = m};
-        gt_h2d(dA, hA, lay_out(hA, P.A, 1, m, k, tA, g.lda, 0, qnan) * sizeof *hA);
-        gt_h2d(dB, hB, lay_out(hB, P.B, 1, k, n, tB, g.ldb, 0, qnan) * sizeof *hB);
-        size_t span = lay_out(hCt, P.C, 1, m, n, 0, m, 0, C_GAP);
+        gt_h2d(dA, hA, lay_out(hA, BUF, P.A, 1, m, k, tA, g.lda, 0, qnan) * sizeof *hA);
+        gt_h2d(dB, hB, lay_out(hB, BUF, P.B, 1, k, n, tB, g.ldb, 0, qnan) * sizeof *hB);
+        size_t span = lay_out(hCt, BUF, P.C, 1, m, n, 0, m, 0, C_GAP);
         tmpl_key.valid = 0;
 
         gt_case("op=%c%c EXBLAS_MODE=%s", gt_op_char(ta), gt_op_char(tb), mode_orig);
         set_mode(mode_orig);
-        cublasStatus_t st = run_gemm(0, handle, &g, 0, alpha, beta, span);
+        cublasStatus_t st = call_gemm(&bufs, 0, handle, &g, 0, alpha, beta, span);
         if (st != CUBLAS_STATUS_SUCCESS)
             gt_fail("status %s", gt_status_name(st));
         memcpy(got[0], hCo, span * sizeof *hCo);
@@ -585,7 +513,7 @@ static void blocking_group(void)
             char *mode = mode_with(block_variants[v]);
             gt_case("op=%c%c EXBLAS_MODE=%s", gt_op_char(ta), gt_op_char(tb), mode);
             set_mode(mode);
-            st = run_gemm(0, handle, &g, 0, alpha, beta, span);
+            st = call_gemm(&bufs, 0, handle, &g, 0, alpha, beta, span);
             if (st != CUBLAS_STATUS_SUCCESS)
                 gt_fail("status %s", gt_status_name(st));
             memcpy(got[1], hCo, span * sizeof *hCo);
@@ -602,9 +530,9 @@ static void blocking_group(void)
         gt_case("op=%c%c EXBLAS_MODE=native after setenv: real cuBLAS bitwise", gt_op_char(ta),
                 gt_op_char(tb));
         set_mode("native");
-        st = run_gemm(0, handle, &g, 0, alpha, beta, span);
+        st = call_gemm(&bufs, 0, handle, &g, 0, alpha, beta, span);
         memcpy(got[2], hCo, span * sizeof *hCo);
-        cublasStatus_t sr = run_gemm(1, handle, &g, 0, alpha, beta, span);
+        cublasStatus_t sr = call_gemm(&bufs, 1, handle, &g, 0, alpha, beta, span);
         gt_cmp_status("cublasDgemm_v2", sr, st);
         if (!cmp_tight("C with EXBLAS_MODE=native vs real cuBLAS (the shim did not re-read "
                        "EXBLAS_MODE?)", "real", hCo, got[2], m, n, 0))
@@ -616,10 +544,10 @@ static void blocking_group(void)
     {
         gt_gemm g = {.api = GT_DGEMM, .ta = CUBLAS_OP_N, .tb = CUBLAS_OP_N, .m = m, .n = n,
                      .k = k, .batch = 1, .A = dA, .B = dB, .lda = m, .ldb = k, .ldc = m};
-        gt_h2d(dA, hA, lay_out(hA, P.A, 1, m, k, 0, m, 0, qnan) * sizeof *hA);
-        gt_h2d(dB, hB, lay_out(hB, P.B, 1, k, n, 0, k, 0, qnan) * sizeof *hB);
-        size_t span = lay_out(hCt, P.C, 1, m, n, 0, m, 0, C_GAP);
-        cublasStatus_t st = run_gemm(0, handle, &g, 0, alpha, beta, span);
+        gt_h2d(dA, hA, lay_out(hA, BUF, P.A, 1, m, k, 0, m, 0, qnan) * sizeof *hA);
+        gt_h2d(dB, hB, lay_out(hB, BUF, P.B, 1, k, n, 0, k, 0, qnan) * sizeof *hB);
+        size_t span = lay_out(hCt, BUF, P.C, 1, m, n, 0, m, 0, C_GAP);
+        cublasStatus_t st = call_gemm(&bufs, 0, handle, &g, 0, alpha, beta, span);
         if (st != CUBLAS_STATUS_SUCCESS)
             gt_fail("status %s", gt_status_name(st));
         cmp_tight("C after restoring EXBLAS_MODE vs the first result", "first", first_nn, hCo, m,
@@ -796,11 +724,11 @@ static void accuracy_group(void)
                 const size_t span = (size_t)ACC_M * ACC_N;
                 memcpy(hCt, beta == 0.0 ? Cn : C0, span * sizeof *hCt);
                 tmpl_key.valid = 0;
-                cublasStatus_t st = run_gemm(0, handle, &g, 0, alpha, beta, span);
+                cublasStatus_t st = call_gemm(&bufs, 0, handle, &g, 0, alpha, beta, span);
                 if (st != CUBLAS_STATUS_SUCCESS)
                     gt_fail("shim: status %s", gt_status_name(st));
                 memcpy(Cdf, hCo, span * sizeof *hCo);
-                st = run_gemm(1, handle, &g, 0, alpha, beta, span);
+                st = call_gemm(&bufs, 1, handle, &g, 0, alpha, beta, span);
                 if (st != CUBLAS_STATUS_SUCCESS)
                     gt_fail("real cuBLAS: status %s", gt_status_name(st));
                 memcpy(Cnat, hCo, span * sizeof *hCo);
@@ -911,13 +839,13 @@ static void special_group(void)
                 gt_gemm g = {.api = GT_DGEMM, .ta = ta, .tb = tb, .m = m, .n = n, .k = k,
                              .batch = 1, .A = dA, .B = dB, .lda = (tA ? k : m) + 3,
                              .ldb = (tB ? n : k) + 3, .ldc = m};
-                gt_h2d(dA, hA, lay_out(hA, P.A, 1, m, k, tA, g.lda, 0, qnan) * sizeof *hA);
-                gt_h2d(dB, hB, lay_out(hB, P.B, 1, k, n, tB, g.ldb, 0, qnan) * sizeof *hB);
-                size_t span = lay_out(hCt, P.C, 1, m, n, 0, m, 0, C_GAP);
+                gt_h2d(dA, hA, lay_out(hA, BUF, P.A, 1, m, k, tA, g.lda, 0, qnan) * sizeof *hA);
+                gt_h2d(dB, hB, lay_out(hB, BUF, P.B, 1, k, n, tB, g.ldb, 0, qnan) * sizeof *hB);
+                size_t span = lay_out(hCt, BUF, P.C, 1, m, n, 0, m, 0, C_GAP);
                 tmpl_key.valid = 0;
-                cublasStatus_t ss = run_gemm(0, handle, &g, dev, alpha, beta, span);
+                cublasStatus_t ss = call_gemm(&bufs, 0, handle, &g, dev, alpha, beta, span);
                 memcpy(got[0], hCo, span * sizeof *hCo);
-                cublasStatus_t sr = run_gemm(1, handle, &g, dev, alpha, beta, span);
+                cublasStatus_t sr = call_gemm(&bufs, 1, handle, &g, dev, alpha, beta, span);
                 memcpy(Cr, hCo, span * sizeof *hCo);
                 gt_cmp_status("cublasDgemm_v2", sr, ss);
                 size_t kind_diff = 0, unaffected_bad = 0, host_diff = 0, nonfinite = 0;
@@ -1001,14 +929,14 @@ static void alpha0_group(void)
                 }
                 gt_case("%s op=%c%c alpha=0 (device) beta=%g", gt_gemm_api_name[api],
                         gt_op_char(ta), gt_op_char(tb), beta);
-                gt_h2d(dA, hA, lay_out(hA, P.A, nb, m, k, pi, g.lda, g.sA, qnan) * sizeof *hA);
-                gt_h2d(dB, hB, lay_out(hB, P.B, nb, k, n, pi, g.ldb, g.sB, qnan) * sizeof *hB);
+                gt_h2d(dA, hA, lay_out(hA, BUF, P.A, nb, m, k, pi, g.lda, g.sA, qnan) * sizeof *hA);
+                gt_h2d(dB, hB, lay_out(hB, BUF, P.B, nb, k, n, pi, g.ldb, g.sB, qnan) * sizeof *hB);
                 double *Cl[NB];
                 for (int b = 0; b < nb; b++)
                     Cl[b] = beta == 0.0 ? P.Cnan : P.C[b];
-                size_t span = lay_out(hCt, Cl, nb, m, n, 0, g.ldc, g.sC, C_GAP);
+                size_t span = lay_out(hCt, BUF, Cl, nb, m, n, 0, g.ldc, g.sC, C_GAP);
                 tmpl_key.valid = 0;
-                cublasStatus_t st = run_gemm(0, handle, &g, 1, 0.0, beta, span);
+                cublasStatus_t st = call_gemm(&bufs, 0, handle, &g, 1, 0.0, beta, span);
                 if (st != CUBLAS_STATUS_SUCCESS)
                     gt_fail("status %s", gt_status_name(st));
                 check_outside(hCt, hCo, nb, m, n, g.ldc, g.sC);
@@ -1029,7 +957,7 @@ static void alpha0_group(void)
                     }
                 }
                 /* What real cuBLAS does, for information. */
-                st = run_gemm(1, handle, &g, 1, 0.0, beta, span);
+                st = call_gemm(&bufs, 1, handle, &g, 1, 0.0, beta, span);
                 for (int b = 0; b < nb; b++) {
                     gather(got2, hCo + (size_t)b * (size_t)g.sC, m, n, g.ldc);
                     if (st == CUBLAS_STATUS_SUCCESS &&
@@ -1046,15 +974,6 @@ static void alpha0_group(void)
 }
 
 /* ---------- 6. graph capture ---------- */
-
-static void still_capturing(cudaStream_t s, const char *after)
-{
-    enum cudaStreamCaptureStatus cs = cudaStreamCaptureStatusNone;
-    cudaError_t e = cudaStreamIsCapturing(s, &cs);
-    if (e != cudaSuccess || cs != cudaStreamCaptureStatusActive)
-        gt_fail("after %s: cudaStreamIsCapturing -> %s, status %d", after, cudaGetErrorName(e),
-                (int)cs);
-}
 
 /* Captures one call of g on s; returns the executable graph or NULL (case failed). */
 static cudaGraphExec_t capture(cudaStream_t s, cublasHandle_t hg, gt_gemm *g, cudaGraph_t *graph)
@@ -1123,10 +1042,10 @@ static void graph_group(void)
     double *t1 = df_pinned((size_t)(m1 * n1)), *t2 = df_pinned((size_t)(m2 * n2));
     memcpy(t1, P1.C[0], (size_t)(m1 * n1) * 8);
     memcpy(t2, P2.C[0], (size_t)(m2 * n2) * 8);
-    gt_h2d(dA1, hA, lay_out(hA, P1.A, 1, m1, k1, 0, m1, 0, qnan) * 8); /* N: m1 x k1 */
-    gt_h2d(dB1, hB, lay_out(hB, P1.B, 1, k1, n1, 1, n1, 0, qnan) * 8); /* T: n1 x k1 */
-    gt_h2d(dA2, hA, lay_out(hA, P2.A, 1, m2, k2, 1, k2, 0, qnan) * 8); /* T: k2 x m2 */
-    gt_h2d(dB2, hB, lay_out(hB, P2.B, 1, k2, n2, 0, k2, 0, qnan) * 8); /* N: k2 x n2 */
+    gt_h2d(dA1, hA, lay_out(hA, BUF, P1.A, 1, m1, k1, 0, m1, 0, qnan) * 8); /* N: m1 x k1 */
+    gt_h2d(dB1, hB, lay_out(hB, BUF, P1.B, 1, k1, n1, 1, n1, 0, qnan) * 8); /* T: n1 x k1 */
+    gt_h2d(dA2, hA, lay_out(hA, BUF, P2.A, 1, m2, k2, 1, k2, 0, qnan) * 8); /* T: k2 x m2 */
+    gt_h2d(dB2, hB, lay_out(hB, BUF, P2.B, 1, k2, n2, 0, k2, 0, qnan) * 8); /* N: k2 x n2 */
     const size_t span1 = (size_t)(m1 * n1), span2 = (size_t)(m2 * n2);
     gt_gemm g1 = {.api = GT_DGEMM, .ta = CUBLAS_OP_N, .tb = CUBLAS_OP_T, .m = m1, .n = n1,
                   .k = k1, .batch = 1, .A = dA1, .B = dB1, .C = dC1, .lda = m1, .ldb = n1,
@@ -1274,6 +1193,7 @@ int main(void)
     hB = df_pinned(BUF);
     hCt = df_pinned(BUF);
     hCo = df_pinned(BUF);
+    bufs = (call_bufs){.d_ab = d_ab, .dC = dC, .hCt = hCt, .hCo = hCo};
     for (int b = 0; b < NB; b++)
         got[b] = df_xmalloc(BUF);
     got2 = df_xmalloc(BUF);

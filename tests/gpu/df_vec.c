@@ -35,6 +35,7 @@
  *     the new data when the call returns. */
 #include "common.h"
 #include "df_common.h"
+#include "layout.h"
 
 #include <inttypes.h>
 #include <limits.h>
@@ -58,24 +59,11 @@ static const char *scheme_name;
 static cublasHandle_t handle;
 static double *dX, *dY, *dA, *d_ab, *d_res;
 static double *hX, *hY, *hA, *hYt[4], *hYo;
-static double h_ab[2];
+static call_bufs bufs; /* d_ab, d_res, dY, hYo */
 static double qnan;
 static double t_start;
 
 /* ---------- small helpers ---------- */
-
-static double of_bits(uint64_t b)
-{
-    double x;
-    memcpy(&x, &b, sizeof x);
-    return x;
-}
-
-/* The host result variable before a call: a NaN no computation gives. */
-static double sentinel(void)
-{
-    return of_bits(0x7ff8dead0000beefULL);
-}
 
 static int fclass(double x)
 {
@@ -423,93 +411,13 @@ static size_t stage_vec(stage *s, const double *v, int64_t n, int64_t inc, doubl
     return span;
 }
 
-/* The vector v (n elements) with increment inc into dst; `gap` elsewhere in the span. */
-static size_t lay_vec(double *dst, const double *v, int64_t n, int64_t inc, double gap)
-{
-    const size_t span = gt_span(n, inc);
-    const int64_t ainc = inc < 0 ? -inc : inc, base = inc > 0 ? 0 : (n - 1) * ainc;
-    for (size_t i = 0; i < span; i++)
-        dst[i] = gap;
-    for (int64_t i = 0; i < n; i++)
-        dst[base + i * inc] = v[i];
-    return span;
-}
-
-static void gather_vec(double *v, const double *src, int64_t n, int64_t inc)
-{
-    const int64_t ainc = inc < 0 ? -inc : inc, base = inc > 0 ? 0 : (n - 1) * ainc;
-    for (int64_t i = 0; i < n; i++)
-        v[i] = src[base + i * inc];
-}
-
-/* Fails unless the span of y outside the vector is as in the template. */
-static void check_gaps(const double *tmpl, const double *out, size_t span, int64_t inc)
-{
-    const int64_t ainc = inc < 0 ? -inc : inc;
-    if (ainc == 1)
-        return;
-    size_t bad = 0, first = 0;
-    for (size_t i = 0; i < span; i++)
-        if (i % (size_t)ainc && df_bits(out[i]) != df_bits(tmpl[i]) && !bad++)
-            first = i;
-    if (bad)
-        gt_fail("%zu elements of y between the vector's elements were written; first at %zu: "
-                "%.17g", bad, first, out[first]);
-}
-
-/* The tight m x n matrix into hA with leading dimension lda (NaN padding); uploads it. */
-static void upload_A(const double *A, int64_t m, int64_t n, int64_t lda)
-{
-    const size_t span = (size_t)(lda * (n - 1) + m);
-    if (span > A_BUF)
-        gt_fatal("test bug: A span %zu > %zu", span, A_BUF);
-    for (int64_t j = 0; j < n; j++) {
-        memcpy(hA + j * lda, A + j * m, (size_t)m * sizeof *A);
-        if (j < n - 1)
-            for (int64_t i = m; i < lda; i++)
-                hA[i + j * lda] = qnan;
-    }
-    gt_h2d(dA, hA, span * sizeof *hA);
-}
-
 /* ---------- the calls ---------- */
-
-/* One DDOT on handle hh (shim: real = 0, real cuBLAS: real = 1) with x and y at px, py, the
- * result in a host variable (dev = 0) or d_res.  Host pointer mode: *late = 1 when the host
- * variable did not hold the result as the call returned (then the value read after a
- * synchronisation is returned).  Host pointer mode afterwards. */
-static double run_dot(int real, cublasHandle_t hh, int is64, int64_t n, const double *px,
-                      int64_t incx, const double *py, int64_t incy, int dev, cublasStatus_t *st,
-                      int *late)
-{
-    const cublasPointerMode_t pm = dev ? CUBLAS_POINTER_MODE_DEVICE : CUBLAS_POINTER_MODE_HOST;
-    const double sent = sentinel();
-    double hr = sent, v = sent;
-    if (dev)
-        gt_h2d(d_res, &sent, sizeof sent);
-    GT_CUBLAS(cublasSetPointerMode_v2(hh, pm));
-    gt_dot d = {is64, n, px, incx, py, incy, dev ? d_res : &hr};
-    *st = gt_run_dot(real, hh, &d);
-    *late = 0;
-    if (!dev) {
-        v = hr; /* before any synchronisation */
-        *late = df_bits(v) == df_bits(sent);
-    }
-    gt_check_modes(hh, pm, CUBLAS_DEFAULT_MATH);
-    GT_CUDA(cudaDeviceSynchronize());
-    if (dev)
-        gt_d2h(&v, d_res, sizeof v);
-    else if (*late)
-        v = hr;
-    GT_CUBLAS(cublasSetPointerMode_v2(hh, CUBLAS_POINTER_MODE_HOST));
-    return v;
-}
 
 static double dot_shim(int is64, int64_t n, int64_t incx, int64_t incy, int dev)
 {
     cublasStatus_t st;
     int late;
-    const double r = run_dot(0, handle, is64, n, dX, incx, dY, incy, dev, &st, &late);
+    const double r = call_dot(&bufs, 0, handle, is64, n, dX, incx, dY, incy, dev, &st, &late);
     if (st != CUBLAS_STATUS_SUCCESS)
         gt_fail("%s: status %s", gt_dot_name(is64), gt_status_name(st));
     if (late)
@@ -522,51 +430,16 @@ static double dot_real(int is64, int64_t n, int64_t incx, int64_t incy, int dev)
 {
     cublasStatus_t st;
     int late;
-    const double r = run_dot(1, handle, is64, n, dX, incx, dY, incy, dev, &st, &late);
+    const double r = call_dot(&bufs, 1, handle, is64, n, dX, incx, dY, incy, dev, &st, &late);
     if (st != CUBLAS_STATUS_SUCCESS)
         gt_fail("real %s: status %s", gt_dot_name(is64), gt_status_name(st));
     return r;
 }
 
-typedef struct {
-    cublasOperation_t op;
-    int64_t m, n, lda, incx, incy;
-    double alpha, beta;
-    int dev, is64;
-    const double *x; /* device */
-} gparams;
-
-static int64_t gp_len(const gparams *p)
-{
-    return p->op == CUBLAS_OP_N ? p->m : p->n;
-}
-
-/* One DGEMV with A = dA: y from the template (yspan elements) uploaded to dY, alpha/beta on the
- * host or in d_ab; the result gathered into yl (logical); the shim's call must leave y's gaps
- * alone.  Host pointer mode afterwards. */
+/* One DGEMV on `handle` (call_gemv). */
 static void run_gemv(int real, const gparams *p, const double *ytmpl, double *yl)
 {
-    const int64_t len = gp_len(p);
-    const size_t yspan = gt_span(len, p->incy);
-    gt_h2d(dY, ytmpl, yspan * sizeof *ytmpl);
-    h_ab[0] = p->alpha;
-    h_ab[1] = p->beta;
-    if (p->dev)
-        gt_h2d(d_ab, h_ab, sizeof h_ab);
-    const cublasPointerMode_t pm = p->dev ? CUBLAS_POINTER_MODE_DEVICE : CUBLAS_POINTER_MODE_HOST;
-    GT_CUBLAS(cublasSetPointerMode_v2(handle, pm));
-    gt_gemv g = {p->is64, p->op, p->m, p->n, p->dev ? &d_ab[0] : &h_ab[0], dA, p->lda, p->x,
-                 p->incx, p->dev ? &d_ab[1] : &h_ab[1], dY, p->incy};
-    cublasStatus_t st = gt_run_gemv(real, handle, &g);
-    gt_check_modes(handle, pm, CUBLAS_DEFAULT_MATH);
-    GT_CUDA(cudaDeviceSynchronize());
-    gt_d2h(hYo, dY, yspan * sizeof *hYo);
-    GT_CUBLAS(cublasSetPointerMode_v2(handle, CUBLAS_POINTER_MODE_HOST));
-    if (st != CUBLAS_STATUS_SUCCESS)
-        gt_fail("%s%s: status %s", real ? "real " : "", gt_gemv_name(p->is64), gt_status_name(st));
-    if (!real)
-        check_gaps(ytmpl, hYo, yspan, p->incy);
-    gather_vec(yl, hYo, len, p->incy);
+    call_gemv(&bufs, real, handle, p, ytmpl, yl);
 }
 
 /* Bitwise comparison of two logical result vectors; fails naming `what`. */
@@ -615,7 +488,7 @@ static void engaged_group(void)
                 gt_case("%s op=%c ptr=%s", gt_gemv_name(is64), t ? 'T' : 'N',
                         dev ? "device" : "host");
                 gparams p = {t ? CUBLAS_OP_T : CUBLAS_OP_N, 1, 1, 1, 1, 1, 1.0, 0.0, dev, is64,
-                             dX + XT_OFF};
+                             dA, dX + XT_OFF};
                 double y;
                 lay_vec(hYt[0], &qnan, 1, 1, Y_GAP);
                 run_gemv(0, &p, hYt[0], &y);
@@ -746,16 +619,6 @@ static int sample_outputs(int64_t len, int64_t *out, uint64_t seed)
     return cnt;
 }
 
-/* Logical y templates of one op: hYt[2*t + beta0] for t = 0 (N), 1 (T). */
-static void make_ytemplates(const double *yN, const double *yT, int64_t m, int64_t n, int64_t incy,
-                            double *nan_vec)
-{
-    lay_vec(hYt[0], yN, m, incy, Y_GAP);
-    lay_vec(hYt[1], nan_vec, m, incy, Y_GAP);
-    lay_vec(hYt[2], yT, n, incy, Y_GAP);
-    lay_vec(hYt[3], nan_vec, n, incy, Y_GAP);
-}
-
 static void accuracy_gemv_group(void)
 {
     static tab_row tab[7][2][NGEN];
@@ -813,7 +676,7 @@ static void accuracy_gemv_group(void)
             }
             for (int pad = 0; pad <= 5; pad += 5) {
                 const int64_t lda = m + pad;
-                upload_A(A, m, n, lda);
+                upload_A(dA, hA, A_BUF, A, m, n, lda);
                 for (int ic = 0; ic < 4; ic++) {
                     const int64_t incx = inc2[ic / 2], incy = inc2[ic % 2];
                     size_t sp = lay_vec(hX, xN, n, incx, qnan);
@@ -821,7 +684,7 @@ static void accuracy_gemv_group(void)
                     sp = lay_vec(hX, xT, m, incx, qnan);
                     gt_h2d(dX + XT_OFF, hX, sp * sizeof *hX);
                     sX.n = -1; /* hX rewritten */
-                    make_ytemplates(yN, yT, m, n, incy, nan_vec);
+                    make_ytemplates(hYt, yN, yT, m, n, incy, nan_vec, Y_GAP);
                     for (int ab = 0; ab < 9; ab++) {
                         const double alpha = alphas3[ab / 3], beta = betas3[ab % 3];
                         for (int dev = 0; dev < 2; dev++) {
@@ -835,7 +698,7 @@ static void accuracy_gemv_group(void)
                                 const double *ytm = hYt[2 * tr + (beta == 0.0)];
                                 const double *y0 = tr ? yT : yN;
                                 gparams p = {op, m, n, lda, incx, incy, alpha, beta, dev, is64,
-                                             tr ? dX + XT_OFF : dX};
+                                             dA, tr ? dX + XT_OFF : dX};
                                 gt_case("%s %lldx%lld op=%c lda=%lld incx=%lld incy=%lld "
                                         "alpha=%g beta=%g %s ptr=%s", gt_gemv_name(is64),
                                         (long long)m, (long long)n, gt_op_char(op),
@@ -1223,7 +1086,7 @@ static void range_gemv_group(void)
         for (int si = 0; si < 2; si++) {
             const int64_t m = shapes[si][0], n = shapes[si][1], lda = m + 5;
             range_data_gemv(sc, si, A, m, n, xN, xT, yN, yT);
-            upload_A(A, m, n, lda);
+            upload_A(dA, hA, A_BUF, A, m, n, lda);
             for (int t = 0; t < 2; t++) {
                 const cublasOperation_t op = t ? CUBLAS_OP_T : CUBLAS_OP_N;
                 const int64_t len = t ? n : m, k = t ? m : n;
@@ -1241,7 +1104,7 @@ static void range_gemv_group(void)
                         for (int dev = 0; dev < 2; dev++) {
                             const double alpha = abs_[ab][0], beta = abs_[ab][1];
                             const int is64 = counter++ & 1;
-                            gparams p = {op, m, n, lda, inc, inc, alpha, beta, dev, is64, dX};
+                            gparams p = {op, m, n, lda, inc, inc, alpha, beta, dev, is64, dA, dX};
                             gt_case("%s: %s %lldx%lld op=%c inc=%lld alpha=%g beta=%g ptr=%s",
                                     S->desc, gt_gemv_name(is64), (long long)m, (long long)n,
                                     gt_op_char(op), (long long)inc, alpha, beta,
@@ -1447,7 +1310,7 @@ static void special_gemv_group(void)
             gt_fill(yN, (size_t)m, seed + 3);
             gt_fill(yT, (size_t)n, seed + 4);
             special_edit_gemv(v, A, m, n, xN, xT, yN, yT);
-            upload_A(A, m, n, lda);
+            upload_A(dA, hA, A_BUF, A, m, n, lda);
             for (int t = 0; t < 3; t++) {
                 const int tr = t > 0;
                 const cublasOperation_t op = t == 0 ? CUBLAS_OP_N : t == 1 ? CUBLAS_OP_T
@@ -1470,7 +1333,7 @@ static void special_gemv_group(void)
                         for (int dev = 0; dev < 2; dev++) {
                             const double alpha = abs_[ab][0], beta = abs_[ab][1];
                             const int is64 = counter++ & 1;
-                            gparams p = {op, m, n, lda, inc, inc, alpha, beta, dev, is64, dX};
+                            gparams p = {op, m, n, lda, inc, inc, alpha, beta, dev, is64, dA, dX};
                             gt_case("%s: %s %lldx%lld op=%c inc=%lld alpha=%g beta=%g ptr=%s",
                                     gemv_special_desc[v], gt_gemv_name(is64), (long long)m,
                                     (long long)n, gt_op_char(op), (long long)inc, alpha, beta,
@@ -1544,7 +1407,7 @@ static void alpha0_group(void)
     xN[77] = INFINITY;
     xT[5] = qnan;
     xT[77] = -INFINITY;
-    upload_A(A, m, n, lda);
+    upload_A(dA, hA, A_BUF, A, m, n, lda);
     for (int t = 0; t < 3; t++) {
         const int tr = t > 0;
         const cublasOperation_t op = t == 0 ? CUBLAS_OP_N : t == 1 ? CUBLAS_OP_T : CUBLAS_OP_C;
@@ -1560,7 +1423,7 @@ static void alpha0_group(void)
                     const double beta = bts[bi];
                     gt_case("%s op=%c incy=%lld alpha=0 (device) beta=%g", gt_gemv_name(is64),
                             gt_op_char(op), (long long)incy, beta);
-                    gparams p = {op, m, n, lda, 1, incy, 0.0, beta, 1, is64, dX};
+                    gparams p = {op, m, n, lda, 1, incy, 0.0, beta, 1, is64, dA, dX};
                     const double *ytm = hYt[beta == 0.0];
                     run_gemv(0, &p, ytm, yl);
                     for (int64_t r = 0; r < len; r++)
@@ -1615,7 +1478,7 @@ static void host_result_group(void)
             GT_CUDA(cudaDeviceSynchronize()); /* a pageable copy may still be in flight */
             cublasStatus_t st;
             int late;
-            expect[q] = run_dot(0, hs, is64, n, dX, 1, dY, 1, 1, &st, &late);
+            expect[q] = call_dot(&bufs, 0, hs, is64, n, dX, 1, dY, 1, 1, &st, &late);
             if (st != CUBLAS_STATUS_SUCCESS)
                 gt_fail("status %s", gt_status_name(st));
         }
@@ -1684,6 +1547,7 @@ int main(void)
     hYo = df_pinned(Y_BUF);
     sX = (stage){hX, -1, 0, 0};
     sY = (stage){hY, -1, 0, 0};
+    bufs = (call_bufs){.d_ab = d_ab, .d_res = d_res, .dY = dY, .hYo = hYo, .y_cap = Y_BUF};
 
     engaged_group();
     accuracy_dot_group();

@@ -1,9 +1,14 @@
 #!/bin/bash
-# run_program.sh PROGRAM PATTERN... — runs PROGRAM (which knows nothing of dfshim; LD_PRELOAD and
-# EXBLAS_MODE come from the test's environment) with EXBLAS_LOG=trace into a temporary log, and
-# passes when it exits 0, prints a line ending in ": ok", and the log has a line containing each
-# PATTERN (proof that its calls went through the shim).
+# run_program.sh [--gpu] PROGRAM PATTERN... — runs PROGRAM (which knows nothing of dfshim;
+# LD_PRELOAD and EXBLAS_MODE come from the test's environment) with EXBLAS_LOG=trace into a
+# temporary log, and passes when it exits 0, prints a line ending in ": ok", and the log has a line
+# containing each PATTERN (proof that its calls went through the shim).  --gpu: the program needs
+# an NVIDIA GPU; without one, exit 77 (skipped).
 set -u
+if [ "${1:-}" = --gpu ]; then
+    shift
+    [ -e /dev/nvidiactl ] || { echo "no NVIDIA GPU: skipped"; exit 77; }
+fi
 prog=$1
 shift
 log=$(mktemp)

@@ -1,0 +1,295 @@
+/* repro_common.c — the repro test's helpers, CPU work on threads, data, the CPU implementation
+ * (dfs_oz_*_host) and its DDOT call; see repro_common.h. */
+#include "repro_common.h"
+
+#include "../../engines/common/xacc.h"
+#include "../common/gen.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const double alphas4[4] = {1, 0.5, -3, 0};
+static const double betas3[3] = {0, 1, -0.75};
+
+double ab_alpha(int ab)
+{
+    return alphas4[ab / 3];
+}
+
+double ab_beta(int ab)
+{
+    return betas3[ab % 3];
+}
+
+/* ---------- small helpers ---------- */
+
+int same(double a, double b)
+{
+    return (isnan(a) && isnan(b)) || df_bits(a) == df_bits(b);
+}
+
+int64_t max64(int64_t a, int64_t b)
+{
+    return a > b ? a : b;
+}
+
+int cmp_named(const char *what, const char *want_name, const double *want,
+              const double *got, int64_t len, int64_t ld)
+{
+    if (!memcmp(want, got, (size_t)len * sizeof *want))
+        return 1;
+    int64_t first = -1, nd = 0;
+    for (int64_t i = 0; i < len; i++)
+        if (!same(want[i], got[i]) && !nd++)
+            first = i;
+    if (!nd)
+        return 1;
+    char where[80] = "";
+    if (ld > 0)
+        snprintf(where, sizeof where, " (row %lld, col %lld)", (long long)(first % ld),
+                 (long long)(first / ld));
+    gt_fail("%s: %lld of %lld outputs differ from the %s ones; first %lld%s: %s %.17g "
+            "[%016" PRIx64 "], GPU %.17g [%016" PRIx64 "]", what, (long long)nd, (long long)len,
+            want_name, (long long)first, where, want_name, want[first], df_bits(want[first]),
+            got[first], df_bits(got[first]));
+    return 0;
+}
+
+int cmp_out(const char *what, const double *want, const double *got, int64_t len,
+            int64_t ld)
+{
+    return cmp_named(what, "CPU", want, got, len, ld);
+}
+
+int cmp_one(const char *what, double want, double got)
+{
+    return cmp_out(what, &want, &got, 1, 0);
+}
+
+void check_status(const char *routine, cublasStatus_t st)
+{
+    if (st != CUBLAS_STATUS_SUCCESS)
+        gt_fail("%s: status %s", routine, gt_status_name(st));
+}
+
+/* ---------- CPU work on threads ---------- */
+
+typedef void (*par_fn)(void *ctx, int64_t lo, int64_t hi, int t);
+
+typedef struct {
+    par_fn fn;
+    void *ctx;
+    int64_t lo, hi;
+    int t;
+} par_job;
+
+static void *par_run(void *p)
+{
+    par_job *j = p;
+    j->fn(j->ctx, j->lo, j->hi, j->t);
+    return NULL;
+}
+
+/* fn(ctx, lo, hi, t) over [0, count) cut into at most n_threads parts of at least `grain`
+ * (part t on thread t); returns the number of parts. */
+static int par_for(int64_t count, int64_t grain, par_fn fn, void *ctx)
+{
+    if (count <= 0)
+        return 0;
+    int64_t parts = count / (grain > 0 ? grain : 1);
+    parts = parts < 1 ? 1 : parts > n_threads ? n_threads : parts;
+    const int T = (int)parts;
+    pthread_t th[MAX_THREADS];
+    par_job jobs[MAX_THREADS];
+    int started[MAX_THREADS] = {0};
+    for (int t = 0; t < T; t++)
+        jobs[t] = (par_job){fn, ctx, count * t / T, count * (t + 1) / T, t};
+    for (int t = 1; t < T; t++)
+        started[t] = !pthread_create(&th[t], NULL, par_run, &jobs[t]);
+    par_run(&jobs[0]);
+    for (int t = 1; t < T; t++) {
+        if (started[t])
+            pthread_join(th[t], NULL);
+        else
+            par_run(&jobs[t]);
+    }
+    return T;
+}
+
+/* ---------- data ---------- */
+
+#define FILL_CHUNK ((int64_t)1 << 16)
+
+typedef struct {
+    double *x;
+    int64_t n;
+    int g;
+    uint64_t seed;
+} fill_job;
+
+static void fill_part(void *c, int64_t lo, int64_t hi, int t)
+{
+    (void)t;
+    const fill_job *f = c;
+    for (int64_t ch = lo; ch < hi; ch++) {
+        rng r = rng_seed(f->seed * 0x100000001b3ULL + (uint64_t)ch);
+        const int64_t a = ch * FILL_CHUNK, b = a + FILL_CHUNK < f->n ? a + FILL_CHUNK : f->n;
+        gen_fill(&r, f->g, f->x + a, b - a);
+    }
+}
+
+void fill(double *x, int64_t n, int g, uint64_t seed)
+{
+    fill_job f = {x, n, g, seed};
+    par_for((n + FILL_CHUNK - 1) / FILL_CHUNK, 1, fill_part, &f);
+}
+
+/* gen_dot's running sum: a full xacc.h accumulator (exact). */
+typedef struct {
+    int64_t w[DFS_X_WORDS];
+    dfs_xacc a;
+} xsum;
+
+static void xsum_add(void *c, double x, double y)
+{
+    xsum *s = c;
+    dfs_x_add_product(&s->a, x, y, 0);
+}
+
+static double xsum_rounded(void *c)
+{
+    xsum *s = c;
+    int64_t w[DFS_X_WORDS];
+    memcpy(w, s->w, sizeof w);
+    dfs_xacc t = s->a;
+    t.w = w;
+    return dfs_x_round(&t, 0);
+}
+
+void gendot(int64_t n, double cond, double *x, double *y, uint64_t seed)
+{
+    xsum *s = malloc(sizeof *s);
+    if (!s)
+        gt_fatal("out of host memory");
+    dfs_x_init(&s->a, s->w, DFS_X_WORDS, DFS_X_LSB);
+    const gen_exact_sum es = {xsum_add, xsum_rounded, s};
+    rng r = rng_seed(seed);
+    gen_dot(&r, (int)n, cond, x, y, &es);
+    free(s);
+}
+
+void poison(double *dst, const double *src, int64_t n)
+{
+    memcpy(dst, src, (size_t)n * sizeof *dst);
+    if (n > 0)
+        dst[0] = qnan;
+    if (n > 1)
+        dst[n - 1] = INFINITY;
+    if (n > 2)
+        dst[n / 2] = -INFINITY;
+    if (n > 3)
+        dst[n / 3] = qnan;
+}
+
+/* ---------- the CPU implementation, spread over threads ---------- */
+
+typedef struct {
+    int trans;
+    int64_t m, n;
+    double alpha, beta;
+    const double *A, *x;
+    double *y;
+    int64_t slow[MAX_THREADS];
+} gemv_job;
+
+static void gemv_part(void *c, int64_t lo, int64_t hi, int t)
+{
+    gemv_job *g = c;
+    dfs_oz_stats st;
+    if (!g->trans)
+        dfs_oz_gemv_host(&oz, 0, hi - lo, g->n, g->alpha, g->A + lo, g->m, g->x, 1, g->beta,
+                         g->y + lo, 1, &st);
+    else
+        dfs_oz_gemv_host(&oz, 1, g->m, hi - lo, g->alpha, g->A + lo * g->m, g->m, g->x, 1,
+                         g->beta, g->y + lo, 1, &st);
+    g->slow[t] = st.slow;
+}
+
+int64_t gemv_ref(int trans, int64_t m, int64_t n, double alpha, const double *A,
+                 const double *x, double beta, const double *y0, double *y)
+{
+    const int64_t len = trans ? n : m;
+    memcpy(y, y0, (size_t)len * sizeof *y);
+    gemv_job g = {trans, m, n, alpha, beta, A, x, y, {0}};
+    const int T = par_for(len, 16, gemv_part, &g);
+    int64_t slow = 0;
+    for (int t = 0; t < T; t++)
+        slow += g.slow[t];
+    return slow;
+}
+
+typedef struct {
+    int64_t m, n, k;
+    double alpha, beta;
+    const double *A, *B;
+    double *C;
+    int64_t slow[MAX_THREADS];
+    int slices[MAX_THREADS];
+} gemm_job;
+
+static void gemm_part(void *c, int64_t lo, int64_t hi, int t)
+{
+    gemm_job *g = c;
+    dfs_oz_stats st;
+    const int64_t ldb = max64(g->k, 1);
+    dfs_oz_gemm_host(&oz, 0, 0, g->m, hi - lo, g->k, g->alpha, g->A, max64(g->m, 1),
+                     g->k > 0 ? g->B + lo * ldb : g->B, ldb, g->beta, g->C + lo * g->m, max64(g->m, 1), &st);
+    g->slow[t] = st.slow;
+    g->slices[t] = st.slices_a > st.slices_b ? st.slices_a : st.slices_b;
+}
+
+int64_t gemm_ref(int64_t m, int64_t n, int64_t k, double alpha, const double *A,
+                 const double *B, double beta, const double *C0, double *C, int *slices)
+{
+    memcpy(C, C0, (size_t)(m * n) * sizeof *C);
+    gemm_job g = {m, n, k, alpha, beta, A, B, C, {0}, {0}};
+    const int T = par_for(n, 4, gemm_part, &g);
+    int64_t slow = 0;
+    int s = 0;
+    for (int t = 0; t < T; t++) {
+        slow += g.slow[t];
+        s = g.slices[t] > s ? g.slices[t] : s;
+    }
+    if (slices)
+        *slices = s;
+    return slow;
+}
+
+double dot_ref(int64_t n, const double *x, const double *y, int64_t *slow)
+{
+    dfs_oz_stats st;
+    const double r = dfs_oz_dot_host(&oz, n, x, 1, y, 1, &st);
+    if (slow)
+        *slow = st.slow;
+    return r;
+}
+
+/* ---------- the DDOT call ---------- */
+
+double run_dot(int real, cublasHandle_t hh, int is64, int64_t n, const double *px, int64_t incx,
+               const double *py, int64_t incy, int dev)
+{
+    cublasStatus_t st;
+    int late;
+    const double v = call_dot(&bufs, real, hh, is64, n, px, incx, py, incy, dev, &st, &late);
+    if (st != CUBLAS_STATUS_SUCCESS)
+        gt_fail("%s%s: status %s", real ? "real " : "", gt_dot_name(is64), gt_status_name(st));
+    else if (late && !real)
+        gt_fail("host pointer mode: the result was not in the host variable when %s "
+                "returned (after a synchronisation: %.17g)", gt_dot_name(is64), v);
+    return v;
+}
