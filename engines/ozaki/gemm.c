@@ -126,31 +126,39 @@ static int launch_split(const run *R, const double *X, int64_t rs, int64_t qs, i
     return dfs_launch(R->k[K_SPLIT], (unsigned)(blocks > 0 ? blocks : 1), 1, 1, 256, 1, R->st, &a);
 }
 
+/* The fields of the finish/direct argument block that describe the call itself: scalars, C,
+ * and op(A), op(B) for the direct path. */
+static void finish_call_fields(dfs_oz_finish_args *f, const run *R, const dfs_gemm_call *c,
+                               const double *A, const double *B, double *C)
+{
+    const int ta = c->transa != CUBLAS_OP_N, tb = c->transb != CUBLAS_OP_N;
+    const int dev_scalars = R->x->pointer_mode == CUBLAS_POINTER_MODE_DEVICE;
+    f->k = c->k;
+    f->alpha = dev_scalars ? c->alpha : NULL;
+    f->beta_p = dev_scalars ? c->beta : NULL;
+    f->alpha_v = dev_scalars ? 0 : *c->alpha;
+    f->beta_v = dev_scalars ? 0 : *c->beta;
+    f->C = C;
+    f->ldc = c->ldc;
+    f->A = A;
+    f->B = B;
+    f->ars = ta ? c->lda : 1;
+    f->aqs = ta ? 1 : c->lda;
+    f->bqs = tb ? c->ldb : 1;
+    f->bcs = tb ? 1 : c->ldb;
+}
+
 /* Without workspace: every output directly (exact, slow; never native). */
 static cublasStatus_t direct_only(const run *R, const dfs_gemm_call *c, const double *A,
                                   const double *B, double *C)
 {
-    const int ta = c->transa != CUBLAS_OP_N, tb = c->transb != CUBLAS_OP_N;
-    const int dev_scalars = R->x->pointer_mode == CUBLAS_POINTER_MODE_DEVICE;
     dfs_log_once(DFS_LOG_WARN, "repro-gemm-direct", "repro: no workspace for a DGEMM; its outputs "
                  "are computed directly (exact, slow)");
     dfs_oz_finish_args f;
     memset(&f, 0, sizeof f);
     f.bm = c->m;
     f.bn = c->n;
-    f.k = c->k;
-    f.alpha = dev_scalars ? c->alpha : NULL;
-    f.beta_p = dev_scalars ? c->beta : NULL;
-    f.alpha_v = dev_scalars ? 0 : *c->alpha;
-    f.beta_v = dev_scalars ? 0 : *c->beta;
-    f.C = C;
-    f.ldc = c->ldc;
-    f.A = A;
-    f.B = B;
-    f.ars = ta ? c->lda : 1;
-    f.aqs = ta ? 1 : c->lda;
-    f.bqs = tb ? c->ldb : 1;
-    f.bcs = tb ? 1 : c->ldb;
+    finish_call_fields(&f, R, c, A, B, C);
     return dfs_launch(R->k[K_DIRECT], (unsigned)R->sms * 4, 1, 1, 32 * DFS_OZ_DIRECT_WARPS, 1, R->st,
                       &f)
                ? CUBLAS_STATUS_EXECUTION_FAILED
@@ -248,7 +256,6 @@ static cublasStatus_t one_gemm(const run *R, const dfs_gemm_call *c, const doubl
             f.bn = nb;
             f.r0 = r0;
             f.c0 = c0;
-            f.k = k;
             f.sa = sa;
             f.sb = sb;
             f.beta = beta_bits;
@@ -259,20 +266,9 @@ static cublasStatus_t one_gemm(const run *R, const dfs_gemm_call *c, const doubl
             f.tauB = l.tauB;
             f.needA = l.needA;
             f.needB = l.needB;
-            f.alpha = dev_scalars ? c->alpha : NULL;
-            f.beta_p = dev_scalars ? c->beta : NULL;
-            f.alpha_v = dev_scalars ? 0 : *c->alpha;
-            f.beta_v = dev_scalars ? 0 : *c->beta;
-            f.C = C;
-            f.ldc = c->ldc;
             f.list = l.list;
             f.count = l.count;
-            f.A = A;
-            f.B = B;
-            f.ars = ars;
-            f.aqs = aqs;
-            f.bqs = bqs;
-            f.bcs = bcs;
+            finish_call_fields(&f, R, c, A, B, C);
             err |= dfs_launch(R->k[K_FINISH],
                               (unsigned)((mb * nb + DFS_OZ_FINISH_THREADS - 1) / DFS_OZ_FINISH_THREADS),
                               1, 1, DFS_OZ_FINISH_THREADS, 1, R->st, &f);
