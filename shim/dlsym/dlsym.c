@@ -1,0 +1,80 @@
+/* dlsym.c — libdfshim-dlsym.so: an opt-in companion of libdfshim.so for programs that look cuBLAS
+ * up with dlsym() on their own library handle (TensorFlow's and PaddlePaddle's loaders, XLA):
+ * such lookups never see a preloaded definition, so the shim's hooks are bypassed.
+ *
+ *   LD_PRELOAD=libdfshim-dlsym.so:libdfshim.so ./program
+ *
+ * Only a lookup in an explicit handle of a name libdfshim.so hooks, whose answer lies in a
+ * libcublas.so object, and which does not come from libdfshim.so itself (its resolver must reach
+ * the real functions), is answered with libdfshim.so's function instead.  RTLD_NEXT and
+ * RTLD_DEFAULT lookups go straight to glibc by a tail jump (dlsym_x86_64.S), so their meaning,
+ * which depends on the caller, is unchanged.  Not loaded by default: it replaces dlsym for the
+ * whole process. */
+#include <dlfcn.h>
+#include <stddef.h>
+#include <string.h>
+
+#define HIDDEN __attribute__((visibility("hidden")))
+
+typedef void *(*dlsym_fn)(void *, const char *);
+HIDDEN dlsym_fn dfs_real_dlsym;
+
+/* The names libdfshim.so defines (keep in step with shim/hooks.c and shim/legacy.c). */
+static const char *const hooked[] = {
+    "cublasDgemm_v2", "cublasDgemm_v2_64", "cublasDgemv_v2", "cublasDgemv_v2_64",
+    "cublasDdot_v2", "cublasDdot_v2_64", "cublasDgemmStridedBatched",
+    "cublasDgemmStridedBatched_64", "cublasGemmEx", "cublasGemmEx_64",
+    "cublasGemmStridedBatchedEx", "cublasGemmStridedBatchedEx_64", "cublasDestroy_v2",
+    "cublasDgemm", "cublasDgemv", "cublasDdot", "cublasSetKernelStream", "cublasGetError",
+    "cublasShutdown",
+};
+
+HIDDEN void dfs_dlsym_init(void)
+{
+    if (dfs_real_dlsym)
+        return;
+    static const char *const versions[] = {"GLIBC_2.34", "GLIBC_2.2.5"};
+    for (size_t i = 0; i < sizeof versions / sizeof versions[0] && !dfs_real_dlsym; i++) {
+        void *p = dlvsym(RTLD_NEXT, "dlsym", versions[i]);
+        memcpy(&dfs_real_dlsym, &p, sizeof p);
+    }
+}
+
+__attribute__((constructor)) static void init(void)
+{
+    dfs_dlsym_init();
+}
+
+/* The file name of the object holding address p, without its directory, or "". */
+static const char *object_of(const void *p)
+{
+    Dl_info info;
+    if (!p || !dladdr(p, &info) || !info.dli_fname)
+        return "";
+    const char *slash = strrchr(info.dli_fname, '/');
+    return slash ? slash + 1 : info.dli_fname;
+}
+
+static int is_hooked(const char *name)
+{
+    for (size_t i = 0; i < sizeof hooked / sizeof hooked[0]; i++)
+        if (!strcmp(hooked[i], name))
+            return 1;
+    return 0;
+}
+
+/* Reached from dlsym by a jump: __builtin_return_address(0) is dlsym's caller. */
+HIDDEN void *dfs_dlsym_explicit(void *handle, const char *name)
+{
+    const void *caller = __builtin_return_address(0);
+    dfs_dlsym_init();
+    if (!dfs_real_dlsym)
+        return NULL;
+    void *p = dfs_real_dlsym(handle, name);
+    if (!p || !name || !is_hooked(name) || strncmp(object_of(p), "libcublas.so", 12) ||
+        !strncmp(object_of(caller), "libdfshim", 9))
+        return p;
+    /* libdfshim.so's definition, if it is loaded (preloaded: first in the global scope) */
+    void *q = dfs_real_dlsym(RTLD_DEFAULT, name);
+    return q && !strcmp(object_of(q), "libdfshim.so") ? q : p;
+}
