@@ -1,4 +1,5 @@
-/* policy.c — the policy file: parsing, validation and rule lookup.  Format (docs/POLICY.md):
+/* policy.c — the policy file: parsing and validation (the rule lookup: policy_query.c).
+ * Format (docs/POLICY.md):
  *
  *   [mode NAME SELECTOR...]      rules of mode NAME on devices matching every selector
  *   dgemm = ENGINE [min_dim=N] [key=value...]      (also dgemv, ddot, all)
@@ -7,12 +8,11 @@
  *
  * Selectors: class=full|starved|unknown, cc=X.Y (also >=, <=, >, <), ratio=N (same operators),
  * name=GLOB.  Later matching sections override earlier ones routine by routine. */
-#include "config.h"
+#include "policy_internal.h"
 
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <fnmatch.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,49 +25,6 @@
 #define MAX_TOKENS 64
 
 const char *const dfs_routine_names[DFS_R_COUNT] = {"dgemm", "dgemv", "ddot"};
-
-enum sel_kind { SEL_CLASS, SEL_CC, SEL_RATIO, SEL_NAME };
-enum sel_op { OP_EQ, OP_GE, OP_LE, OP_GT, OP_LT };
-
-typedef struct {
-    enum sel_kind kind;
-    enum sel_op op;
-    long value; /* cc as major*100+minor, or ratio */
-    char *text; /* class name or name glob */
-} selector;
-
-typedef struct {
-    int set;
-    int engine;
-    int64_t min_dim;
-    int opt_first, opt_count; /* inline options in p->opts */
-    dfs_option *merged;       /* engine-section options followed by inline ones */
-    int nmerged;
-    char *where;
-} rule;
-
-typedef struct {
-    char *mode;
-    selector *sel;
-    int nsel;
-    rule r[DFS_R_COUNT];
-} mode_section;
-
-typedef struct {
-    int engine;
-    int opt_first, opt_count; /* contiguous: options are appended line by line */
-    char name[64];
-    int line;
-} engine_section;
-
-struct dfs_policy {
-    mode_section *modes;
-    int nmodes;
-    engine_section *engines;
-    int nengines;
-    dfs_option *opts;
-    int nopts;
-};
 
 /* ---------- small helpers ---------- */
 
@@ -579,88 +536,4 @@ void dfs_policy_free(dfs_policy *p)
     free(p->engines);
     free(p->opts);
     free(p);
-}
-
-/* ---------- lookup ---------- */
-
-static int compare(long a, enum sel_op op, long b)
-{
-    switch (op) {
-    case OP_EQ: return a == b;
-    case OP_GE: return a >= b;
-    case OP_LE: return a <= b;
-    case OP_GT: return a > b;
-    case OP_LT: return a < b;
-    }
-    return 0;
-}
-
-static int matches(const mode_section *ms, const dfs_device *d)
-{
-    for (int i = 0; i < ms->nsel; i++) {
-        const selector *s = &ms->sel[i];
-        int ok = 0;
-        switch (s->kind) {
-        case SEL_CLASS:
-            ok = !strcmp(dfs_device_class(d), s->text);
-            break;
-        case SEL_CC:
-            ok = d && (d->cc_major || d->cc_minor) &&
-                 compare(d->cc_major * 100L + d->cc_minor, s->op, s->value);
-            break;
-        case SEL_RATIO:
-            ok = d && d->fp64_ratio && compare(d->fp64_ratio, s->op, s->value);
-            break;
-        case SEL_NAME:
-            ok = d && fnmatch(s->text, d->name, FNM_CASEFOLD) == 0;
-            break;
-        }
-        if (!ok)
-            return 0;
-    }
-    return 1;
-}
-
-void dfs_policy_engine_options(const dfs_policy *p, int engine, dfs_options *out)
-{
-    memset(out, 0, sizeof *out);
-    for (int e = 0; p && e < p->nengines; e++)
-        if (p->engines[e].engine == engine && p->engines[e].opt_count > 0) {
-            /* (p->opts is NULL while no option exists: no pointer arithmetic on it) */
-            out->nbase = p->engines[e].opt_count;
-            out->base = p->opts + p->engines[e].opt_first;
-        }
-}
-
-int dfs_policy_mode_is_native(const dfs_policy *p, const char *mode, dfs_routine r)
-{
-    for (int m = 0; p && m < p->nmodes; m++)
-        if (!strcmp(p->modes[m].mode, mode) && p->modes[m].r[r].set && p->modes[m].r[r].engine != 0)
-            return 0;
-    return 1;
-}
-
-int dfs_policy_has_mode(const dfs_policy *p, const char *mode)
-{
-    for (int m = 0; p && m < p->nmodes; m++)
-        if (!strcmp(p->modes[m].mode, mode))
-            return 1;
-    return 0;
-}
-
-void dfs_policy_rule(const dfs_policy *p, const char *mode, const dfs_device *dev, dfs_routine r,
-                     dfs_rule *out)
-{
-    memset(out, 0, sizeof *out);
-    out->source = "no matching rule";
-    for (int m = 0; p && m < p->nmodes; m++) {
-        const mode_section *ms = &p->modes[m];
-        if (strcmp(ms->mode, mode) || !ms->r[r].set || !matches(ms, dev))
-            continue;
-        out->engine = ms->r[r].engine;
-        out->min_dim = ms->r[r].min_dim;
-        out->options.nbase = ms->r[r].nmerged;
-        out->options.base = ms->r[r].merged;
-        out->source = ms->r[r].where;
-    }
 }

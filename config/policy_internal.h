@@ -1,0 +1,53 @@
+/* policy_internal.h — the parsed policy's representation, shared by the parser (policy.c) and
+ * the rule lookup (policy_query.c).  Not part of config.h's interface. */
+#ifndef DFS_POLICY_INTERNAL_H
+#define DFS_POLICY_INTERNAL_H
+
+#include "config.h"
+
+#include <stdint.h>
+
+enum sel_kind { SEL_CLASS, SEL_CC, SEL_RATIO, SEL_NAME };
+enum sel_op { OP_EQ, OP_GE, OP_LE, OP_GT, OP_LT };
+
+typedef struct {
+    enum sel_kind kind;
+    enum sel_op op;
+    long value; /* cc as major*100+minor, or ratio */
+    char *text; /* class name or name glob */
+} selector;
+
+typedef struct {
+    int set;
+    int engine;
+    int64_t min_dim;
+    int opt_first, opt_count; /* inline options in p->opts */
+    dfs_option *merged;       /* engine-section options followed by inline ones */
+    int nmerged;
+    char *where;
+} rule;
+
+typedef struct {
+    char *mode;
+    selector *sel;
+    int nsel;
+    rule r[DFS_R_COUNT];
+} mode_section;
+
+typedef struct {
+    int engine;
+    int opt_first, opt_count; /* contiguous: options are appended line by line */
+    char name[64];
+    int line;
+} engine_section;
+
+struct dfs_policy {
+    mode_section *modes;
+    int nmodes;
+    engine_section *engines;
+    int nengines;
+    dfs_option *opts;
+    int nopts;
+};
+
+#endif
