@@ -1,0 +1,40 @@
+/* repro_test.h — what the files of the reproducible engine's unit test (test_repro.c, repro_*.c)
+ * share: the headers, the MPFR reference and the comparisons (repro_common.c), and the functions
+ * that add each file's tests to the suite. */
+#ifndef DFS_REPRO_TEST_H
+#define DFS_REPRO_TEST_H
+
+#include "../../engines/common/fpe.h"
+#include "../../engines/common/xacc.h"
+#include "../../engines/ozaki/host.h"
+
+#include <check.h>
+#include <float.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <mpfr.h>
+
+/* Bits enough to hold exactly: a sum of products of doubles (2^-2148 .. 2^2112: 4260 bits), alpha
+ * times it (2^-3222 .. 2^3136), plus beta * c. */
+#define PREC_S 4400
+#define PREC_R 6600
+
+/* repro_common.c */
+int same(double a, double b);
+double reference(int64_t K, const double *a, int64_t sa, const double *b, int64_t sb,
+                 double alpha, double beta, double c);
+/* Fails the test unless same(got, want). */
+void expect(double got, double want, const char *what);
+/* The default parameters with these terms and lanes. */
+dfs_oz_params params(int terms, int lanes);
+
+/* Each adds its file's tests to t, in the order they stand there. */
+void repro_xacc_tests(TCase *t);   /* repro_xacc.c: xacc.h directly */
+void repro_dot_tests(TCase *t);    /* repro_dot.c: DDOT */
+void repro_matrix_tests(TCase *t); /* repro_matrix.c: DGEMV and DGEMM */
+
+#endif

@@ -1,0 +1,136 @@
+/* repro_xacc.c — test_repro's tests of the exact accumulator (engines/common/xacc.h) on its own:
+ * rounding edges and random wide-range sums with alpha and beta, against MPFR. */
+#include "repro_test.h"
+
+#include "../common/gen.h"
+
+/* ---------------- xacc.h directly ---------------- */
+
+static double xacc_axpby(int n, const double *a, const double *b, double alpha, double beta,
+                         double c)
+{
+    int64_t w[DFS_X_WORDS], scratch[DFS_X_WORDS];
+    dfs_xacc acc;
+    unsigned flags = 0;
+    dfs_x_init(&acc, w, DFS_X_WORDS, DFS_X_LSB);
+    for (int i = 0; i < n && alpha != 0; i++) {
+        unsigned f = dfs_x_product_flags(a[i], b[i]);
+        flags |= f;
+        if (!f)
+            ck_assert(dfs_x_add_product(&acc, a[i], b[i], 0));
+    }
+    double r;
+    ck_assert(dfs_x_axpby(&acc, flags, alpha, beta, c, scratch, DFS_X_WORDS, &r));
+    return r;
+}
+
+START_TEST(reference_and_rounding_edges)
+{
+    struct {
+        double a[3], b[3];
+        int n;
+        double want;
+        const char *what;
+    } cases[] = {
+        {{0.1, 0, 0}, {0.3, 0, 0}, 1, 0.1 * 0.3, "0.1*0.3"},
+        {{1.0, 0x1p-53, 0}, {1, 1, 0}, 2, 1.0, "1 + 2^-53: tie to even (down)"},
+        {{1.0, 0x1.8p-52, 0}, {1, 1, 0}, 2, 1.0 + 0x1p-51, "1 + 3*2^-53: tie to even (up)"},
+        {{1.0, 0x1p-53, 0x1p-300}, {1, 1, 1}, 3, 1.0 + 0x1p-52, "1 + 2^-53 + tiny: up"},
+        {{1.0, 0x1p-53, -0x1p-300}, {1, 1, 1}, 3, 1.0, "1 + 2^-53 - tiny: down"},
+        {{0, 0, 0}, {0, 0, 0}, 0, 0, ""}, /* set below */
+        {{DBL_MAX, 0x1p970, 0}, {1, 1, 0}, 2, INFINITY, "DBL_MAX + 2^970: tie to 2^1024 = Inf"},
+        {{DBL_MAX, 0x1p970, -0x1p-1074}, {1, 1, 1}, 3, DBL_MAX, "just below the overflow tie"},
+        {{DBL_MAX, DBL_MAX, 0}, {2, -1, 0}, 2, DBL_MAX, "2 DBL_MAX - DBL_MAX: no overflow"},
+        {{0x1p-1074, 0x1p-1074, 0}, {0.5, 0.5, 0}, 2, 0x1p-1074, "two half-subnormals: exact"},
+        {{0x1p-1074, 0, 0}, {0x1.8p-1, 0, 0}, 1, 0x1p-1074, "0.75 * 2^-1074 -> 2^-1074"},
+        {{0x1p-1074, 0, 0}, {0.5, 0, 0}, 1, 0.0, "0.5 * 2^-1074: tie to even 0"},
+        {{1e300, -1e300, 1e-300}, {1e300, 1e300, 1e-300}, 3, 0.0, "1e600 - 1e600 + 1e-600: 0+"},
+    };
+    /* 2^-1075 + 2^-1130: above the tie between 0 and 2^-1074, so 2^-1074 (double rounding
+     * through 53 bits would see a tie and give 0) */
+    cases[5].a[0] = 0x1p-1000;
+    cases[5].b[0] = 0x1p-75;
+    cases[5].a[1] = 0x1p-1000;
+    cases[5].b[1] = 0x1p-130;
+    cases[5].n = 2;
+    cases[5].want = 0x1p-1074;
+    cases[5].what = "2^-1075 + 2^-1130 -> 2^-1074";
+    int checked = 0;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        double ref = reference(cases[i].n, cases[i].a, 1, cases[i].b, 1, 1.0, 0.0, 0.0);
+        expect(ref, cases[i].want, cases[i].what); /* the reference itself */
+        expect(xacc_axpby(cases[i].n, cases[i].a, cases[i].b, 1.0, 0.0, 0.0), ref, cases[i].what);
+        checked++;
+    }
+    /* alpha*S far below beta*c decides a tie (and the reverse): 3 (2^52 + 1) is halfway between
+     * two binary64 numbers */
+    {
+        const double t = 0x1p-500, big = 0x1p52 + 1;
+        const double up = 3 * 0x1p52 + 4, down = 3 * 0x1p52 + 2;
+        expect(reference(1, &t, 1, &t, 1, 1.0, 3.0, big), up, "reference tie + tiny");
+        expect(reference(1, &t, 1, &t, 1, -1.0, 3.0, big), down, "reference tie - tiny");
+        expect(xacc_axpby(1, &t, &t, 1.0, 3.0, big), up, "tie + tiny alpha*S");
+        expect(xacc_axpby(1, &t, &t, -1.0, 3.0, big), down, "tie - tiny alpha*S");
+        expect(xacc_axpby(1, &big, &big, 3.0, 0x1p-1000, 0x1p-74),
+               reference(1, &big, 1, &big, 1, 3.0, 0x1p-1000, 0x1p-74), "S, tiny beta*c");
+        const double two[2] = {0x1p52, 1.0}, ones[2] = {3.0, 3.0};
+        expect(xacc_axpby(2, two, ones, 1.0, -0x1p-900, 0x1p-170), down, "tie - tiny beta*c");
+        expect(xacc_axpby(2, two, ones, 1.0, 0x1p-900, 0x1p-170), up, "tie + tiny beta*c");
+        checked += 7;
+    }
+    /* a window accumulator: additions inside give the same result, outside ones are refused */
+    int64_t w[6], scratch[DFS_X_WORDS];
+    dfs_xacc win;
+    dfs_x_init(&win, w, 6, -64);
+    ck_assert(dfs_x_add_double(&win, 1.5, 0));
+    ck_assert(dfs_x_add_double(&win, 0x1p-64, 0));
+    ck_assert(!dfs_x_add_double(&win, 0x1p-65, 0));
+    ck_assert(!dfs_x_add_double(&win, 0x1p200, 0));
+    double wr;
+    ck_assert(dfs_x_axpby(&win, 0, 1.0, 0.0, 0.0, scratch, DFS_X_WORDS, &wr));
+    expect(wr, 1.5, "window");
+    printf("repro: rounding edges: %d cases equal to the MPFR reference\n", checked);
+    fflush(stdout);
+}
+END_TEST
+
+START_TEST(xacc_random)
+{
+    rng r = rng_seed(11);
+    enum { N = 40 };
+    double a[N], b[N];
+    static const double scal[] = {1.0, -1.0, 3.0, 0.1, 0x1p-1074, 1e300, -0x1.fffffffffffffp1023,
+                                  0.0, INFINITY, NAN};
+    int checked = 0;
+    for (int it = 0; it < 3000; it++) {
+        int n = 1 + below(&r, N);
+        for (int i = 0; i < n; i++) {
+            /* wide exponents: products from near 2^-2148 to near 2^2046, subnormals, cancellation */
+            int mode = below(&r, 6);
+            a[i] = ldexp(unif_pm1(&r), below(&r, 2098) - 1074);
+            b[i] = ldexp(unif_pm1(&r), below(&r, 2098) - 1074);
+            if (mode == 0 && i > 0)
+                a[i] = -a[i - 1], b[i] = b[i - 1]; /* exact cancellation */
+            if (mode == 1)
+                a[i] = gen_subnormal(&r);
+        }
+        double alpha = scal[below(&r, 8)], beta = scal[below(&r, 10)], c = gen_value(&r, below(&r, G_COUNT));
+        if (it % 50 == 0)
+            a[below(&r, n)] = (it % 100) ? INFINITY : NAN;
+        double want = reference(n, a, 1, b, 1, alpha, beta, c);
+        double got = xacc_axpby(n, a, b, alpha, beta, c);
+        if (!same(got, want))
+            ck_abort_msg("case %d: got %a want %a (n %d alpha %a beta %a c %a)", it, got, want, n,
+                         alpha, beta, c);
+        checked++;
+    }
+    printf("repro: xacc random wide-range sums with alpha/beta: %d cases equal\n", checked);
+    fflush(stdout);
+}
+END_TEST
+
+void repro_xacc_tests(TCase *t)
+{
+    tcase_add_test(t, reference_and_rounding_edges);
+    tcase_add_test(t, xacc_random);
+}
