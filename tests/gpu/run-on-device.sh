@@ -1,10 +1,11 @@
 #!/bin/sh
 # Run from the repository root on a machine with a GPU: builds dfshim in a fresh build-gpu/
-# (no Check library there, so without the CPU unit tests) and runs the GPU suite.  With OUT
-# set, the test log is copied to "$OUT".  Exits with meson test's status.
+# (no Check library there, so without the CPU unit tests) and runs the GPU suite.  Arguments go
+# to meson setup (e.g. -Dgpu_archs=90 -Dexperimental_engines=true).  With OUT set, the test log
+# is copied to "$OUT".  Exits with meson test's status.
 set -eu
 rm -rf build-gpu
-meson setup build-gpu -Dunit_tests=disabled -Dgpu_tests=enabled
+meson setup build-gpu -Dunit_tests=disabled -Dgpu_tests=enabled "$@"
 meson compile -C build-gpu
 rc=0
 meson test -C build-gpu --suite gpu --print-errorlogs || rc=$?
