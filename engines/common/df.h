@@ -26,13 +26,18 @@ typedef struct {
     float hi, lo;
 } dfs_df;
 
-DFS_HD dfs_df dfs_df_make(float hi, float lo)
-{
-    dfs_df r;
-    r.hi = hi;
-    r.lo = lo;
-    return r;
-}
+/* dfs_df_make, dfs_df_add_sloppy (11 ops), dfs_df_add_accurate (20 ops, <= 3u^2 + 13u^3),
+ * dfs_df_mul_accurate (9 ops, < 4u^2): dw_t.h on binary32 words */
+#define DW_T float
+#define DW dfs_df
+#define DW_FN(name) dfs_df_##name
+#define DW_ADD dfs_f_add
+#define DW_MUL dfs_f_mul
+#define DW_FMA dfs_f_fma
+#define DW_TWO_SUM dfs_two_sum
+#define DW_FAST_TWO_SUM dfs_fast_two_sum
+#define DW_TWO_PROD dfs_two_prod
+#include "dw_t.h"
 
 /* binary64 -> DF: hi = RN32(x), lo = RN32(x - hi) (the subtraction is exact in binary64).
  * Callers keep x inside binary32's range (the engines scale rows and columns by powers of 2). */
@@ -50,28 +55,6 @@ DFS_HD double dfs_df_to_double(dfs_df a)
     return (double)a.hi + (double)a.lo;
 }
 
-/* QD sloppy add (JMP Alg. 5), 11 ops. */
-DFS_HD dfs_df dfs_df_add_sloppy(dfs_df a, dfs_df b)
-{
-    float e;
-    float s = dfs_two_sum(a.hi, b.hi, &e);
-    float t = dfs_f_add(e, dfs_f_add(a.lo, b.lo));
-    float hi = dfs_fast_two_sum(s, t, &e);
-    return dfs_df_make(hi, e);
-}
-
-/* AccurateDWPlusDW (JMP Alg. 6, QD ieee_add), 20 ops, relative error <= 3u^2 + 13u^3. */
-DFS_HD dfs_df dfs_df_add_accurate(dfs_df a, dfs_df b)
-{
-    float t, s = dfs_two_sum(a.hi, b.hi, &t);
-    float w, v = dfs_two_sum(a.lo, b.lo, &w);
-    float c = dfs_f_add(t, v);
-    float e, hi = dfs_fast_two_sum(s, c, &e);
-    w = dfs_f_add(w, e);
-    hi = dfs_fast_two_sum(hi, w, &e);
-    return dfs_df_make(hi, e);
-}
-
 /* The paper's FMA product (5 ops, not renormalised): hi + lo ~= a*b. */
 DFS_HD dfs_df dfs_df_mul_fast(dfs_df a, dfs_df b)
 {
@@ -80,18 +63,6 @@ DFS_HD dfs_df dfs_df_mul_fast(dfs_df a, dfs_df b)
     float hi = dfs_f_fma(a.hi, b.hi, t);
     float e = dfs_f_fma(a.hi, b.hi, -hi);
     return dfs_df_make(hi, dfs_f_add(e, t));
-}
-
-/* DWTimesDW3 (JMP Alg. 12), 9 ops (TwoProdFMA counted as 2), relative error < 4u^2. */
-DFS_HD dfs_df dfs_df_mul_accurate(dfs_df a, dfs_df b)
-{
-    float cl2, ch = dfs_two_prod(a.hi, b.hi, &cl2);
-    float tl0 = dfs_f_mul(a.lo, b.lo);
-    float tl1 = dfs_f_fma(a.hi, b.lo, tl0);
-    float cl1 = dfs_f_fma(a.lo, b.hi, tl1);
-    float cl3 = dfs_f_add(cl2, cl1);
-    float e, hi = dfs_fast_two_sum(ch, cl3, &e);
-    return dfs_df_make(hi, e);
 }
 
 /* acc + a*b, 16 ops (Mukunoki-Imamura). */

@@ -54,30 +54,13 @@ DFS_HD float dfs_f_fma(float a, float b, float c)
 #endif
 }
 
-/* s + e = a + b exactly (6 ops, any a, b). */
-DFS_HD float dfs_two_sum(float a, float b, float *e)
-{
-    float s = dfs_f_add(a, b);
-    float v = dfs_f_sub(s, a);
-    *e = dfs_f_add(dfs_f_sub(a, dfs_f_sub(s, v)), dfs_f_sub(b, v));
-    return s;
-}
-
-/* s + e = a + b exactly when exponent(a) >= exponent(b) (3 ops). */
-DFS_HD float dfs_fast_two_sum(float a, float b, float *e)
-{
-    float s = dfs_f_add(a, b);
-    *e = dfs_f_sub(b, dfs_f_sub(s, a));
-    return s;
-}
-
-/* p + e = a * b exactly, barring underflow (2 ops). */
-DFS_HD float dfs_two_prod(float a, float b, float *e)
-{
-    float p = dfs_f_mul(a, b);
-    *e = dfs_f_fma(a, b, -p);
-    return p;
-}
+#define EFT_T float
+#define EFT_FN(name) dfs_##name
+#define EFT_ADD dfs_f_add
+#define EFT_SUB dfs_f_sub
+#define EFT_MUL dfs_f_mul
+#define EFT_FMA dfs_f_fma
+#include "eft_t.h" /* dfs_two_sum, dfs_fast_two_sum, dfs_two_prod */
 
 /* ---- binary64 ---- */
 
@@ -117,13 +100,12 @@ DFS_HD double dfs_d_fma(double a, double b, double c)
 #endif
 }
 
-/* s + *e = a + b exactly (Knuth's TwoSum, 6 operations; any finite a, b without overflow). */
-DFS_HD double dfs_d_two_sum(double a, double b, double *e)
-{
-    double s = dfs_d_add(a, b);
-    double v = dfs_d_sub(s, a);
-    *e = dfs_d_add(dfs_d_sub(a, dfs_d_sub(s, v)), dfs_d_sub(b, v));
-    return s;
-}
+#define EFT_T double
+#define EFT_FN(name) dfs_d_##name
+#define EFT_ADD dfs_d_add
+#define EFT_SUB dfs_d_sub
+#define EFT_MUL dfs_d_mul
+#define EFT_FMA dfs_d_fma
+#include "eft_t.h" /* dfs_d_two_sum, dfs_d_fast_two_sum, dfs_d_two_prod */
 
 #endif
