@@ -18,15 +18,9 @@
 
 #include <mpfr.h>
 
-/* Bits enough to hold exactly: a sum of products of doubles (2^-2148 .. 2^2112: 4260 bits), alpha
- * times it (2^-3222 .. 2^3136), plus beta * c. */
-#define PREC_S 4400
-#define PREC_R 6600
+#include "exact_ref.h"
 
 /* repro_common.c */
-int same(double a, double b);
-double reference(int64_t K, const double *a, int64_t sa, const double *b, int64_t sb,
-                 double alpha, double beta, double c);
 /* Fails the test unless same(got, want). */
 void expect(double got, double want, const char *what);
 /* The default parameters with these terms and lanes. */

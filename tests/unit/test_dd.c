@@ -11,8 +11,13 @@
  *     subnormal lo keeps fewer bits: documented in dd.h); to nearest never worse than
  *     truncation;
  *   - the DD results are canonical (|lo| <= ulp(hi)/2).
+ *   - the dd mode's CPU DDOT/DGEMV/DGEMM (engines/dd/host.c) on phi data (phi 0..4): at least
+ *     99.9% of the outputs equal RN(exact) (the MPFR reference of exact_ref.c), never more
+ *     wrong outputs than a plain binary64 FMA loop, never more than 1 ulp off; Inf/NaN kinds as
+ *     binary64's.
  * Deterministic (own PRNG).  The worst errors are printed on lines starting "dd:". */
 #include "../../engines/common/dd.h"
+#include "../../engines/dd/host.h"
 
 #include <check.h>
 #include <float.h>
@@ -22,6 +27,8 @@
 
 #include <mpfr.h>
 
+#include "../common/gen.h"
+#include "exact_ref.h"
 #include "rng.h"
 
 #define U 0x1p-53
@@ -200,6 +207,97 @@ START_TEST(triple_formats)
 }
 END_TEST
 
+/* ulps between two finite doubles of the same sign (0 if equal) */
+static double ulps(double a, double b)
+{
+    if (a == b)
+        return 0;
+    return fabs(a - b) / (nextafter(fmax(fabs(a), fabs(b)), INFINITY) - fmax(fabs(a), fabs(b)));
+}
+
+static double native_dot(int64_t K, const double *a, int64_t sa, const double *b, int64_t sb,
+                         double alpha, double beta, double c)
+{
+    double s = 0.0;
+    for (int64_t q = 0; q < K; q++)
+        s = fma(a[q * sa], b[q * sb], s);
+    return beta != 0 ? fma(alpha, s, beta * c) : alpha * s;
+}
+
+typedef struct {
+    long outputs, dd_wrong, native_wrong;
+    double dd_worst_ulps;
+} tally;
+
+static void count(tally *t, double dd, double native, double want)
+{
+    t->outputs++;
+    if (!same(dd, want)) {
+        t->dd_wrong++;
+        t->dd_worst_ulps = fmax(t->dd_worst_ulps, ulps(dd, want));
+    }
+    t->native_wrong += !same(native, want);
+}
+
+START_TEST(dd_mode_routines)
+{
+    rng r = rng_seed(10);
+    static const double phis[] = {0, 1, 2, 4};
+    enum { N = 400, M = 30, K = 300 };
+    static double x[N], y[N], A[M * K], B[K * M], C[M * M], C0[M * M], yv[K], yv0[K];
+    for (int ph = 0; ph < 4; ph++) {
+        tally t = {0, 0, 0, 0};
+        for (int rep = 0; rep < 25; rep++) {
+            for (int i = 0; i < N; i++)
+                x[i] = gen_phi(&r, phis[ph]), y[i] = gen_phi(&r, phis[ph]);
+            const double want = reference(N, x, 1, y, 1, 1.0, 0.0, 0.0);
+            count(&t, dfs_dd_dot_host(N, x, 1, y, 1), native_dot(N, x, 1, y, 1, 1.0, 0.0, 0.0),
+                  want);
+        }
+        for (int i = 0; i < M * K; i++)
+            A[i] = gen_phi(&r, phis[ph]), B[i] = gen_phi(&r, phis[ph]);
+        for (int trans = 0; trans < 2; trans++) {
+            const int64_t len = trans ? K : M, inner = trans ? M : K;
+            for (int i = 0; i < K; i++)
+                yv0[i] = gen_phi(&r, phis[ph]);
+            for (int i = 0; i < K; i++)
+                yv[i] = yv0[i];
+            dfs_dd_gemv_host(trans, M, K, 1.5, A, M, x, 1, -0.5, yv, 1);
+            for (int64_t o = 0; o < len; o++) {
+                const double *a = trans ? A + o * M : A + o;
+                const int64_t sa = trans ? 1 : M;
+                count(&t, yv[o], native_dot(inner, a, sa, x, 1, 1.5, -0.5, yv0[o]),
+                      reference(inner, a, sa, x, 1, 1.5, -0.5, yv0[o]));
+            }
+        }
+        for (int i = 0; i < M * M; i++)
+            C0[i] = C[i] = gen_phi(&r, phis[ph]);
+        dfs_dd_gemm_host(0, 1, M, M, K, -2.0, A, M, B, M, 3.0, C, M);
+        for (int j = 0; j < M; j++)
+            for (int i = 0; i < M; i++)
+                count(&t, C[i + j * M], native_dot(K, A + i, M, B + j, M, -2.0, 3.0, C0[i + j * M]),
+                      reference(K, A + i, M, B + j, M, -2.0, 3.0, C0[i + j * M]));
+        ck_assert_msg(t.dd_wrong * 1000 <= t.outputs, "phi %g: %ld of %ld outputs not RN",
+                      phis[ph], t.dd_wrong, t.outputs);
+        ck_assert_msg(t.dd_wrong <= t.native_wrong, "phi %g: dd wrong %ld, native wrong %ld",
+                      phis[ph], t.dd_wrong, t.native_wrong);
+        ck_assert(t.dd_worst_ulps <= 1.0);
+        printf("dd: mode on phi %g data: %ld outputs (DDOT n=%d, DGEMV N/T %dx%d, DGEMM NT "
+               "%dx%dx%d), %ld not correctly rounded (native FMA loop: %ld)\n", phis[ph],
+               t.outputs, N, M, K, M, M, K, t.dd_wrong, t.native_wrong);
+        fflush(stdout);
+    }
+    /* special values: binary64's kinds */
+    const double I = INFINITY;
+    const double sx[3] = {1, I, 2}, sy[3] = {1, 1, -1}, sz[3] = {1, I, -I}, s1[3] = {1, 1, 1};
+    const double s0[3] = {1, 0, 1};
+    ck_assert(isinf(dfs_dd_dot_host(3, sx, 1, sy, 1)) && dfs_dd_dot_host(3, sx, 1, sy, 1) > 0);
+    ck_assert(isnan(dfs_dd_dot_host(3, sz, 1, s1, 1)));  /* Inf - Inf */
+    ck_assert(isnan(dfs_dd_dot_host(3, sx, 1, s0, 1)));  /* Inf * 0 */
+    fflush(stdout);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("dd");
@@ -208,6 +306,7 @@ static Suite *suite(void)
     tcase_add_test(t, add_and_mul_bounds);
     tcase_add_test(t, dot_accuracy);
     tcase_add_test(t, triple_formats);
+    tcase_add_test(t, dd_mode_routines);
     suite_add_tcase(s, t);
     return s;
 }
