@@ -383,7 +383,7 @@ static int parent(void)
 
     struct unusable_path {
         const char *what, *path;
-    } unusable[6];
+    } unusable[7];
     int nu = 0;
     char *sub = path_join(dir, "subdir");
     CHECK(!mkdir(sub, 0700), "mkdir");
@@ -394,6 +394,8 @@ static int parent(void)
     char *fifo = path_join(dir, "fifo");
     CHECK(!mkfifo(fifo, 0600), "mkfifo");
     unusable[nu++] = (struct unusable_path){"a FIFO as policy (no writer)", fifo};
+    /* a regular file that cannot be read, even by root: reading /proc/self/mem at 0 fails */
+    unusable[nu++] = (struct unusable_path){"a policy file whose read fails", "/proc/self/mem"};
     if (geteuid() != 0) { /* root reads a mode-000 file */
         char *locked = file_in_dir("locked.policy", good, strlen(good));
         CHECK(!chmod(locked, 0), "chmod");
