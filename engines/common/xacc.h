@@ -179,21 +179,6 @@ DFS_HD int dfs_x_add_product(dfs_xacc *a, double x, double y, int shift)
     return dfs_x_add(a, neg, (dfs_u128)mx * my, ex + ey + shift);
 }
 
-/* dst += src (src is normalised on the way, its value kept).  Returns 0 if a digit of src falls
- * outside dst. */
-DFS_HD int dfs_x_merge(dfs_xacc *dst, dfs_xacc *src)
-{
-    int ok = 1;
-    dfs_x_normalize(src);
-    for (int i = 0; i < src->nw; i++) {
-        int64_t v = src->w[i];
-        if (v)
-            ok &= dfs_x_add(dst, v < 0, (dfs_u128)(v < 0 ? 0 - (uint64_t)v : (uint64_t)v),
-                            src->lsb + 32 * i);
-    }
-    return ok;
-}
-
 /* -1, 0 or +1: the sign of the value (normalises). */
 DFS_HD int dfs_x_sign(dfs_xacc *a)
 {

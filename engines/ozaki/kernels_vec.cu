@@ -52,6 +52,23 @@ extern "C" __global__ void __launch_bounds__(DFS_OZ_DOT_THREADS) dfs_oz_dot(dfs_
     flush_words(a.acc, w); /* the fast path's accumulator */
 }
 
+/* The block's threads add the products x_i y_i, i = first, first + stride, ... (each thread its
+ * own first; every thread of the block takes part) into the shared accumulator w, normalising
+ * after every SLOW_ROUND products of the block.  Returns the thread's special flags. */
+__device__ unsigned block_products(long long *w, const dfs_oz_dot_args &a, int64_t first,
+                                   int64_t stride)
+{
+    const int64_t span = SLOW_ROUND / blockDim.x * stride; /* indices per round */
+    unsigned f = 0;
+    int64_t i = first;
+    for (int64_t done = 0; done < a.n; done += span) {
+        for (; i < a.n && i < done + span; i += stride)
+            f |= slow_product(w, a.x[vidx(i, a.incx, a.n)], a.y[vidx(i, a.incy, a.n)]);
+        normalize_shared(w);
+    }
+    return f;
+}
+
 /* Runs after dfs_oz_dot; does nothing unless a thread spilled, then adds every product into the
  * slow path's accumulator. */
 extern "C" __global__ void __launch_bounds__(DFS_OZ_DOT_THREADS)
@@ -62,14 +79,8 @@ extern "C" __global__ void __launch_bounds__(DFS_OZ_DOT_THREADS)
     __shared__ long long w[DFS_X_WORDS];
     zero_words(w, DFS_X_WORDS, threadIdx.x, blockDim.x);
     __syncthreads();
-    const int64_t stride = (int64_t)gridDim.x * blockDim.x;
-    int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    for (int64_t done = 0; done < a.n; done += SLOW_ROUND * stride / blockDim.x) {
-        const int64_t end = done + SLOW_ROUND * stride / blockDim.x;
-        for (; i < a.n && i < end; i += stride)
-            slow_product(w, a.x[vidx(i, a.incx, a.n)], a.y[vidx(i, a.incy, a.n)]);
-        normalize_shared(w);
-    }
+    block_products(w, a, (int64_t)blockIdx.x * blockDim.x + threadIdx.x,
+                   (int64_t)gridDim.x * blockDim.x);
     __syncthreads();
     flush_words(a.acc + DFS_X_WORDS, w); /* the slow path's accumulator */
 }
@@ -85,14 +96,7 @@ extern "C" __global__ void __launch_bounds__(DFS_OZ_DOT_THREADS)
     if (threadIdx.x == 0)
         flags = 0;
     __syncthreads();
-    unsigned f = 0;
-    for (int64_t done = 0; done < a.n; done += SLOW_ROUND) {
-        const int64_t end = min64(a.n, done + SLOW_ROUND);
-        for (int64_t i = done + threadIdx.x; i < end; i += blockDim.x)
-            f |= slow_product(w, a.x[vidx(i, a.incx, a.n)], a.y[vidx(i, a.incy, a.n)]);
-        normalize_shared(w);
-    }
-    atomicOr(&flags, f);
+    atomicOr(&flags, block_products(w, a, threadIdx.x, blockDim.x));
     __syncthreads();
     if (threadIdx.x == 0)
         finish_output(w, scratch, flags, 1.0, 0.0, a.result); /* beta = 0: *result not read */
