@@ -3,20 +3,13 @@
 
 #include <string.h>
 
-extern const dfs_engine dfs_engine_native, dfs_engine_df;
-#if defined(DFS_EXPERIMENTAL_ENGINES)
-extern const dfs_engine dfs_engine_repro, dfs_engine_ozaki;
-#endif
+extern const dfs_engine dfs_engine_native, dfs_engine_df, dfs_engine_repro, dfs_engine_ozaki;
 
 const dfs_engine *const dfs_engines[] = {
     &dfs_engine_native, /* index 0: always native */
     &dfs_engine_df,
-#if defined(DFS_EXPERIMENTAL_ENGINES)
-    /* built always, listed only with -Dexperimental_engines=true until the GPU suite has passed
-     * them (engines/ozaki/README.md) */
     &dfs_engine_repro,
     &dfs_engine_ozaki,
-#endif
 };
 const int dfs_engine_count = (int)(sizeof dfs_engines / sizeof dfs_engines[0]);
 

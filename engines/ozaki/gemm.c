@@ -206,6 +206,10 @@ static cublasStatus_t one_gemm(const run *R, const dfs_gemm_call *c, const doubl
         need = carve(0, m, n, k, m < b ? m : b, n < b ? n : b, 0, 0, NULL);
     }
     const int64_t bm = m < b ? m : b, bn = n < b ? n : b;
+    if (dfs_log_on(DFS_LOG_TRACE))
+        dfs_log(DFS_LOG_TRACE, "repro: dgemm %lld x %lld x %lld: %d x %d slices, blocks %lld x %lld, "
+                "workspace %zu bytes", (long long)m, (long long)n, (long long)k, sa, sb,
+                (long long)bm, (long long)bn, need);
     CUdeviceptr base = dfs_scratch_get(R->x->scratch, need, R->st);
     if (!base)
         return direct_only(R, c, A, B, C);

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Run from the repository root on a machine with a GPU: builds dfshim in a fresh build-gpu/
 # (no Check library there, so without the CPU unit tests) and runs the GPU suite.  Arguments go
-# to meson setup (e.g. -Dgpu_archs=90 -Dexperimental_engines=true).  With OUT set, the test log
+# to meson setup (e.g. -Dgpu_archs=90).  With OUT set, the test log
 # is copied to "$OUT".  Exits with meson test's status.
 set -eu
 rm -rf build-gpu
