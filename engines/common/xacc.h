@@ -227,10 +227,20 @@ DFS_HD double dfs_d_compose(int neg, uint64_t Q, int L)
     return dfs_d_from_bits(b | ((uint64_t)neg << 63));
 }
 
+/* "No margin" (dfs_x_round_margin): a perturbation of any size may change the rounding. */
+#define DFS_X_NO_MARGIN (-100000)
+
 /* The value rounded to the nearest binary64, ties to even, subnormals exact, overflow to the
- * infinity; an exact zero is returned as -0 when zero_neg, else +0.  Destroys the value. */
-DFS_HD double dfs_x_round(dfs_xacc *a, int zero_neg)
+ * infinity; an exact zero is returned as -0 when zero_neg, else +0.  Destroys the value.
+ * With margin != NULL it also says how far the value may move without changing that result:
+ * *margin = the largest m such that every real within 2^m of the value (inclusive) rounds to
+ * the same non-zero finite binary64, as far as the top three digits show; DFS_X_NO_MARGIN when
+ * the result is zero or infinite or those digits cannot tell.  Conservative: the true margin is
+ * never smaller. */
+DFS_HD double dfs_x_round_margin(dfs_xacc *a, int zero_neg, int *margin)
 {
+    if (margin)
+        *margin = DFS_X_NO_MARGIN;
     int neg = dfs_x_abs(a);
     int h = a->nw - 1;
     while (h >= 0 && a->w[h] == 0)
@@ -259,7 +269,28 @@ DFS_HD double dfs_x_round(dfs_xacc *a, int zero_neg)
     int sticky = sticky_low || below != 0;
     if (round && (sticky || (Q & 1)))
         Q++;
-    return dfs_d_compose(neg, Q, L);
+    double r = dfs_d_compose(neg, Q, L);
+    if (margin && Q != 0 && dfs_d_is_finite(r) && s - 1 < 128) {
+        /* The value is T 2^eb + (lower words, < 2^eb); `below` = T's bits 0 .. s-2.  Round bit
+         * set: the value lies below * 2^eb + lower above the midpoint under r, so a set bit j of
+         * below puts it at least 2^(eb+j) above.  Round bit clear: it lies 2^(L-1) - below * 2^eb
+         * - lower under the midpoint above r, so a clear bit j puts it more than 2^(eb+j) under.
+         * Either way a move of at most 2^(eb+j-1) <= 2^(L-3) crosses neither midpoint (the one
+         * on the other side is at least 2^(L-2) away, also at a binade's bottom). */
+        dfs_u128 x = round ? T : ~T;
+        x &= (((dfs_u128)1) << (s - 1)) - 1;
+        uint64_t xh = (uint64_t)(x >> 64), xl = (uint64_t)x;
+        if (xh || xl) {
+            int j = xh ? 127 - dfs_clz64(xh) : 63 - dfs_clz64(xl);
+            *margin = eb + j - 1;
+        }
+    }
+    return r;
+}
+
+DFS_HD double dfs_x_round(dfs_xacc *a, int zero_neg)
+{
+    return dfs_x_round_margin(a, zero_neg, NULL);
 }
 
 /* The exponents of the lowest and the highest non-zero digit of a normalised, non-negative
@@ -278,15 +309,19 @@ DFS_HD int dfs_x_span(const dfs_xacc *a, int *lo, int *hi)
     return 1;
 }
 
-/* *r = RN(alpha * S + beta * c) with IEEE semantics on the exact values, where S is the exact
+/* dfs_x_axpby, and with margin != NULL the margin of the result (dfs_x_round_margin) as a
+ * function of the exact value alpha * S + beta * c: DFS_X_NO_MARGIN for special results.
+ * *r = RN(alpha * S + beta * c) with IEEE semantics on the exact values, where S is the exact
  * sum held in s with flags sflags (an exact zero S is +0).  beta == 0 means c is not read (as
  * BLAS): then *r = RN(+0 + alpha * S), +0 for an exact zero.  scratch holds cap words for the exact result; the window it
  * needs is at most DFS_X_WORDS words (always enough), usually a few.  Returns 1, or 0 when cap is
  * too small (then *r is NaN).  Destroys s.  (The result goes through a pointer so that device
  * code can store it straight to global memory.) */
-DFS_HD int dfs_x_axpby(dfs_xacc *s, unsigned sflags, double alpha, double beta, double c,
-                       int64_t *scratch, int cap, double *r)
+DFS_HD int dfs_x_axpby_margin(dfs_xacc *s, unsigned sflags, double alpha, double beta, double c,
+                              int64_t *scratch, int cap, double *r, int *margin)
 {
+    if (margin)
+        *margin = DFS_X_NO_MARGIN;
     const uint64_t sign = 0x8000000000000000ull;
     /* The special cases, decided on the exact values. */
     int s_sign = dfs_x_sign(s);
@@ -373,8 +408,15 @@ DFS_HD int dfs_x_axpby(dfs_xacc *s, unsigned sflags, double alpha, double beta, 
         dfs_x_add(&x, neg2, 1, lo2);
     else if (have2)
         dfs_x_add(&x, neg2, (dfs_u128)mb * mc, eb + ec);
-    *r = dfs_x_round(&x, t1_zero_neg && t2_zero_neg);
+    /* a stand-in sticky term is not the value: no margin then */
+    *r = dfs_x_round_margin(&x, t1_zero_neg && t2_zero_neg, sticky1 || sticky2 ? NULL : margin);
     return 1;
+}
+
+DFS_HD int dfs_x_axpby(dfs_xacc *s, unsigned sflags, double alpha, double beta, double c,
+                       int64_t *scratch, int cap, double *r)
+{
+    return dfs_x_axpby_margin(s, sflags, alpha, beta, c, scratch, cap, r, NULL);
 }
 
 #endif

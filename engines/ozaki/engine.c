@@ -6,10 +6,11 @@
  *            splits = N        exactly N slices per operand (default 0 = as many as needed)
  *            fast = 1          skip the slice pairs i + j >= N (FS; needs splits)
  *            sum = exact|fixed partials rounded once (default), or summed in a fixed order in
- *                              binary64 (reproducible, about 1 ulp)
+ *                              binary64 (reproducible, about 1 ulp; needs splits)
  *          With splits = 0, fast = 0 and sum = exact it is repro.
- *   Both: max_splits = the most slices a DGEMM takes per operand (default 12); rows and columns
- *         that need more are computed directly (exactly, slowly).  workspace_mb = the most
+ *   Both: max_splits = the most slices a DGEMM takes per operand (default 12); what rows and
+ *         columns need beyond it is bounded, and outputs it could change are computed directly
+ *         (exactly, slowly).  workspace_mb = the most
  *         scratch one DGEMM may use (default 1024); larger products run block by block.
  * DDOT and DGEMV are always exact (one pass, vec.c); the knobs are DGEMM's. */
 #include "../engine.h"
@@ -52,8 +53,11 @@ static void read_options(const dfs_options *o, int knobs, dfs_oz_gemm_opts *g)
     g->splits = (int)int_option(o, "splits", 0, 16, 0);
     g->fast = (int)int_option(o, "fast", 0, 1, 0) && g->splits > 0;
     const char *s = dfs_option_get(o, "sum");
-    if (s && !strcmp(s, "fixed"))
+    if (s && !strcmp(s, "fixed") && g->splits > 0)
         g->fixed_sum = 1;
+    else if (s && !strcmp(s, "fixed"))
+        dfs_log_once(DFS_LOG_ERROR, "ozaki-sum-splits", "ozaki: sum=fixed needs splits; using "
+                     "sum=exact");
     else if (s && strcmp(s, "exact"))
         dfs_log_once(DFS_LOG_ERROR, "ozaki-sum", "ozaki: sum=%s is not exact or fixed; using exact",
                      s);

@@ -1,12 +1,14 @@
 /* gemm.c — the reproducible engine's DGEMM on the GPU: kernels_gemm.cu around cuBLAS's exact
  * slice products (README.md for the scheme; host.c is the CPU twin).
  *
- * No host synchronisation.  The number of slices a row needs is known only on the device, so the
- * slices taken for the cuBLAS products are a guess: the largest need seen by the previous call on
- * this device (copied back asynchronously into pinned memory), 4 at first.  An output whose row
- * or column needs more is computed directly and exactly (dfs_oz_direct): a wrong guess costs
- * time, never bits.  C is computed block by block so that the slices and partial products stay
- * within the workspace budget. */
+ * No host synchronisation.  What the data need is known only on the device, so what is taken is
+ * a guess from the previous call on this device (its results copied back asynchronously into
+ * pinned memory): the slices per operand (the largest need seen, 4 at first, at most
+ * max_splits), and the pairs of slices multiplied, i + j <= d, with d from the outputs that the
+ * previous call could not decide (README.md).  An output that the pairs left out could change
+ * is computed directly and exactly (dfs_oz_direct): a wrong guess costs time, never bits.  C is
+ * computed block by block so that the slices and partial products stay within the workspace
+ * budget. */
 #include "gemm.h"
 
 #include "../common/gpu.h"
@@ -26,28 +28,98 @@ static const char *const names[K_COUNT] = {"dfs_oz_rows", "dfs_oz_split", "dfs_o
                                            "dfs_oz_direct"};
 static dfs_module module = DFS_MODULE_INIT(dfs_oz_gemm_fatbin, names, K_COUNT);
 
-/* ---- the guess: the previous call's needs, per device ---- */
+/* ---- the guess: the previous call's results, per device ---- */
 
 #define MAX_DEVICES 64
 #define FIRST_GUESS 4
-static pthread_mutex_t feedback_lock = PTHREAD_MUTEX_INITIALIZER;
-static volatile int *feedback[MAX_DEVICES]; /* pinned: {need of A, need of B} */
 
-static volatile int *feedback_slot(int device)
+/* What the device copies back (pinned): the largest needs of the rows of op(A) and the columns
+ * of op(B), then the finish kernels' counters (kernels_gemm.cu: undecided outputs, and those
+ * that d - 1 would have left undecided) with the call's number. */
+typedef struct {
+    int need[2];
+    unsigned long long stats[4]; /* undecided, undecided at d - 1, call number, listed */
+} feedback_dev;
+
+/* What the host remembers of the last call that verified: its number, outputs, and the bits
+ * of the pairs taken ((d + 1) beta). */
+typedef struct {
+    volatile feedback_dev *dev;
+    unsigned long long seq, outputs;
+    int bits, beta;
+} feedback;
+
+static pthread_mutex_t feedback_lock = PTHREAD_MUTEX_INITIALIZER;
+static feedback feedbacks[MAX_DEVICES];
+
+static volatile feedback_dev *feedback_slot(int device)
 {
     if (device < 0 || device >= MAX_DEVICES)
         return NULL;
     pthread_mutex_lock(&feedback_lock);
-    if (!feedback[device] && DFS_DRV(cuMemHostAlloc)) {
+    if (!feedbacks[device].dev && DFS_DRV(cuMemHostAlloc)) {
         void *p = NULL;
-        if (DFS_DRV(cuMemHostAlloc)(&p, 64, CU_MEMHOSTALLOC_PORTABLE) == CUDA_SUCCESS) {
-            memset(p, 0, 64);
-            feedback[device] = p;
+        if (DFS_DRV(cuMemHostAlloc)(&p, sizeof(feedback_dev), CU_MEMHOSTALLOC_PORTABLE) ==
+            CUDA_SUCCESS) {
+            memset(p, 0, sizeof(feedback_dev));
+            feedbacks[device].dev = p;
         }
     }
-    volatile int *f = feedback[device];
+    volatile feedback_dev *f = feedbacks[device].dev;
     pthread_mutex_unlock(&feedback_lock);
     return f;
+}
+
+/* Undecided outputs cost a direct computation each: k exact products read from op(A) and op(B)
+ * (on an H200 at k = 4096, about 50 ns per output, against about 1 ns per output for a diagonal
+ * of d + 1 slice products).  More than 1/64 of them is worth another diagonal of pairs; if d - 1
+ * would have left at most 1/256, one fewer. */
+#define MORE_PAIRS 64
+#define FEWER_PAIRS 256
+
+/* d for a verifying call of k terms (the pairs i + j <= d), before the caller's clamping; a
+ * fresh number for the call in *seq.  The first call on a device takes 53 + log2 k + 16 bits of
+ * pairs. */
+static int choose_d(int device, int64_t k, int beta, unsigned long long *seq)
+{
+    static unsigned long long calls;
+    int bits = 53 + dfs_oz_ceil_log2(k) + 16;
+    pthread_mutex_lock(&feedback_lock);
+    *seq = ++calls;
+    if (device >= 0 && device < MAX_DEVICES) {
+        feedback *f = &feedbacks[device];
+        if (f->bits > 0) {
+            bits = f->bits;
+            /* the counters are the last verifying call's only once its copy has landed */
+            if (f->dev && f->dev->stats[2] == f->seq) {
+                const unsigned long long und = f->dev->stats[0], low = f->dev->stats[1];
+                if (dfs_log_on(DFS_LOG_TRACE))
+                    dfs_log(DFS_LOG_TRACE, "repro: the last dgemm (i + j <= %d) went direct for "
+                            "%llu of %llu outputs, %llu undecided (at d - 1: %llu)",
+                            bits / f->beta - 1, f->dev->stats[3], f->outputs, und, low);
+                if (und * MORE_PAIRS > f->outputs)
+                    bits += f->beta;
+                else if (low * FEWER_PAIRS <= f->outputs && bits > f->beta)
+                    bits -= f->beta;
+            }
+        }
+    }
+    pthread_mutex_unlock(&feedback_lock);
+    return (bits + beta - 1) / beta - 1;
+}
+
+/* Remembers the verifying call seq: its outputs and the d it took. */
+static void feedback_note(int device, unsigned long long seq, int64_t outputs, int d, int beta)
+{
+    if (device < 0 || device >= MAX_DEVICES)
+        return;
+    pthread_mutex_lock(&feedback_lock);
+    feedback *f = &feedbacks[device];
+    f->seq = seq;
+    f->outputs = (unsigned long long)outputs;
+    f->bits = (d + 1) * beta;
+    f->beta = beta;
+    pthread_mutex_unlock(&feedback_lock);
 }
 
 static int clamp(int v, int lo, int hi)
@@ -60,7 +132,9 @@ static int clamp(int v, int lo, int hi)
 typedef struct {
     double *consts;
     int *maxneed, *tauA, *needA, *tauB, *needB;
+    double *nrmA, *nrmB;
     unsigned *count;
+    unsigned long long *stats;
     double *SA, *SB, *P;
     uint32_t *list;
 } layout;
@@ -70,9 +144,10 @@ static size_t up(size_t x)
     return (x + 255) / 256 * 256;
 }
 
-/* Bytes for blocks of bm x bn with sa, sb slices; fills l from base when base != 0. */
+/* Bytes for blocks of bm x bn with sa, sb slices and `pairs` slice products; fills l from base
+ * when base != 0. */
 static size_t carve(CUdeviceptr base, int64_t m, int64_t n, int64_t k, int64_t bm, int64_t bn,
-                    int sa, int sb, layout *l)
+                    int sa, int sb, int pairs, layout *l)
 {
     size_t off = 0;
 #define TAKE(field, type, count)                                                                   \
@@ -84,13 +159,16 @@ static size_t carve(CUdeviceptr base, int64_t m, int64_t n, int64_t k, int64_t b
     TAKE(consts, double, 2);
     TAKE(maxneed, int, 2);
     TAKE(count, unsigned, 1);
+    TAKE(stats, unsigned long long, 4);
     TAKE(tauA, int, m);
     TAKE(needA, int, m);
     TAKE(tauB, int, n);
     TAKE(needB, int, n);
+    TAKE(nrmA, double, m);
+    TAKE(nrmB, double, n);
     TAKE(SA, double, (size_t)sa * bm * k);
     TAKE(SB, double, (size_t)sb * bn * k);
-    TAKE(P, double, (size_t)sa * sb * bm * bn);
+    TAKE(P, double, (size_t)pairs * bm * bn);
     TAKE(list, uint32_t, bm * bn);
 #undef TAKE
     return off;
@@ -107,11 +185,13 @@ typedef struct {
 } run;
 
 static int launch_rows(const run *R, const double *X, int64_t rs, int64_t qs, int64_t rows,
-                       int64_t k, int *tau, int *need, int *maxneed, int beta, double *consts)
+                       int64_t k, int *tau, int *need, double *nrm, int *maxneed, int beta,
+                       double *consts)
 {
-    dfs_oz_rows_args a = {X, rs, qs, rows, k, tau, need, maxneed, beta, qs == 1, consts};
-    const int64_t threads = a.warp_per_row ? rows * 32 : rows;
-    return dfs_launch(R->k[K_ROWS], (unsigned)((threads + 255) / 256), 1, 1, 256, 1, R->st, &a);
+    dfs_oz_rows_args a = {X, rs, qs, rows, k, tau, need, maxneed, nrm, beta, qs == 1, consts};
+    /* a warp per row, or 32 rows per block of 256 threads (kernels_gemm.cu) */
+    const int64_t blocks = a.warp_per_row ? (rows * 32 + 255) / 256 : (rows + 31) / 32;
+    return dfs_launch(R->k[K_ROWS], (unsigned)blocks, 1, 1, 256, 1, R->st, &a);
 }
 
 static int launch_split(const run *R, const double *X, int64_t rs, int64_t qs, int64_t r0,
@@ -165,6 +245,33 @@ static cublasStatus_t direct_only(const run *R, const dfs_gemm_call *c, const do
                : CUBLAS_STATUS_SUCCESS;
 }
 
+/* The slice products of one block: P_i = SA_i * (SB_0 .. SB_{J(i)-1}) for i < sa, one strided
+ * batched cuBLAS call per run of slices i with the same J(i) (one call for all pairs). */
+static cublasStatus_t products(const run *R, const layout *l, const int64_t *poff, int64_t mb,
+                               int64_t nb, int64_t k, int sa, int sb, int d, const double *one,
+                               const double *zero)
+{
+    for (int i = 0; i < sa;) {
+        const int J = dfs_oz_cols(sb, d, i);
+        int i1 = i + 1;
+        while (i1 < sa && dfs_oz_cols(sb, d, i1) == J)
+            i1++;
+        if (J > 0) {
+            cublasStatus_t s = DFS_REAL(cublasGemmStridedBatchedEx_64)(
+                R->x->handle, CUBLAS_OP_N, CUBLAS_OP_N, mb, J * nb, k, one, l->SA + i * mb * k,
+                CUDA_R_64F, mb, mb * k, l->SB, CUDA_R_64F, k, 0, zero, l->P + poff[i], CUDA_R_64F,
+                mb, mb * J * nb, i1 - i, CUBLAS_COMPUTE_64F_PEDANTIC, CUBLAS_GEMM_DEFAULT);
+            if (s != CUBLAS_STATUS_SUCCESS) {
+                dfs_log_once(DFS_LOG_ERROR, "repro-gemm-cublas",
+                             "repro: a slice product (cuBLAS) failed with status %d", (int)s);
+                return s;
+            }
+        }
+        i = i1;
+    }
+    return CUBLAS_STATUS_SUCCESS;
+}
+
 static cublasStatus_t one_gemm(const run *R, const dfs_gemm_call *c, const double *A,
                                const double *B, double *C, size_t budget)
 {
@@ -176,53 +283,77 @@ static cublasStatus_t one_gemm(const run *R, const dfs_gemm_call *c, const doubl
     const int64_t bqs = tb ? c->ldb : 1, bcs = tb ? 1 : c->ldb;
     const int beta_bits = dfs_oz_beta(k > 0 ? k : 1);
     const int dev_scalars = R->x->pointer_mode == CUBLAS_POINTER_MODE_DEVICE;
+    const int verify = o->splits == 0;
     layout l;
     int err = 0;
 
-    /* 1. how many slices (the guess: README.md), how large the blocks */
-    volatile int *fb = feedback_slot(R->x->device);
-    int sa, sb;
+    /* 1. how many slices and pairs (the guess: README.md), how large the blocks */
+    volatile feedback_dev *fb = feedback_slot(R->x->device);
+    unsigned long long seq = 0;
+    int sa, sb, d;
     if (o->splits > 0) {
         sa = sb = o->splits;
     } else {
-        sa = clamp(fb && fb[0] > 0 ? fb[0] : FIRST_GUESS, 1, o->max_splits);
-        sb = clamp(fb && fb[1] > 0 ? fb[1] : FIRST_GUESS, 1, o->max_splits);
+        sa = clamp(fb && fb->need[0] > 0 ? fb->need[0] : FIRST_GUESS, 1, o->max_splits);
+        sb = clamp(fb && fb->need[1] > 0 ? fb->need[1] : FIRST_GUESS, 1, o->max_splits);
     }
     dfs_oz_fit(k > 0 ? k : 1, beta_bits, &sa, &sb);
+    if (verify) {
+        /* more slices than the pairs use are not made */
+        d = choose_d(R->x->device, k > 0 ? k : 1, beta_bits, &seq);
+        sa = sa < d + 1 ? sa : d + 1;
+        sb = sb < d + 1 ? sb : d + 1;
+    } else {
+        d = o->fast ? (sa > sb ? sa : sb) - 1 : sa + sb - 2;
+    }
+    d = clamp(d, 0, sa + sb - 2);
+    if (verify)
+        feedback_note(R->x->device, seq, m * n, d, beta_bits);
     if (k == 0)
         sa = sb = 0;
-    int64_t b = m > n ? m : n;
-    b = b < 65536 ? b : 65536;
+    int64_t poff[DFS_OZ_MAX_SLICES];
+    int pairs = 0;
+    for (int i = 0; i < sa; i++) {
+        poff[i] = pairs; /* in units of one block's P_ij, scaled below */
+        pairs += dfs_oz_cols(sb, d, i);
+    }
+    /* blocks of bm x bn: the whole of C if it fits, else the larger side halved until it does */
+    int64_t bm = m < 65536 ? m : 65536, bn = n < 65536 ? n : 65536;
     size_t need = 0;
     for (;;) {
-        need = carve(0, m, n, k, m < b ? m : b, n < b ? n : b, sa, sb, NULL);
-        if (need <= budget || b <= 64)
+        need = carve(0, m, n, k, bm, bn, sa, sb, pairs, NULL);
+        if (need <= budget || (bm <= 64 && bn <= 64))
             break;
-        b = (b + 1) / 2;
+        if (bm >= bn)
+            bm = (bm + 1) / 2;
+        else
+            bn = (bn + 1) / 2;
     }
     if (need > budget) {
         /* even 64 x 64 blocks of slices do not fit (a huge k): every output directly */
-        sa = sb = 0;
-        need = carve(0, m, n, k, m < b ? m : b, n < b ? n : b, 0, 0, NULL);
+        sa = sb = pairs = 0;
+        need = carve(0, m, n, k, bm, bn, 0, 0, 0, NULL);
     }
-    const int64_t bm = m < b ? m : b, bn = n < b ? n : b;
     if (dfs_log_on(DFS_LOG_TRACE))
-        dfs_log(DFS_LOG_TRACE, "repro: dgemm %lld x %lld x %lld: %d x %d slices, blocks %lld x %lld, "
-                "workspace %zu bytes", (long long)m, (long long)n, (long long)k, sa, sb,
-                (long long)bm, (long long)bn, need);
+        dfs_log(DFS_LOG_TRACE, "repro: dgemm %lld x %lld x %lld: %d x %d slices, %d pairs (i + j "
+                "<= %d), blocks %lld x %lld, workspace %zu bytes", (long long)m, (long long)n,
+                (long long)k, sa, sb, pairs, d, (long long)bm, (long long)bn, need);
     CUdeviceptr base = dfs_scratch_get(R->x->scratch, need, R->st);
     if (!base)
         return direct_only(R, c, A, B, C);
-    carve(base, m, n, k, bm, bn, sa, sb, &l);
+    carve(base, m, n, k, bm, bn, sa, sb, pairs, &l);
 
     /* 2. per row of op(A), per column of op(B); the needs go back to the host for the next call */
-    if (DFS_DRV(cuMemsetD32Async)((CUdeviceptr)(uintptr_t)l.maxneed, 0, 2, R->st) != CUDA_SUCCESS)
+    if (DFS_DRV(cuMemsetD32Async)((CUdeviceptr)(uintptr_t)l.maxneed, 0, 2, R->st) != CUDA_SUCCESS ||
+        DFS_DRV(cuMemsetD32Async)((CUdeviceptr)(uintptr_t)l.stats, 0, 8, R->st) != CUDA_SUCCESS)
         return CUBLAS_STATUS_EXECUTION_FAILED;
-    err |= launch_rows(R, A, ars, aqs, m, k, l.tauA, l.needA, l.maxneed, beta_bits, l.consts);
-    err |= launch_rows(R, B, bcs, bqs, n, k, l.tauB, l.needB, l.maxneed + 1, beta_bits, NULL);
+    err |= launch_rows(R, A, ars, aqs, m, k, l.tauA, l.needA, l.nrmA, l.maxneed, beta_bits,
+                       l.consts);
+    err |= launch_rows(R, B, bcs, bqs, n, k, l.tauB, l.needB, l.nrmB, l.maxneed + 1, beta_bits,
+                       NULL);
     if (!err && fb &&
-        DFS_DRV(cuMemcpyDtoHAsync)((void *)fb, (CUdeviceptr)(uintptr_t)l.maxneed, 2 * sizeof(int),
-                                   R->st) != CUDA_SUCCESS)
+        DFS_DRV(cuMemcpyDtoHAsync)((void *)fb->need, (CUdeviceptr)(uintptr_t)l.maxneed,
+                                   2 * sizeof(int), R->st) != CUDA_SUCCESS)
         err = 1;
     if (err)
         return CUBLAS_STATUS_EXECUTION_FAILED;
@@ -239,22 +370,16 @@ static cublasStatus_t one_gemm(const run *R, const dfs_gemm_call *c, const doubl
                                 mb);
             if (err)
                 return CUBLAS_STATUS_EXECUTION_FAILED;
-            if (sa > 0 && sb > 0) {
-                cublasStatus_t s = DFS_REAL(cublasGemmStridedBatchedEx_64)(
-                    R->x->handle, CUBLAS_OP_N, CUBLAS_OP_N, mb, sb * nb, k, one_p, l.SA, CUDA_R_64F,
-                    mb, mb * k, l.SB, CUDA_R_64F, k, 0, zero_p, l.P, CUDA_R_64F, mb,
-                    mb * sb * nb, sa, CUBLAS_COMPUTE_64F_PEDANTIC, CUBLAS_GEMM_DEFAULT);
-                if (s != CUBLAS_STATUS_SUCCESS) {
-                    dfs_log_once(DFS_LOG_ERROR, "repro-gemm-cublas",
-                                 "repro: a slice product (cuBLAS) failed with status %d", (int)s);
-                    return s;
-                }
-            }
+            dfs_oz_finish_args f;
+            memset(&f, 0, sizeof f);
+            for (int i = 0; i < sa; i++)
+                f.poff[i] = poff[i] * mb * nb;
+            cublasStatus_t s = products(R, &l, f.poff, mb, nb, k, sa, sb, d, one_p, zero_p);
+            if (s != CUBLAS_STATUS_SUCCESS)
+                return s;
             if (DFS_DRV(cuMemsetD32Async)((CUdeviceptr)(uintptr_t)l.count, 0, 1, R->st) !=
                 CUDA_SUCCESS)
                 return CUBLAS_STATUS_EXECUTION_FAILED;
-            dfs_oz_finish_args f;
-            memset(&f, 0, sizeof f);
             f.P = l.P;
             f.bm = mb;
             f.bn = nb;
@@ -262,14 +387,18 @@ static cublasStatus_t one_gemm(const run *R, const dfs_gemm_call *c, const doubl
             f.c0 = c0;
             f.sa = sa;
             f.sb = sb;
+            f.d = d;
             f.beta = beta_bits;
-            f.exact = o->splits == 0;
-            f.fast = o->fast;
+            f.verify = verify;
             f.fixed_sum = o->fixed_sum;
             f.tauA = l.tauA;
             f.tauB = l.tauB;
             f.needA = l.needA;
             f.needB = l.needB;
+            f.nrmA = l.nrmA;
+            f.nrmB = l.nrmB;
+            f.stats = verify ? l.stats : NULL;
+            f.seq = seq;
             f.list = l.list;
             f.count = l.count;
             finish_call_fields(&f, R, c, A, B, C);
@@ -282,6 +411,11 @@ static cublasStatus_t one_gemm(const run *R, const dfs_gemm_call *c, const doubl
                 return CUBLAS_STATUS_EXECUTION_FAILED;
         }
     }
+    /* the counters (and the call's number) back to the host for the next call's d */
+    if (verify && fb &&
+        DFS_DRV(cuMemcpyDtoHAsync)((void *)fb->stats, (CUdeviceptr)(uintptr_t)l.stats,
+                                   4 * sizeof(unsigned long long), R->st) != CUDA_SUCCESS)
+        return CUBLAS_STATUS_EXECUTION_FAILED;
     return CUBLAS_STATUS_SUCCESS;
 }
 

@@ -255,6 +255,7 @@ void dfs_oz_gemm_host(const dfs_oz_params *p, int transa, int transb, int64_t m,
             }
             dfs_xacc acc;
             dfs_x_init(&acc, w, DFS_X_WORDS, DFS_X_LSB);
+            const int fixed_sum = p->sum == DFS_OZ_SUM_FIXED && p->splits > 0;
             double fixed = 0.0;
             for (int i = 0; i < sa; i++)
                 for (int j = 0; j < sb; j++) {
@@ -267,12 +268,12 @@ void dfs_oz_gemm_host(const dfs_oz_params *p, int transa, int transb, int64_t m,
                     for (int64_t q = 0; q < k; q++)
                         pij = fma(x[q], y[q], pij);
                     int shift = ia[r].tau + ib[c].tau - (i + j) * beta_bits;
-                    if (p->sum == DFS_OZ_SUM_FIXED)
+                    if (fixed_sum)
                         fixed += ldexp(pij, shift);
                     else
                         dfs_x_add_double(&acc, pij, shift);
                 }
-            if (p->sum == DFS_OZ_SUM_FIXED) {
+            if (fixed_sum) {
                 *cp = alpha == 0 ? (beta != 0 ? beta * cv : 0.0)
                                  : fma(alpha, fixed, beta != 0 ? beta * cv : 0.0);
             } else {

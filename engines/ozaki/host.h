@@ -16,8 +16,9 @@ typedef struct {
                        N > 0: exactly N, the rest dropped (reproducible, not correctly rounded) */
     int max_splits; /* splits == 0: rows and columns that need more are computed directly */
     int fast;       /* with splits > 0: skip slice pairs i + j >= N (the paper's FS) */
-    int sum;        /* DFS_OZ_SUM_EXACT, or DFS_OZ_SUM_FIXED: the partials added in a fixed order
-                       in binary64 and C = fma(alpha, S, beta*C) (reproducible, ~1 ulp) */
+    int sum;        /* DFS_OZ_SUM_EXACT, or DFS_OZ_SUM_FIXED (with splits > 0; else exact): the
+                       partials added in a fixed order in binary64 and C = fma(alpha, S, beta*C)
+                       (reproducible, ~1 ulp) */
     /* DDOT and DGEMV */
     int terms; /* expansion terms per thread, 1..4 */
     int lanes; /* threads that share one output's products (the result never depends on it) */

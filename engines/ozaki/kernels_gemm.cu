@@ -4,8 +4,8 @@
  *   dfs_oz_split   the slices of a block of rows (oz_steps.h), scaled into (-1, 1);
  *   (cuBLAS)       P_ij = S_A_i * S_B_j, exact in binary64;
  *   dfs_oz_finish  per output: the partials into a window accumulator, one rounding; outputs
- *                  that cannot (special values, more slices needed than taken, a window too
- *                  small) go to a list;
+ *                  that cannot (special values, a window too small, a rounding that the pairs
+ *                  left out could change) go to a list;
  *   dfs_oz_direct  one warp per listed output: every product into a full accumulator (with no
  *                  list, every output: the path that needs no workspace at all). */
 #include "oz_device.cuh"
@@ -14,8 +14,14 @@
 
 /* ---------- rows ---------- */
 
+#define ROW_PARTS 8 /* threads per row when the rows are the contiguous dimension */
+
+/* 256 threads: with qs == 1 (warp_per_row) a warp per row, its lanes along the row; otherwise
+ * 32 rows per block, consecutive threads on consecutive rows (coalesced), ROW_PARTS threads per
+ * row each taking every ROW_PARTS-th element, merged through shared memory. */
 extern "C" __global__ void __launch_bounds__(256) dfs_oz_rows(dfs_oz_rows_args a)
 {
+    __shared__ dfs_oz_row parts[ROW_PARTS][32];
     if (blockIdx.x == 0 && threadIdx.x == 0 && a.consts) {
         a.consts[0] = 1.0;
         a.consts[1] = 0.0;
@@ -35,21 +41,30 @@ extern "C" __global__ void __launch_bounds__(256) dfs_oz_rows(dfs_oz_rows_args a
             o.tau = __shfl_xor_sync(0xffffffffu, ri.tau, off);
             o.low = __shfl_xor_sync(0xffffffffu, ri.low, off);
             o.special = __shfl_xor_sync(0xffffffffu, ri.special, off);
+            o.l1 = __shfl_xor_sync(0xffffffffu, ri.l1, off);
             dfs_oz_row_merge(&ri, o);
         }
         if (lane != 0)
             return;
     } else {
-        r = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-        if (r >= a.rows)
+        const int part = threadIdx.x / 32;
+        r = (int64_t)blockIdx.x * 32 + lane;
+        if (r < a.rows) {
+            const double *x = a.X + r * a.rs;
+            for (int64_t q = part; q < a.k; q += ROW_PARTS)
+                dfs_oz_row_add(&ri, x[q * a.qs]);
+        }
+        parts[part][lane] = ri;
+        __syncthreads();
+        if (part != 0 || r >= a.rows)
             return;
-        const double *x = a.X + r * a.rs;
-        for (int64_t q = 0; q < a.k; q++)
-            dfs_oz_row_add(&ri, x[q * a.qs]);
+        for (int p = 1; p < ROW_PARTS; p++)
+            dfs_oz_row_merge(&ri, parts[p][lane]);
     }
     const int need = ri.special ? DFS_OZ_SPECIAL : dfs_oz_row_slices(ri, a.beta);
     a.tau[r] = ri.tau;
     a.need[r] = need;
+    a.nrm[r] = dfs_oz_row_l1(ri, a.k);
     if (need > 0)
         atomicMax(a.maxneed, need);
 }
@@ -80,6 +95,85 @@ __device__ __forceinline__ uint32_t pack_rc(int64_t r, int64_t c)
     return (uint32_t)r | ((uint32_t)c << 16);
 }
 
+/* The exponent of the least power of two >= x (x > 0 finite). */
+__device__ __forceinline__ int exp_up(double x)
+{
+    const uint64_t b = dfs_d_bits(x);
+    const int e = (int)(b >> 52) - 1023;
+    return (b & 0xfffffffffffffull) ? e + 1 : e;
+}
+
+/* Why an output was not written by the finish kernel. */
+enum { WRITTEN = 0, LISTED = 1, UNDECIDED = 2 };
+
+/* Output (r, c) of the block: its pairs into the window accumulator win, then
+ * C = RN(alpha S + beta C) through the window res; or the reason it must go direct.
+ * *lower: with verify, whether d - 1 pairs would have left it undecided. */
+__device__ int finish_one(const dfs_oz_finish_args &a, int64_t r, int64_t c, long long *win,
+                          long long *res, int *lower)
+{
+    const int64_t gr = a.r0 + r, gc = a.c0 + c;
+    const double alpha = a.alpha ? *a.alpha : a.alpha_v;
+    const double beta = a.beta_p ? *a.beta_p : a.beta_v;
+    double *out = a.C + gr + gc * a.ldc;
+    const int na = a.needA[gr], nb = a.needB[gc];
+    const int live = alpha != 0 && a.k > 0; /* alpha op(A) op(B) takes part */
+    if (live && (na == DFS_OZ_SPECIAL || nb == DFS_OZ_SPECIAL))
+        return LISTED;
+    const int ta = a.tauA[gr], tb = a.tauB[gc];
+    const double cv = beta != 0 ? *out : 0.0;
+    if (a.fixed_sum) {
+        /* the paper's cheaper reproducible mode: the partials in a fixed order in binary64 */
+        double s = 0.0;
+        if (live)
+            for (int i = 0; i < a.sa; i++)
+                for (int j = 0, J = dfs_oz_cols(a.sb, a.d, i); j < J; j++) {
+                    const double p = a.P[a.poff[i] + (j * a.bn + c) * a.bm + r];
+                    s = dfs_d_add(s, scalbn(p, ta + tb - (i + j) * a.beta));
+                }
+        const double bc = beta != 0 ? dfs_d_mul(beta, cv) : 0.0;
+        *out = alpha == 0 ? bc : dfs_d_fma(alpha, s, bc);
+        return WRITTEN;
+    }
+    const int rows = live && ta != DFS_OZ_NONE_TAU && tb != DFS_OZ_NONE_TAU;
+    dfs_xacc acc;
+    dfs_x_init(&acc, (int64_t *)win, DFS_OZ_WIN, ta + tb - (a.sa + a.sb) * a.beta);
+    int fits = 1;
+    if (rows) {
+        /* slices at or beyond a row's need are zero: not read */
+        const int ia = a.sa < na ? a.sa : na;
+        for (int i = 0; i < ia; i++) {
+            const int J = dfs_oz_cols(a.sb, a.d, i), jn = J < nb ? J : nb;
+            for (int j = 0; j < jn; j++) {
+                const double p = a.P[a.poff[i] + (j * a.bn + c) * a.bm + r];
+                if (p != 0)
+                    fits &= dfs_x_add_double(&acc, p, ta + tb - (i + j) * a.beta);
+            }
+        }
+    }
+    if (!fits)
+        return LISTED;
+    double v;
+    int margin;
+    if (!dfs_x_axpby_margin(&acc, 0u, alpha, beta, cv, (int64_t *)res, DFS_OZ_RWIN, &v, &margin))
+        return LISTED;
+    if (a.verify && rows) {
+        /* the pairs left out move alpha S by at most |alpha| E < 2^(ea + 53) E */
+        uint64_t ma;
+        int ea;
+        dfs_d_split(alpha, &ma, &ea);
+        const double nA = a.nrmA[gr], nB = a.nrmB[gc];
+        const double e = dfs_oz_tail_bound(a.k, a.beta, a.sa, a.sb, a.d, na, nb, nA, nB);
+        if (e > 0 && ta + tb + exp_up(e) + ea + 53 > margin)
+            return UNDECIDED;
+        const double e1 =
+            a.d > 0 ? dfs_oz_tail_bound(a.k, a.beta, a.sa, a.sb, a.d - 1, na, nb, nA, nB) : 0.0;
+        *lower = e1 > 0 && ta + tb + exp_up(e1) + ea + 53 > margin;
+    }
+    *out = v;
+    return WRITTEN;
+}
+
 extern "C" __global__ void __launch_bounds__(DFS_OZ_FINISH_THREADS)
     dfs_oz_finish(dfs_oz_finish_args a)
 {
@@ -87,56 +181,31 @@ extern "C" __global__ void __launch_bounds__(DFS_OZ_FINISH_THREADS)
     __shared__ long long win[DFS_OZ_FINISH_THREADS * DFS_OZ_WIN + DFS_OZ_FINISH_THREADS];
     __shared__ long long res[DFS_OZ_FINISH_THREADS * DFS_OZ_RWIN + DFS_OZ_FINISH_THREADS];
     const int64_t e = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (e >= a.bm * a.bn)
-        return;
-    const int64_t r = e % a.bm, c = e / a.bm; /* r fastest: P and C reads coalesce */
-    const int64_t gr = a.r0 + r, gc = a.c0 + c;
-    const double alpha = a.alpha ? *a.alpha : a.alpha_v;
-    const double beta = a.beta_p ? *a.beta_p : a.beta_v;
-    double *out = a.C + gr + gc * a.ldc;
-    const int na = a.needA[gr], nb = a.needB[gc];
-    if (alpha != 0 && a.k > 0 &&
-        (na == DFS_OZ_SPECIAL || nb == DFS_OZ_SPECIAL || (a.exact && (na > a.sa || nb > a.sb)))) {
-        a.list[atomicAdd(a.count, 1u)] = pack_rc(r, c);
-        return;
+    int how = WRITTEN, lower = 0;
+    if (e < a.bm * a.bn) {
+        const int64_t r = e % a.bm, c = e / a.bm; /* r fastest: P and C reads coalesce */
+        how = finish_one(a, r, c, win + threadIdx.x * (DFS_OZ_WIN + 1),
+                         res + threadIdx.x * (DFS_OZ_RWIN + 1), &lower);
+        /* listed outputs keep C as it was: the direct kernel reads it for beta * C */
+        if (how != WRITTEN)
+            a.list[atomicAdd(a.count, 1u)] = pack_rc(r, c);
     }
-    const int ta = a.tauA[gr], tb = a.tauB[gc];
-    const int smax = a.sa > a.sb ? a.sa : a.sb;
-    const int64_t pair = a.bm * a.bn; /* elements of one P_ij */
-    if (a.fixed_sum) {
-        /* the paper's cheaper reproducible mode: the partials in a fixed order in binary64 */
-        double s = 0.0;
-        if (alpha != 0 && a.k > 0)
-            for (int i = 0; i < a.sa; i++)
-                for (int j = 0; j < a.sb; j++) {
-                    if (a.fast && i + j >= smax)
-                        continue;
-                    const double p = a.P[(int64_t)(i * a.sb + j) * pair + c * a.bm + r];
-                    s = dfs_d_add(s, scalbn(p, ta + tb - (i + j) * a.beta));
-                }
-        const double bc = beta != 0 ? dfs_d_mul(beta, *out) : 0.0;
-        *out = alpha == 0 ? bc : dfs_d_fma(alpha, s, bc);
-        return;
+    if (a.stats) {
+        if (e == 0)
+            a.stats[2] = a.seq;
+        /* every thread of the warp is here: one atomic per warp and counter */
+        const unsigned und = __ballot_sync(0xffffffffu, how == UNDECIDED);
+        const unsigned low = __ballot_sync(0xffffffffu, how == UNDECIDED || lower);
+        const unsigned lst = __ballot_sync(0xffffffffu, how != WRITTEN);
+        if ((threadIdx.x & 31) == 0) {
+            if (und)
+                atomicAdd(&a.stats[0], (unsigned long long)__popc(und));
+            if (low)
+                atomicAdd(&a.stats[1], (unsigned long long)__popc(low));
+            if (lst)
+                atomicAdd(&a.stats[3], (unsigned long long)__popc(lst));
+        }
     }
-    dfs_xacc acc;
-    dfs_x_init(&acc, (int64_t *)win + threadIdx.x * (DFS_OZ_WIN + 1), DFS_OZ_WIN,
-               ta + tb - (a.sa + a.sb) * a.beta);
-    int fits = 1;
-    if (alpha != 0 && a.k > 0 && ta != DFS_OZ_NONE_TAU && tb != DFS_OZ_NONE_TAU)
-        for (int i = 0; i < a.sa; i++)
-            for (int j = 0; j < a.sb; j++) {
-                if (a.fast && i + j >= smax)
-                    continue;
-                const double p = a.P[(int64_t)(i * a.sb + j) * pair + c * a.bm + r];
-                if (p != 0)
-                    fits &= dfs_x_add_double(&acc, p, ta + tb - (i + j) * a.beta);
-            }
-    /* the result goes straight to C; a window too small leaves NaN there and lists the output,
-     * which the direct kernel then overwrites */
-    const double cv = beta != 0 ? *out : 0.0;
-    if (!fits || !dfs_x_axpby(&acc, 0u, alpha, beta, cv,
-                              (int64_t *)res + threadIdx.x * (DFS_OZ_RWIN + 1), DFS_OZ_RWIN, out))
-        a.list[atomicAdd(a.count, 1u)] = pack_rc(r, c);
 }
 
 /* ---------- direct ---------- */

@@ -96,26 +96,55 @@ __device__ void normalize_shared(long long *w)
     __syncthreads();
 }
 
+/* Terms per lane of the fast way of warp_exact_products (fpe.h). */
+#define DFS_OZ_LANE_TERMS 4
+
 /* One warp adds the K products a[q*sa] * x(q) (x a BLAS vector of xn with increment incx) into
- * the full accumulator w (shared, zeroed), in rounds that keep the words in range, and returns
- * the special flags (the same in every lane).  The accumulator is normalised at the end. */
+ * the full accumulator w (shared, zeroed), and returns the special flags (the same in every
+ * lane).  The accumulator is normalised at the end.
+ * First the fast way: each lane adds its products exactly into a short expansion (fpe.h), and
+ * only the expansions go into w (a few atomics per lane instead of a few per product, which
+ * serialise on the same words).  If any lane's expansion spilled, w is still zero and every
+ * product goes into it, in rounds that keep the words in range. */
 __device__ unsigned warp_exact_products(long long *w, int64_t K, const double *a, int64_t sa,
                                         const double *x, int64_t incx, int64_t xn)
 {
     const int lane = threadIdx.x & 31;
+    double t[DFS_OZ_LANE_TERMS];
+#pragma unroll
+    for (int i = 0; i < DFS_OZ_LANE_TERMS; i++)
+        t[i] = 0.0;
     unsigned g = 0;
-    for (int64_t q0 = 0; q0 < K; q0 += SLOW_ROUND) {
-        const int64_t q1 = min64(K, q0 + SLOW_ROUND);
-        for (int64_t q = q0 + lane; q < q1; q += 32)
-            g |= slow_product(w, a[q * sa], x[vidx(q, incx, xn)]);
-        __syncwarp();
-        if (lane == 0) {
-            dfs_xacc n = view(w);
-            dfs_x_normalize(&n);
+    for (int64_t q = lane; q < K; q += 32)
+        g |= dfs_fpe_add_product(t, DFS_OZ_LANE_TERMS, a[q * sa], x[vidx(q, incx, xn)]);
+    g = warp_or(g);
+    if (!(g & DFS_FPE_SPILL)) {
+#pragma unroll
+        for (int i = 0; i < DFS_OZ_LANE_TERMS; i++)
+            if (t[i] != 0)
+                atomic_add_double(w, t[i]);
+    } else {
+        g = 0;
+        for (int64_t q0 = 0; q0 < K; q0 += SLOW_ROUND) {
+            const int64_t q1 = min64(K, q0 + SLOW_ROUND);
+            for (int64_t q = q0 + lane; q < q1; q += 32)
+                g |= slow_product(w, a[q * sa], x[vidx(q, incx, xn)]);
+            __syncwarp();
+            if (lane == 0) {
+                dfs_xacc n = view(w);
+                dfs_x_normalize(&n);
+            }
+            __syncwarp();
         }
-        __syncwarp();
+        g = warp_or(g);
     }
-    return warp_or(g);
+    __syncwarp();
+    if (lane == 0) {
+        dfs_xacc n = view(w);
+        dfs_x_normalize(&n);
+    }
+    __syncwarp();
+    return g & DFS_X_SPECIAL;
 }
 
 /* *out = RN(alpha * S + beta * *out), S the value of the accumulator w with special flags

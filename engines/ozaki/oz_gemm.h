@@ -8,14 +8,17 @@
 #define DFS_OZ_SPECIAL (-1)  /* need[] of a row holding Inf or NaN */
 #define DFS_OZ_FINISH_THREADS 128
 #define DFS_OZ_DIRECT_WARPS 8
+#define DFS_OZ_MAX_SLICES 16  /* the most slices per operand (the option max_splits) */
 
 /* Per row of op(X), element (r, q) at X[r * rs + q * qs], q < k: the top exponent tau, the
- * slices it needs (dfs_oz_row_slices, or DFS_OZ_SPECIAL), and the largest need over the
- * rows that are not special into *maxneed (zeroed before).  warp_per_row when qs == 1. */
+ * slices it needs (dfs_oz_row_slices, or DFS_OZ_SPECIAL), its l1 norm (dfs_oz_row_l1), and the
+ * largest need over the rows that are not special into *maxneed (zeroed before).  warp_per_row
+ * when qs == 1. */
 typedef struct {
     const double *X;
     int64_t rs, qs, rows, k;
     int *tau, *need, *maxneed;
+    double *nrm;
     int beta, warp_per_row;
     double *consts; /* the kernel also writes 1.0 and 0.0 here (device scalars for cuBLAS) */
 } dfs_oz_rows_args;
@@ -31,16 +34,22 @@ typedef struct {
     int64_t sstride, srs, sqs;
 } dfs_oz_split_args;
 
-/* One block of C: rows r0 .. r0+bm-1, columns c0 .. c0+bn-1.  The slice products are
- * P[i * bm * sb * bn + (j * bn + c) * bm + r] (cuBLAS's strided batch over i).  Outputs that
- * must be computed directly (a special row or column, or one that needs more slices than were
- * taken) are appended to list[] (r - r0 in the low 16 bits... see kernels_gemm.cu), counted in
- * *count (zeroed before). */
+/* One block of C: rows r0 .. r0+bm-1, columns c0 .. c0+bn-1.  The pairs taken are i < sa,
+ * j < dfs_oz_cols(sb, d, i); their products are P[poff[i] + (j * bn + c) * bm + r].  Outputs
+ * that must be computed directly (a special row or column, a window too small, or — verify —
+ * a result that the pairs left out could change) are appended to list[] (r - r0 in the low 16
+ * bits, c - c0 in the high), counted in *count (zeroed before).  verify: every output correctly
+ * rounded (the pairs left out bounded by dfs_oz_tail_bound); stats[0] += the outputs listed for
+ * that, stats[1] += those that d - 1 would have listed (the host's next choice of d). */
 typedef struct {
     const double *P;
+    int64_t poff[DFS_OZ_MAX_SLICES];
     int64_t bm, bn, r0, c0, k;
-    int sa, sb, beta, exact, fast, fixed_sum;
+    int sa, sb, d, beta, verify, fixed_sum;
     const int *tauA, *tauB, *needA, *needB;
+    const double *nrmA, *nrmB;
+    unsigned long long *stats; /* [2] = seq: the call's number, written too; [3] += listed */
+    unsigned long long seq;
     const double *alpha, *beta_p; /* device pointers, or NULL: alpha_v, beta_v */
     double alpha_v, beta_v;
     double *C;

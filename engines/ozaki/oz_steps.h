@@ -16,12 +16,15 @@
 #ifndef DFS_OZ_STEPS_H
 #define DFS_OZ_STEPS_H
 
+#include "../common/eft.h"
 #include "../common/xacc.h"
 
 /* What a row (or column) pass collects: tau = max top exponent (|a| < 2^tau), low = min exponent
- * of the lowest set bit, special = an Inf or NaN seen.  Start from dfs_oz_row_init(). */
+ * of the lowest set bit, special = an Inf or NaN seen, l1 = the sum of |a| (rounded, in whatever
+ * order: it only bounds, dfs_oz_row_l1).  Start from dfs_oz_row_init(). */
 typedef struct {
     int tau, low, special;
+    double l1;
 } dfs_oz_row;
 
 #define DFS_OZ_NONE_TAU (-100000) /* tau of a row of zeros */
@@ -32,6 +35,7 @@ DFS_HD dfs_oz_row dfs_oz_row_init(void)
     r.tau = DFS_OZ_NONE_TAU;
     r.low = 100000;
     r.special = 0;
+    r.l1 = 0.0;
     return r;
 }
 
@@ -51,6 +55,7 @@ DFS_HD void dfs_oz_row_add(dfs_oz_row *r, double a)
     int low = e + dfs_ctz64(m);
     r->tau = top > r->tau ? top : r->tau;
     r->low = low < r->low ? low : r->low;
+    r->l1 = dfs_d_add(r->l1, dfs_d_from_bits(b));
 }
 
 DFS_HD void dfs_oz_row_merge(dfs_oz_row *r, dfs_oz_row o)
@@ -58,6 +63,21 @@ DFS_HD void dfs_oz_row_merge(dfs_oz_row *r, dfs_oz_row o)
     r->tau = o.tau > r->tau ? o.tau : r->tau;
     r->low = o.low < r->low ? o.low : r->low;
     r->special |= o.special;
+    r->l1 = dfs_d_add(r->l1, o.l1);
+}
+
+/* The row's l1 norm in units of 2^tau, at most k (every |a| < 2^tau): nrm in dfs_oz_tail_bound.
+ * The sum is at least 2^(tau-1), so the scaling neither underflows nor loses bits. */
+DFS_HD double dfs_oz_row_l1(dfs_oz_row r, int64_t k)
+{
+    if (r.tau == DFS_OZ_NONE_TAU)
+        return 0.0;
+    double v = r.l1;
+    /* v * 2^-tau in two exact steps (2^-tau alone may not be representable) */
+    const int h = -r.tau / 2, rest = -r.tau - h;
+    v = dfs_d_mul(v, dfs_d_from_bits((uint64_t)(1023 + h) << 52));
+    v = dfs_d_mul(v, dfs_d_from_bits((uint64_t)(1023 + rest) << 52));
+    return dfs_d_is_finite(v) && v < (double)k ? v : (double)k;
 }
 
 /* ceil(log2 k) for k >= 1. */
@@ -105,6 +125,58 @@ DFS_HD double dfs_oz_slice(double a, int tau, int beta, int i)
     int top = 63 - dfs_clz64(v); /* v in [2^top, 2^(top+1)) */
     uint64_t bits = ((uint64_t)(top - beta + 1023) << 52) | ((v << (52 - top)) & 0xfffffffffffffull);
     return dfs_d_from_bits(bits | ((uint64_t)neg << 63));
+}
+
+/* 2^-x as binary64, 0 <= x <= 1022. */
+DFS_HD double dfs_oz_pow2m(int x)
+{
+    return dfs_d_from_bits((uint64_t)(1023 - x) << 52);
+}
+
+/* The pairs a DGEMM takes: slices i < sa of a row of op(A) times slices j < sb of a column of
+ * op(B) with i + j <= d (d >= sa + sb - 2: all of them).  Row slice i meets the first
+ * dfs_oz_cols(i) column slices. */
+DFS_HD int dfs_oz_cols(int sb, int d, int i)
+{
+    int j = d - i + 1;
+    return j < sb ? (j > 0 ? j : 0) : sb;
+}
+
+/* A bound on what the pairs left out contribute to one output, in units of 2^(tau_a + tau_b):
+ * sum_q |a_q b_q - sum over the pairs taken of (slice i of a_q)(slice j of b_q)|, for a row that
+ * needs na slices (dfs_oz_row_slices), a column that needs nb, k terms, and nrm_a >=
+ * sum_q |a_q| 2^-tau_a (likewise nrm_b; each at most k).  0 when nothing is left out.
+ *
+ * With a_i the slices of a (|a_i,q| < 2^-i beta and <= |a_q| in these units) and a>=I the rest
+ * after I of them (< 2^-I beta and <= |a_q|), the pairs left out are
+ *     sum_{i < sa} a_i (b>=J(i)) + (a>=sa) b,    J(i) = dfs_oz_cols(sb, d, i),
+ * and each part is bounded by min(l1 norm of one factor * largest element of the other) with
+ * l1(a_i) <= min(nrm_a, k 2^-i beta), l1(b>=J) <= min(nrm_b, k 2^-J beta).  The result is twice
+ * that: the factor covers the rounding of nrm_a, nrm_b (summed in binary64: relative error below
+ * k 2^-53) and of this function. */
+DFS_HD double dfs_oz_tail_bound(int64_t k, int beta, int sa, int sb, int d, int na, int nb,
+                                double nrm_a, double nrm_b)
+{
+    const double kd = (double)k;
+    double e = 0.0;
+    const int ia = sa < na ? sa : na;
+    for (int i = 0; i < ia; i++) {
+        const int J = dfs_oz_cols(sb, d, i);
+        if (J >= nb)
+            continue;
+        const double pa = dfs_oz_pow2m(i * beta), pb = dfs_oz_pow2m(J * beta);
+        const double la = nrm_a < kd * pa ? nrm_a : kd * pa; /* l1(a_i) */
+        const double lb = nrm_b < kd * pb ? nrm_b : kd * pb; /* l1(b>=J) */
+        const double x = la * pb, y = pa * lb;
+        e += x < y ? x : y;
+    }
+    if (sa < na) {
+        const double pa = dfs_oz_pow2m(sa * beta);
+        const double la = nrm_a < kd * pa ? nrm_a : kd * pa; /* l1(a>=sa); |b_q| < 1 */
+        const double y = pa * nrm_b;
+        e += la < y ? la : y;
+    }
+    return 2.0 * e;
 }
 
 /* Words of an output's window accumulator for its partials (GPU finish kernel), and of the one

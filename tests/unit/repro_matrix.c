@@ -255,6 +255,7 @@ START_TEST(gemm_fixed_splits)
     gm_make(&r, &h, 0, 0, 12, 12, 50, G_PHI0, G_PHI0);
     dfs_oz_params p = dfs_oz_default_params();
     p.sum = DFS_OZ_SUM_FIXED;
+    p.splits = 4; /* sum = fixed needs splits (3 hold phi = 0 rows at k = 50) */
     double *H0 = malloc((size_t)(h.ldc * h.n) * sizeof *H0);
     memcpy(H0, h.C, (size_t)(h.ldc * h.n) * sizeof *H0);
     dfs_oz_gemm_host(&p, 0, 0, h.m, h.n, h.k, 1.0, h.A, h.lda, h.B, h.ldb, 0.0, h.C, h.ldc, &st);

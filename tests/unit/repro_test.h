@@ -30,5 +30,6 @@ dfs_oz_params params(int terms, int lanes);
 void repro_xacc_tests(TCase *t);   /* repro_xacc.c: xacc.h directly */
 void repro_dot_tests(TCase *t);    /* repro_dot.c: DDOT */
 void repro_matrix_tests(TCase *t); /* repro_matrix.c: DGEMV and DGEMM */
+void repro_bound_tests(TCase *t);  /* repro_bound.c: the rounding margin, the Ozaki tail bound */
 
 #endif
