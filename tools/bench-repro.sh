@@ -25,11 +25,11 @@ for phi in 0 1 4; do
 done
 for n in 4096 8192; do
     for phi in 0 1 4; do
-        bench native dgemm $n $n $n --phi $phi --reps 5
-        bench repro dgemm $n $n $n --phi $phi --reps 5
+        bench native dgemm $n $n $n --phi $phi --reps 5 --warmup 3
+        bench repro dgemm $n $n $n --phi $phi --reps 5 --warmup 5
     done
 done
 # the paper's cheaper variants at n = 4096, phi = 1
-bench ozaki:sum=fixed dgemm 4096 4096 4096 --phi 1 --reps 5
-bench ozaki:splits=3,fast=1 dgemm 4096 4096 4096 --phi 1 --reps 5
-bench ozaki:splits=3 dgemm 4096 4096 4096 --phi 1 --reps 5
+bench ozaki:splits=4,sum=fixed dgemm 4096 4096 4096 --phi 1 --reps 5 --warmup 5
+bench ozaki:splits=3,fast=1 dgemm 4096 4096 4096 --phi 1 --reps 5 --warmup 5
+bench ozaki:splits=3 dgemm 4096 4096 4096 --phi 1 --reps 5 --warmup 5

@@ -136,27 +136,60 @@ __device__ int finish_one(const dfs_oz_finish_args &a, int64_t r, int64_t c, lon
         return WRITTEN;
     }
     const int rows = live && ta != DFS_OZ_NONE_TAU && tb != DFS_OZ_NONE_TAU;
-    dfs_xacc acc;
-    dfs_x_init(&acc, (int64_t *)win, DFS_OZ_WIN, ta + tb - (a.sa + a.sb) * a.beta);
-    int fits = 1;
-    if (rows) {
-        /* slices at or beyond a row's need are zero: not read */
-        const int ia = a.sa < na ? a.sa : na;
+    double v;
+    int margin;
+    if (rows && a.d * a.beta <= DFS_OZ_I192_MAX_SHIFT) {
+        /* the fast path (oz_steps.h): the pairs in registers as one integer X 2^e0 */
+        const double scale = dfs_oz_pow2m(-2 * a.beta); /* 2^(2 beta): P scaled is an integer */
+        dfs_oz_i192 x = {{0, 0, 0}};
+        const int ia = a.sa < na ? a.sa : na; /* slices at or beyond a need are zero */
         for (int i = 0; i < ia; i++) {
             const int J = dfs_oz_cols(a.sb, a.d, i), jn = J < nb ? J : nb;
             for (int j = 0; j < jn; j++) {
                 const double p = a.P[a.poff[i] + (j * a.bn + c) * a.bm + r];
-                if (p != 0)
-                    fits &= dfs_x_add_double(&acc, p, ta + tb - (i + j) * a.beta);
+                dfs_oz_i192_add(&x, __double2ll_rn(dfs_d_mul(p, scale)), (a.d - i - j) * a.beta);
             }
         }
+        const int e0 = ta + tb - (a.d + 2) * a.beta;
+        if (!(alpha == 1.0 && beta == 0.0 && dfs_oz_i192_round(&x, e0, &v, &margin))) {
+            /* alpha, beta (or an extreme exponent): the integer into the window, the general
+             * rounding */
+            dfs_xacc acc;
+            dfs_x_init(&acc, (int64_t *)win, DFS_OZ_WIN, ta + tb - (a.sa + a.sb) * a.beta);
+            uint64_t m[3] = {x.w[0], x.w[1], x.w[2]};
+            const int neg = (int)(m[2] >> 63);
+            if (neg) {
+                uint64_t carry = 1;
+                for (int w = 0; w < 3; w++) {
+                    m[w] = ~m[w] + carry;
+                    carry = carry && m[w] == 0;
+                }
+            }
+            if (!dfs_x_add(&acc, neg, (dfs_u128)m[0] | ((dfs_u128)m[1] << 64), e0) ||
+                !dfs_x_add(&acc, neg, (dfs_u128)m[2], e0 + 128) ||
+                !dfs_x_axpby_margin(&acc, 0u, alpha, beta, cv, (int64_t *)res, DFS_OZ_RWIN, &v,
+                                    &margin))
+                return LISTED;
+        }
+    } else {
+        dfs_xacc acc;
+        dfs_x_init(&acc, (int64_t *)win, DFS_OZ_WIN, ta + tb - (a.sa + a.sb) * a.beta);
+        int fits = 1;
+        if (rows) {
+            const int ia = a.sa < na ? a.sa : na;
+            for (int i = 0; i < ia; i++) {
+                const int J = dfs_oz_cols(a.sb, a.d, i), jn = J < nb ? J : nb;
+                for (int j = 0; j < jn; j++) {
+                    const double p = a.P[a.poff[i] + (j * a.bn + c) * a.bm + r];
+                    if (p != 0)
+                        fits &= dfs_x_add_double(&acc, p, ta + tb - (i + j) * a.beta);
+                }
+            }
+        }
+        if (!fits ||
+            !dfs_x_axpby_margin(&acc, 0u, alpha, beta, cv, (int64_t *)res, DFS_OZ_RWIN, &v, &margin))
+            return LISTED;
     }
-    if (!fits)
-        return LISTED;
-    double v;
-    int margin;
-    if (!dfs_x_axpby_margin(&acc, 0u, alpha, beta, cv, (int64_t *)res, DFS_OZ_RWIN, &v, &margin))
-        return LISTED;
     if (a.verify && rows) {
         /* the pairs left out move alpha S by at most |alpha| E < 2^(ea + 53) E */
         uint64_t ma;

@@ -20,6 +20,10 @@ __device__ __forceinline__ void flush_words(long long *global, const long long *
             atomicAdd((unsigned long long *)&global[i], (unsigned long long)w[i]);
 }
 
+/* Elements loaded ahead of the expansion updates: their loads do not wait on the (branchy,
+ * serial) updates of the previous ones.  The products are exact in any order. */
+#define AHEAD 4
+
 __device__ __forceinline__ void fpe_zero(double *t)
 {
 #pragma unroll
@@ -37,9 +41,18 @@ extern "C" __global__ void __launch_bounds__(DFS_OZ_DOT_THREADS) dfs_oz_dot(dfs_
     fpe_zero(t);
     unsigned f = 0;
     const int64_t stride = (int64_t)gridDim.x * blockDim.x;
-    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < a.n; i += stride)
-        f |= dfs_fpe_add_product(t, DFS_OZ_TERMS, a.x[vidx(i, a.incx, a.n)],
-                                 a.y[vidx(i, a.incy, a.n)]);
+    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < a.n; i += AHEAD * stride) {
+        double xs[AHEAD], ys[AHEAD];
+#pragma unroll
+        for (int u = 0; u < AHEAD; u++) {
+            const int64_t iu = i + u * stride;
+            xs[u] = iu < a.n ? a.x[vidx(iu, a.incx, a.n)] : 0.0;
+            ys[u] = iu < a.n ? a.y[vidx(iu, a.incy, a.n)] : 0.0;
+        }
+#pragma unroll
+        for (int u = 0; u < AHEAD; u++)
+            f |= dfs_fpe_add_product(t, DFS_OZ_TERMS, xs[u], ys[u]);
+    }
     __syncthreads();
     if (!(f & DFS_FPE_SPILL))
         for (int i = 0; i < DFS_OZ_TERMS; i++)
@@ -143,8 +156,17 @@ extern "C" __global__ void __launch_bounds__(DFS_OZ_GEMV_THREADS)
     fpe_zero(t);
     unsigned f = 0;
     const double *col = a.A + r + j0 * a.lda;
-    for (int64_t j = j0; j < j1; j++, col += a.lda)
-        f |= dfs_fpe_add_product(t, DFS_OZ_TERMS, *col, a.x[vidx(j, a.incx, a.inner)]);
+    for (int64_t j = j0; j < j1; j += AHEAD, col += AHEAD * a.lda) {
+        double as[AHEAD], xs[AHEAD];
+#pragma unroll
+        for (int u = 0; u < AHEAD; u++) {
+            as[u] = j + u < j1 ? col[u * a.lda] : 0.0;
+            xs[u] = j + u < j1 ? a.x[vidx(j + u, a.incx, a.inner)] : 0.0;
+        }
+#pragma unroll
+        for (int u = 0; u < AHEAD; u++)
+            f |= dfs_fpe_add_product(t, DFS_OZ_TERMS, as[u], xs[u]);
+    }
     store_terms(a, r, s, t, f);
 }
 
@@ -163,8 +185,18 @@ extern "C" __global__ void __launch_bounds__(DFS_OZ_GEMV_THREADS)
     fpe_zero(t);
     unsigned f = 0;
     const double *col = a.A + c * a.lda;
-    for (int64_t i = i0 + lane; i < i1; i += 32)
-        f |= dfs_fpe_add_product(t, DFS_OZ_TERMS, col[i], a.x[vidx(i, a.incx, a.inner)]);
+    for (int64_t i = i0 + lane; i < i1; i += AHEAD * 32) {
+        double as[AHEAD], xs[AHEAD];
+#pragma unroll
+        for (int u = 0; u < AHEAD; u++) {
+            const int64_t iu = i + u * 32;
+            as[u] = iu < i1 ? col[iu] : 0.0;
+            xs[u] = iu < i1 ? a.x[vidx(iu, a.incx, a.inner)] : 0.0;
+        }
+#pragma unroll
+        for (int u = 0; u < AHEAD; u++)
+            f |= dfs_fpe_add_product(t, DFS_OZ_TERMS, as[u], xs[u]);
+    }
     for (int off = 16; off > 0; off >>= 1) {
         double u[DFS_OZ_TERMS];
 #pragma unroll

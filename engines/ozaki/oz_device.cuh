@@ -105,8 +105,9 @@ __device__ void normalize_shared(long long *w)
  * First the fast way: each lane adds its products exactly into a short expansion (fpe.h), and
  * only the expansions go into w (a few atomics per lane instead of a few per product, which
  * serialise on the same words).  If any lane's expansion spilled, w is still zero and every
- * product goes into it, in rounds that keep the words in range. */
-__device__ unsigned warp_exact_products(long long *w, int64_t K, const double *a, int64_t sa,
+ * product goes into it, in rounds that keep the words in range.  Not inlined: inlined into
+ * dfs_oz_gemv_final, sm_100's register allocation spilled. */
+__device__ __noinline__ unsigned warp_exact_products(long long *w, int64_t K, const double *a, int64_t sa,
                                         const double *x, int64_t incx, int64_t xn)
 {
     const int lane = threadIdx.x & 31;

@@ -179,6 +179,115 @@ DFS_HD double dfs_oz_tail_bound(int64_t k, int beta, int sa, int sb, int d, int 
     return 2.0 * e;
 }
 
+/* ---- an output's partials as one 192-bit integer (the GPU finish kernel's fast path) ----
+ * Pair (i, j) of an output adds P_ij 2^(tau_a + tau_b - (i + j) beta), and P_ij 2^(2 beta) is an
+ * integer below 2^53 in magnitude (the choice of beta).  With e0 = tau_a + tau_b - (d + 2) beta,
+ * the output's sum is X 2^e0 with X = sum of (P_ij 2^(2 beta)) 2^((d - i - j) beta): an integer
+ * of at most d beta + 53 + log2(pairs) bits, kept in three 64-bit words (two's complement) when
+ * d beta <= DFS_OZ_I192_MAX_SHIFT. */
+#define DFS_OZ_I192_MAX_SHIFT 128
+
+typedef struct {
+    uint64_t w[3];
+} dfs_oz_i192;
+
+/* x += v 2^sh, |v| < 2^63, 0 <= sh <= DFS_OZ_I192_MAX_SHIFT (modulo 2^192: exact while the sum
+ * fits, as it does here). */
+DFS_HD void dfs_oz_i192_add(dfs_oz_i192 *x, int64_t v, int sh)
+{
+    const int q = sh >> 6, b = sh & 63;
+    const uint64_t ext = v < 0 ? ~0ull : 0ull;
+    uint64_t y[3] = {0, 0, 0};
+    y[q] = (uint64_t)v << b;
+    if (q + 1 < 3)
+        y[q + 1] = b ? (uint64_t)(v >> (64 - b)) : ext; /* arithmetic shift: the sign extends */
+    if (q + 2 < 3)
+        y[q + 2] = ext;
+    uint64_t carry = 0;
+    for (int i = 0; i < 3; i++) {
+        const uint64_t t = x->w[i] + y[i];
+        const uint64_t c1 = t < y[i];
+        x->w[i] = t + carry;
+        carry = c1 | (x->w[i] < t);
+    }
+}
+
+/* Bits off .. off+63 of the non-negative m (off >= 0). */
+DFS_HD uint64_t dfs_oz_i192_bits(const uint64_t m[3], int off)
+{
+    const int q = off >> 6, b = off & 63;
+    const uint64_t lo = q < 3 ? m[q] >> b : 0;
+    const uint64_t hi = b && q + 1 < 3 ? m[q + 1] << (64 - b) : 0;
+    return lo | hi;
+}
+
+/* The index of the highest set bit of m among bits 0 .. n-1, or -1. */
+DFS_HD int dfs_oz_i192_top(const uint64_t m[3], int n)
+{
+    for (int q = 2; q >= 0; q--) {
+        if (64 * q >= n)
+            continue;
+        uint64_t w = m[q];
+        if (n - 64 * q < 64)
+            w &= (1ull << (n - 64 * q)) - 1;
+        if (w)
+            return 64 * q + 63 - dfs_clz64(w);
+    }
+    return -1;
+}
+
+/* *r = RN(x 2^e0) and its margin (dfs_x_round_margin's meaning, computed on all the bits).  An
+ * exact zero is +0 (as dfs_x_axpby with alpha = 1, beta = 0) with no margin.  Returns 0, leaving
+ * the work to the general path, when the result would be subnormal, or near overflow. */
+DFS_HD int dfs_oz_i192_round(const dfs_oz_i192 *x, int e0, double *r, int *margin)
+{
+    uint64_t m[3] = {x->w[0], x->w[1], x->w[2]};
+    const int neg = (int)(m[2] >> 63);
+    if (neg) {
+        /* m = -x */
+        uint64_t carry = 1;
+        for (int i = 0; i < 3; i++) {
+            m[i] = ~m[i] + carry;
+            carry = carry && m[i] == 0;
+        }
+    }
+    *margin = DFS_X_NO_MARGIN;
+    const int p = dfs_oz_i192_top(m, 192);
+    if (p < 0) {
+        *r = 0.0;
+        return 1;
+    }
+    const int etop = e0 + p; /* 2^etop <= |value| < 2^(etop+1) */
+    if (etop > 1022 || etop < -1022 + 52)
+        return 0;
+    const int L = etop - 52, s = p - 52; /* the result's last bit, and the bits of m below it */
+    uint64_t Q;
+    int round = 0, below = -1;
+    if (s <= 0) {
+        Q = m[0] << -s; /* m < 2^53: exact */
+    } else {
+        Q = dfs_oz_i192_bits(m, s);
+        round = (int)(dfs_oz_i192_bits(m, s - 1) & 1);
+        below = dfs_oz_i192_top(m, s - 1);
+    }
+    if (round && (below >= 0 || (Q & 1)))
+        Q++;
+    *r = dfs_d_compose(neg, Q, L);
+    /* the highest bit under the round bit that differs from it (dfs_x_round_margin); below e0
+     * every bit is 0 */
+    if (s <= 0) {
+        *margin = L - 3;
+    } else if (round) {
+        if (below >= 0)
+            *margin = e0 + below - 1;
+    } else {
+        const uint64_t c[3] = {~m[0], ~m[1], ~m[2]};
+        const int j = dfs_oz_i192_top(c, s - 1);
+        *margin = j >= 0 ? e0 + j - 1 : e0 - 2;
+    }
+    return 1;
+}
+
 /* Words of an output's window accumulator for its partials (GPU finish kernel), and of the one
  * for alpha * S + beta * c. */
 #define DFS_OZ_WIN 20
