@@ -20,15 +20,23 @@
 #include "eft.h"
 #include "xacc.h"
 
+#if !defined(__CUDACC__)
+#include <math.h> /* fabs (exact) */
+#endif
+
 #define DFS_FPE_SPILL 16u /* beside the xacc.h flags: this output needs the slow path */
 
-/* Insert v into the T terms t[]; returns 0, or DFS_FPE_SPILL if an error remained. */
+/* Insert v into the T terms t[]; returns 0, or DFS_FPE_SPILL if an error remained.  Each step
+ * is FastTwoSum with the operands ordered by magnitude (|hi| >= |lo|: exact, Dekker), three
+ * additions instead of TwoSum's six. */
 DFS_HD unsigned dfs_fpe_insert(double *t, int T, double v)
 {
     for (int i = 0; i < T; i++) {
         if (v == 0)
             return 0;
-        t[i] = dfs_d_two_sum(t[i], v, &v);
+        const double a = t[i];
+        const int sw = fabs(v) > fabs(a);
+        t[i] = dfs_d_fast_two_sum(sw ? v : a, sw ? a : v, &v);
     }
     return v == 0 ? 0u : DFS_FPE_SPILL;
 }
