@@ -9,6 +9,7 @@
  *   dfs_oz_direct  one warp per listed output: every product into a full accumulator (with no
  *                  list, every output: the path that needs no workspace at all). */
 #include "oz_device.cuh"
+#include "oz_finish.h"
 #include "oz_gemm.h"
 #include "oz_steps.h"
 
@@ -95,118 +96,6 @@ __device__ __forceinline__ uint32_t pack_rc(int64_t r, int64_t c)
     return (uint32_t)r | ((uint32_t)c << 16);
 }
 
-/* The exponent of the least power of two >= x (x > 0 finite). */
-__device__ __forceinline__ int exp_up(double x)
-{
-    const uint64_t b = dfs_d_bits(x);
-    const int e = (int)(b >> 52) - 1023;
-    return (b & 0xfffffffffffffull) ? e + 1 : e;
-}
-
-/* Why an output was not written by the finish kernel. */
-enum { WRITTEN = 0, LISTED = 1, UNDECIDED = 2 };
-
-/* Output (r, c) of the block: its pairs into the window accumulator win, then
- * C = RN(alpha S + beta C) through the window res; or the reason it must go direct.
- * *lower: with verify, whether d - 1 pairs would have left it undecided. */
-__device__ int finish_one(const dfs_oz_finish_args &a, int64_t r, int64_t c, long long *win,
-                          long long *res, int *lower)
-{
-    const int64_t gr = a.r0 + r, gc = a.c0 + c;
-    const double alpha = a.alpha ? *a.alpha : a.alpha_v;
-    const double beta = a.beta_p ? *a.beta_p : a.beta_v;
-    double *out = a.C + gr + gc * a.ldc;
-    const int na = a.needA[gr], nb = a.needB[gc];
-    const int live = alpha != 0 && a.k > 0; /* alpha op(A) op(B) takes part */
-    if (live && (na == DFS_OZ_SPECIAL || nb == DFS_OZ_SPECIAL))
-        return LISTED;
-    const int ta = a.tauA[gr], tb = a.tauB[gc];
-    const double cv = beta != 0 ? *out : 0.0;
-    if (a.fixed_sum) {
-        /* the paper's cheaper reproducible mode: the partials in a fixed order in binary64 */
-        double s = 0.0;
-        if (live)
-            for (int i = 0; i < a.sa; i++)
-                for (int j = 0, J = dfs_oz_cols(a.sb, a.d, i); j < J; j++) {
-                    const double p = a.P[a.poff[i] + (j * a.bn + c) * a.bm + r];
-                    s = dfs_d_add(s, scalbn(p, ta + tb - (i + j) * a.beta));
-                }
-        const double bc = beta != 0 ? dfs_d_mul(beta, cv) : 0.0;
-        *out = alpha == 0 ? bc : dfs_d_fma(alpha, s, bc);
-        return WRITTEN;
-    }
-    const int rows = live && ta != DFS_OZ_NONE_TAU && tb != DFS_OZ_NONE_TAU;
-    double v;
-    int margin;
-    if (rows && a.d * a.beta <= DFS_OZ_I192_MAX_SHIFT) {
-        /* the fast path (oz_steps.h): the pairs in registers as one integer X 2^e0 */
-        const double scale = dfs_oz_pow2m(-2 * a.beta); /* 2^(2 beta): P scaled is an integer */
-        dfs_oz_i192 x = {{0, 0, 0}};
-        const int ia = a.sa < na ? a.sa : na; /* slices at or beyond a need are zero */
-        for (int i = 0; i < ia; i++) {
-            const int J = dfs_oz_cols(a.sb, a.d, i), jn = J < nb ? J : nb;
-            for (int j = 0; j < jn; j++) {
-                const double p = a.P[a.poff[i] + (j * a.bn + c) * a.bm + r];
-                dfs_oz_i192_add(&x, __double2ll_rn(dfs_d_mul(p, scale)), (a.d - i - j) * a.beta);
-            }
-        }
-        const int e0 = ta + tb - (a.d + 2) * a.beta;
-        if (!(alpha == 1.0 && beta == 0.0 && dfs_oz_i192_round(&x, e0, &v, &margin))) {
-            /* alpha, beta (or an extreme exponent): the integer into the window, the general
-             * rounding */
-            dfs_xacc acc;
-            dfs_x_init(&acc, (int64_t *)win, DFS_OZ_WIN, ta + tb - (a.sa + a.sb) * a.beta);
-            uint64_t m[3] = {x.w[0], x.w[1], x.w[2]};
-            const int neg = (int)(m[2] >> 63);
-            if (neg) {
-                uint64_t carry = 1;
-                for (int w = 0; w < 3; w++) {
-                    m[w] = ~m[w] + carry;
-                    carry = carry && m[w] == 0;
-                }
-            }
-            if (!dfs_x_add(&acc, neg, (dfs_u128)m[0] | ((dfs_u128)m[1] << 64), e0) ||
-                !dfs_x_add(&acc, neg, (dfs_u128)m[2], e0 + 128) ||
-                !dfs_x_axpby_margin(&acc, 0u, alpha, beta, cv, (int64_t *)res, DFS_OZ_RWIN, &v,
-                                    &margin))
-                return LISTED;
-        }
-    } else {
-        dfs_xacc acc;
-        dfs_x_init(&acc, (int64_t *)win, DFS_OZ_WIN, ta + tb - (a.sa + a.sb) * a.beta);
-        int fits = 1;
-        if (rows) {
-            const int ia = a.sa < na ? a.sa : na;
-            for (int i = 0; i < ia; i++) {
-                const int J = dfs_oz_cols(a.sb, a.d, i), jn = J < nb ? J : nb;
-                for (int j = 0; j < jn; j++) {
-                    const double p = a.P[a.poff[i] + (j * a.bn + c) * a.bm + r];
-                    if (p != 0)
-                        fits &= dfs_x_add_double(&acc, p, ta + tb - (i + j) * a.beta);
-                }
-            }
-        }
-        if (!fits ||
-            !dfs_x_axpby_margin(&acc, 0u, alpha, beta, cv, (int64_t *)res, DFS_OZ_RWIN, &v, &margin))
-            return LISTED;
-    }
-    if (a.verify && rows) {
-        /* the pairs left out move alpha S by at most |alpha| E < 2^(ea + 53) E */
-        uint64_t ma;
-        int ea;
-        dfs_d_split(alpha, &ma, &ea);
-        const double nA = a.nrmA[gr], nB = a.nrmB[gc];
-        const double e = dfs_oz_tail_bound(a.k, a.beta, a.sa, a.sb, a.d, na, nb, nA, nB);
-        if (e > 0 && ta + tb + exp_up(e) + ea + 53 > margin)
-            return UNDECIDED;
-        const double e1 =
-            a.d > 0 ? dfs_oz_tail_bound(a.k, a.beta, a.sa, a.sb, a.d - 1, na, nb, nA, nB) : 0.0;
-        *lower = e1 > 0 && ta + tb + exp_up(e1) + ea + 53 > margin;
-    }
-    *out = v;
-    return WRITTEN;
-}
-
 extern "C" __global__ void __launch_bounds__(DFS_OZ_FINISH_THREADS)
     dfs_oz_finish(dfs_oz_finish_args a)
 {
@@ -214,22 +103,22 @@ extern "C" __global__ void __launch_bounds__(DFS_OZ_FINISH_THREADS)
     __shared__ long long win[DFS_OZ_FINISH_THREADS * DFS_OZ_WIN + DFS_OZ_FINISH_THREADS];
     __shared__ long long res[DFS_OZ_FINISH_THREADS * DFS_OZ_RWIN + DFS_OZ_FINISH_THREADS];
     const int64_t e = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    int how = WRITTEN, lower = 0;
+    int how = DFS_OZ_WRITTEN, lower = 0;
     if (e < a.bm * a.bn) {
         const int64_t r = e % a.bm, c = e / a.bm; /* r fastest: P and C reads coalesce */
-        how = finish_one(a, r, c, win + threadIdx.x * (DFS_OZ_WIN + 1),
-                         res + threadIdx.x * (DFS_OZ_RWIN + 1), &lower);
+        how = dfs_oz_finish_output(&a, r, c, (int64_t *)win + threadIdx.x * (DFS_OZ_WIN + 1),
+                                   (int64_t *)res + threadIdx.x * (DFS_OZ_RWIN + 1), &lower);
         /* listed outputs keep C as it was: the direct kernel reads it for beta * C */
-        if (how != WRITTEN)
+        if (how != DFS_OZ_WRITTEN)
             a.list[atomicAdd(a.count, 1u)] = pack_rc(r, c);
     }
     if (a.stats) {
         if (e == 0)
             a.stats[2] = a.seq;
         /* every thread of the warp is here: one atomic per warp and counter */
-        const unsigned und = __ballot_sync(0xffffffffu, how == UNDECIDED);
-        const unsigned low = __ballot_sync(0xffffffffu, how == UNDECIDED || lower);
-        const unsigned lst = __ballot_sync(0xffffffffu, how != WRITTEN);
+        const unsigned und = __ballot_sync(0xffffffffu, how == DFS_OZ_UNDECIDED);
+        const unsigned low = __ballot_sync(0xffffffffu, how == DFS_OZ_UNDECIDED || lower);
+        const unsigned lst = __ballot_sync(0xffffffffu, how != DFS_OZ_WRITTEN);
         if ((threadIdx.x & 31) == 0) {
             if (und)
                 atomicAdd(&a.stats[0], (unsigned long long)__popc(und));

@@ -31,5 +31,6 @@ void repro_xacc_tests(TCase *t);   /* repro_xacc.c: xacc.h directly */
 void repro_dot_tests(TCase *t);    /* repro_dot.c: DDOT */
 void repro_matrix_tests(TCase *t); /* repro_matrix.c: DGEMV and DGEMM */
 void repro_bound_tests(TCase *t);  /* repro_bound.c: the rounding margin, the Ozaki tail bound */
+void repro_finish_tests(TCase *t); /* repro_finish.c: the GPU DGEMM's finish step, on the CPU */
 
 #endif

@@ -8,8 +8,9 @@
  * in the log say what was covered.  Compiled with -ffp-contract=off.
  *
  * The tests: repro_xacc.c (the accumulator), repro_dot.c (DDOT), repro_matrix.c (DGEMV, DGEMM),
- * against the reference in repro_common.c, and repro_bound.c (the rounding margin and the Ozaki
- * tail bound, against exact values); this file gathers them into one suite. */
+ * against the reference in repro_common.c, repro_bound.c (the rounding margin and the Ozaki
+ * tail bound, against exact values) and repro_finish.c (the GPU DGEMM's per-output step on the
+ * CPU); this file gathers them into one suite. */
 #include "repro_test.h"
 
 static Suite *suite(void)
@@ -21,6 +22,7 @@ static Suite *suite(void)
     repro_dot_tests(t);
     repro_matrix_tests(t);
     repro_bound_tests(t);
+    repro_finish_tests(t);
     suite_add_tcase(s, t);
     return s;
 }
