@@ -77,15 +77,8 @@ DFS_HD int dfs_oz_finish_output(const dfs_oz_finish_args *pa, int64_t r, int64_t
              * rounding */
             dfs_xacc acc;
             dfs_x_init(&acc, win, DFS_OZ_WIN, ta + tb - (pa->sa + pa->sb) * pa->beta);
-            uint64_t m[3] = {x.w[0], x.w[1], x.w[2]};
-            const int neg = (int)(m[2] >> 63);
-            if (neg) {
-                uint64_t carry = 1;
-                for (int w = 0; w < 3; w++) {
-                    m[w] = ~m[w] + carry;
-                    carry = carry && m[w] == 0;
-                }
-            }
+            uint64_t m[3];
+            const int neg = dfs_oz_i192_abs(&x, m);
             if (!dfs_x_add(&acc, neg, (dfs_u128)m[0] | ((dfs_u128)m[1] << 64), e0) ||
                 !dfs_x_add(&acc, neg, (dfs_u128)m[2], e0 + 128) ||
                 !dfs_x_axpby_margin(&acc, 0u, alpha, beta, cv, res, DFS_OZ_RWIN, &v,

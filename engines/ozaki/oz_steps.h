@@ -212,6 +212,18 @@ DFS_HD void dfs_oz_i192_add(dfs_oz_i192 *x, int64_t v, int sh)
     }
 }
 
+/* m = |x| (three words); returns 1 if x < 0. */
+DFS_HD int dfs_oz_i192_abs(const dfs_oz_i192 *x, uint64_t m[3])
+{
+    const int neg = (int)(x->w[2] >> 63);
+    uint64_t carry = 1;
+    for (int i = 0; i < 3; i++) {
+        m[i] = neg ? ~x->w[i] + carry : x->w[i];
+        carry = carry && m[i] == 0;
+    }
+    return neg;
+}
+
 /* Bits off .. off+63 of the non-negative m (off >= 0). */
 DFS_HD uint64_t dfs_oz_i192_bits(const uint64_t m[3], int off)
 {
@@ -241,16 +253,8 @@ DFS_HD int dfs_oz_i192_top(const uint64_t m[3], int n)
  * the work to the general path, when the result would be subnormal, or near overflow. */
 DFS_HD int dfs_oz_i192_round(const dfs_oz_i192 *x, int e0, double *r, int *margin)
 {
-    uint64_t m[3] = {x->w[0], x->w[1], x->w[2]};
-    const int neg = (int)(m[2] >> 63);
-    if (neg) {
-        /* m = -x */
-        uint64_t carry = 1;
-        for (int i = 0; i < 3; i++) {
-            m[i] = ~m[i] + carry;
-            carry = carry && m[i] == 0;
-        }
-    }
+    uint64_t m[3];
+    const int neg = dfs_oz_i192_abs(x, m);
     *margin = DFS_X_NO_MARGIN;
     const int p = dfs_oz_i192_top(m, 192);
     if (p < 0) {
