@@ -32,5 +32,6 @@ void repro_dot_tests(TCase *t);    /* repro_dot.c: DDOT */
 void repro_matrix_tests(TCase *t); /* repro_matrix.c: DGEMV and DGEMM */
 void repro_bound_tests(TCase *t);  /* repro_bound.c: the rounding margin, the Ozaki tail bound */
 void repro_finish_tests(TCase *t); /* repro_finish.c: the GPU DGEMM's finish step, on the CPU */
+void repro_crt_tests(TCase *t);    /* repro_crt.c: the Ozaki scheme II (crt.h, host_crt.c) */
 
 #endif

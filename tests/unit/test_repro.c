@@ -9,8 +9,9 @@
  *
  * The tests: repro_xacc.c (the accumulator), repro_dot.c (DDOT), repro_matrix.c (DGEMV, DGEMM),
  * against the reference in repro_common.c, repro_bound.c (the rounding margin and the Ozaki
- * tail bound, against exact values) and repro_finish.c (the GPU DGEMM's per-output step on the
- * CPU); this file gathers them into one suite. */
+ * tail bound, against exact values), repro_finish.c (the GPU DGEMM's per-output step on the
+ * CPU) and repro_crt.c (the Ozaki scheme II arithmetic and CPU DGEMM); this file gathers them
+ * into one suite. */
 #include "repro_test.h"
 
 static Suite *suite(void)
@@ -23,6 +24,7 @@ static Suite *suite(void)
     repro_matrix_tests(t);
     repro_bound_tests(t);
     repro_finish_tests(t);
+    repro_crt_tests(t);
     suite_add_tcase(s, t);
     return s;
 }

@@ -1,0 +1,204 @@
+/* repro_crt.c — test_repro's tests of the Ozaki scheme II arithmetic (engines/ozaki/crt.h) and
+ * of its correctly rounded CPU DGEMM (host_crt.c): the moduli and their bit count, scaling and
+ * residues, the exact product recovered from int8 residues against an exact accumulator, and
+ * every DGEMM output equal to dfs_oz_gemm_host's (itself checked against MPFR). */
+#include "repro_test.h"
+
+#include "../../engines/ozaki/crt.h"
+#include "../common/gen.h"
+
+static int same_bits(double a, double b)
+{
+    return !memcmp(&a, &b, sizeof a);
+}
+
+START_TEST(crt_moduli)
+{
+    double s = 0;
+    for (int n = 1; n <= DFS_CRT_MODULI; n++) {
+        const int m = dfs_crt_modulus(n - 1);
+        ck_assert(m >= 2 && m <= 256);
+        for (int j = 0; j < n - 1; j++) { /* pairwise coprime */
+            int a = m, b = dfs_crt_modulus(j);
+            while (b) {
+                const int t = a % b;
+                a = b;
+                b = t;
+            }
+            ck_assert_int_eq(a, 1);
+        }
+        s += log2((double)m);
+        ck_assert_int_le(dfs_crt_log2_1024(n - 1), (int)(1024 * log2((double)m)));
+        ck_assert_int_ge(dfs_crt_log2_1024(n - 1), (int)(1024 * log2((double)m)) - 1);
+        ck_assert_int_le(dfs_crt_bits(n), (int)s);     /* from below */
+        ck_assert_int_ge(dfs_crt_bits(n), (int)s - 1); /* and not far */
+        if (n > 1) {
+            const int inv = dfs_crt_inverse(dfs_crt_modulus(0) % m, m);
+            ck_assert_int_eq((int)((int64_t)inv * (dfs_crt_modulus(0) % m) % m), 1);
+        }
+    }
+    ck_assert_int_lt(dfs_crt_bits(DFS_CRT_MODULI), 190);
+    ck_assert_int_eq(dfs_crt_count(100, 1 << 16), 0); /* 218 bits: beyond the moduli */
+}
+END_TEST
+
+/* x += (-1)^neg a b exactly (a, b < 2^100), four 64 x 64-bit partial products. */
+static void add_product(dfs_xacc *x, int neg, dfs_u128 a, dfs_u128 b)
+{
+    const uint64_t ah = (uint64_t)(a >> 64), al = (uint64_t)a, bh = (uint64_t)(b >> 64),
+                   bl = (uint64_t)b;
+    ck_assert(dfs_x_add(x, neg, (dfs_u128)al * bl, 0));
+    ck_assert(dfs_x_add(x, neg, (dfs_u128)al * bh, 64));
+    ck_assert(dfs_x_add(x, neg, (dfs_u128)ah * bl, 64));
+    ck_assert(dfs_x_add(x, neg, (dfs_u128)ah * bh, 128));
+}
+
+START_TEST(crt_exact_products)
+{
+    rng r = rng_seed(91);
+    int cases = 0;
+    for (int it = 0; it < 400; it++) {
+        const int64_t k = 1 + below(&r, it % 4 ? 64 : 3000);
+        const int b = 1 + below(&r, (182 - dfs_oz_ceil_log2(k)) / 2); /* 2b + log2 k + 2 <= 184 */
+        const int n = dfs_crt_count(b, k);
+        ck_assert_int_gt(n, 0);
+        int64_t res[DFS_CRT_MODULI] = {0};
+        int64_t w[DFS_X_WORDS];
+        dfs_xacc exact;
+        dfs_x_init(&exact, w, DFS_X_WORDS, DFS_X_LSB);
+        for (int64_t q = 0; q < k; q++) {
+            dfs_u128 ma = 0, mb = 0;
+            for (int h = 0; h < 2; h++) {
+                ma = (ma << 64) | next64(&r);
+                mb = (mb << 64) | next64(&r);
+            }
+            /* below 2^b, sometimes all ones or tiny */
+            const dfs_u128 mask = (((dfs_u128)1) << b) - 1;
+            ma &= mask;
+            mb &= mask;
+            if (below(&r, 8) == 0)
+                ma = mask;
+            if (below(&r, 8) == 0)
+                mb = below(&r, 3);
+            const int na = below(&r, 2), nb = below(&r, 2);
+            for (int l = 0; l < n; l++) {
+                const int m = dfs_crt_modulus(l);
+                const int ra = dfs_crt_residue(na, ma, m), rb = dfs_crt_residue(nb, mb, m);
+                ck_assert(ra >= -128 && ra <= 127 && rb >= -128 && rb <= 127);
+                res[l] += (int64_t)ra * rb;
+            }
+            add_product(&exact, na ^ nb, ma, mb);
+        }
+        dfs_oz_i192 x;
+        dfs_crt_reconstruct(res, n, &x);
+        uint64_t mg[3];
+        const int neg = dfs_oz_i192_abs(&x, mg);
+        /* exact - X == 0 */
+        ck_assert(dfs_x_add(&exact, !neg, (dfs_u128)mg[0] | ((dfs_u128)mg[1] << 64), 0));
+        ck_assert(dfs_x_add(&exact, !neg, (dfs_u128)mg[2], 128));
+        if (dfs_x_sign(&exact) != 0)
+            ck_abort_msg("crt: b %d k %lld, %d moduli: the reconstructed product is not exact", b,
+                         (long long)k, n);
+        cases++;
+    }
+    printf("crt: %d exact products of k <= 3000 integers below 2^b (b <= 86) recovered from "
+           "int8 residues\n", cases);
+}
+END_TEST
+
+START_TEST(crt_scale_truncates)
+{
+    rng r = rng_seed(92);
+    for (int it = 0; it < 20000; it++) {
+        double a;
+        gen_fill(&r, it % G_ZEROS, &a, 1);
+        if (a == 0 || !isfinite(a))
+            continue;
+        int e;
+        frexp(a, &e); /* |a| < 2^e */
+        const int tau = e + below(&r, 5), b = 1 + below(&r, 100);
+        int neg;
+        dfs_u128 mag;
+        dfs_crt_scale(a, tau, b, &neg, &mag);
+        ck_assert_int_eq(neg, a < 0);
+        ck_assert(mag < ((dfs_u128)1 << b));
+        /* mag <= |a| 2^(b - tau) < mag + 1: compare exactly in an accumulator */
+        int64_t w[DFS_X_WORDS];
+        dfs_xacc x;
+        dfs_x_init(&x, w, DFS_X_WORDS, DFS_X_LSB);
+        ck_assert(dfs_x_add_double(&x, fabs(a), b - tau));
+        ck_assert(dfs_x_add(&x, 1, mag, 0));
+        ck_assert_int_ge(dfs_x_sign(&x), 0);
+        ck_assert(dfs_x_add(&x, 1, 1, 0));
+        ck_assert_int_lt(dfs_x_sign(&x), 0);
+    }
+}
+END_TEST
+
+START_TEST(crt_gemm_correctly_rounded)
+{
+    rng r = rng_seed(93);
+    static const int gens[] = {G_PHI0, G_PHI1, G_PHI4, G_PHI8, G_ERANGE, G_MIXED, G_SUBNORMAL};
+    static const int64_t ks[] = {1, 7, 64, 300};
+    static const int bitss[] = {40, 64, 86}; /* 86: 24 moduli up to k = 512 */
+    static const double scal[] = {1.0, 1.0, -1.0, 3.0, 0.1, 0x1p-1074, 1e300, 0.0};
+    long outputs = 0, slow = 0, outputs86 = 0, slow86 = 0;
+    for (int it = 0; it < 168; it++) {
+        const int g = gens[it % 7], bits = bitss[(it / 7) % 3];
+        const int ta = below(&r, 2), tb = below(&r, 2);
+        const int64_t m = 1 + below(&r, 12), n = 1 + below(&r, 12), k = ks[below(&r, 4)];
+        const int64_t lda = (ta ? k : m) + below(&r, 2), ldb = (tb ? n : k) + below(&r, 2);
+        const int64_t ldc = m + below(&r, 2);
+        double *A = malloc((size_t)(lda * (ta ? m : k)) * sizeof *A);
+        double *B = malloc((size_t)(ldb * (tb ? k : n)) * sizeof *B);
+        double *C0 = malloc((size_t)(ldc * n) * sizeof *C0), *C1 = malloc((size_t)(ldc * n) * sizeof *C1),
+               *C2 = malloc((size_t)(ldc * n) * sizeof *C2);
+        gen_fill(&r, g, A, lda * (ta ? m : k));
+        gen_fill(&r, below(&r, 2) ? g : G_PHI1, B, ldb * (tb ? k : n));
+        gen_fill(&r, G_PHI2, C0, ldc * n);
+        if (it % 12 == 11)
+            A[below(&r, (int)(lda * (ta ? m : k)))] = it % 24 == 11 ? NAN : -INFINITY;
+        const double alpha = it % 3 ? 1.0 : scal[below(&r, 8)];
+        const double beta = it % 3 ? 0.0 : scal[below(&r, 8)];
+        memcpy(C1, C0, (size_t)(ldc * n) * sizeof *C0);
+        memcpy(C2, C0, (size_t)(ldc * n) * sizeof *C0);
+        dfs_oz_params p = dfs_oz_default_params();
+        dfs_oz_stats s1, s2;
+        dfs_oz_gemm_host(&p, ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C1, ldc, &s1);
+        dfs_oz_crt_gemm_host(ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C2, ldc, bits, &s2);
+        for (int64_t c = 0; c < n; c++)
+            for (int64_t i = 0; i < ldc; i++)
+                if (!same_bits(C1[i + c * ldc], C2[i + c * ldc]))
+                    ck_abort_msg("crt gemm %s %c%c %lldx%lldx%lld bits %d alpha %a beta %a "
+                                 "C(%lld,%lld): %a, correctly rounded %a", gen_label(g),
+                                 ta ? 'T' : 'N', tb ? 'T' : 'N', (long long)m, (long long)n,
+                                 (long long)k, bits, alpha, beta, (long long)i, (long long)c,
+                                 C2[i + c * ldc], C1[i + c * ldc]);
+        outputs += m * n;
+        slow += s2.slow;
+        if (bits == 86 && g <= G_PHI4 && it % 12 != 11 && alpha == 1.0 && beta == 0.0) {
+            outputs86 += m * n;
+            slow86 += s2.slow;
+        }
+        free(A);
+        free(B);
+        free(C0);
+        free(C1);
+        free(C2);
+    }
+    printf("crt gemm: %ld outputs the same bits as the scheme-I CPU DGEMM (correctly rounded), "
+           "%ld of them computed directly; with 86-bit integers, phi 0-4 data, alpha 1, beta 0: "
+           "%ld of %ld direct\n", outputs, slow, slow86, outputs86);
+    ck_assert_int_gt(outputs86, 200);
+    ck_assert_int_lt(slow86 * 20, outputs86); /* the truncated product decides most outputs */
+    ck_assert_int_gt(slow, 0);                /* and the direct path is exercised */
+}
+END_TEST
+
+void repro_crt_tests(TCase *t)
+{
+    tcase_add_test(t, crt_moduli);
+    tcase_add_test(t, crt_exact_products);
+    tcase_add_test(t, crt_scale_truncates);
+    tcase_add_test(t, crt_gemm_correctly_rounded);
+}
