@@ -42,13 +42,6 @@ static void residues(int t, const double *X, int64_t ld, int is_b, int64_t rows,
         }
 }
 
-static int exp_up(double x)
-{
-    const uint64_t b = dfs_d_bits(x);
-    const int e = (int)(b >> 52) - 1023;
-    return (b & 0xfffffffffffffull) ? e + 1 : e;
-}
-
 void dfs_oz_crt_gemm_host(int transa, int transb, int64_t m, int64_t n, int64_t k, double alpha,
                           const double *A, int64_t lda, const double *B, int64_t ldb, double beta,
                           double *C, int64_t ldc, int bits, dfs_oz_stats *st)
@@ -112,7 +105,7 @@ void dfs_oz_crt_gemm_host(int transa, int transb, int64_t m, int64_t n, int64_t 
                 /* the truncation moves alpha S by less than 2^(ea + 53) E 2^(ta + tb) */
                 const double E = dfs_crt_bound(k, bits, dfs_oz_row_l1(ia[r], k),
                                                dfs_oz_row_l1(ib[c], k));
-                if (ok && ta + tb + exp_up(E) + ea + 53 <= margin) {
+                if (ok && ta + tb + dfs_oz_exp_up(E) + ea + 53 <= margin) {
                     *out = v;
                     done = 1;
                 }

@@ -12,14 +12,6 @@
 #include <math.h> /* scalbn (exact) */
 #endif
 
-/* The exponent of the least power of two >= x (x > 0 finite). */
-DFS_HD int dfs_oz_exp_up(double x)
-{
-    const uint64_t b = dfs_d_bits(x);
-    const int e = (int)(b >> 52) - 1023;
-    return (b & 0xfffffffffffffull) ? e + 1 : e;
-}
-
 /* What dfs_oz_finish_output did with an output. */
 enum { DFS_OZ_WRITTEN = 0, DFS_OZ_LISTED = 1, DFS_OZ_UNDECIDED = 2 };
 

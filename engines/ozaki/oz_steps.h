@@ -133,6 +133,14 @@ DFS_HD double dfs_oz_pow2m(int x)
     return dfs_d_from_bits((uint64_t)(1023 - x) << 52);
 }
 
+/* The exponent of the least power of two >= x (x > 0 finite). */
+DFS_HD int dfs_oz_exp_up(double x)
+{
+    const uint64_t b = dfs_d_bits(x);
+    const int e = (int)(b >> 52) - 1023;
+    return (b & 0xfffffffffffffull) ? e + 1 : e;
+}
+
 /* The pairs a DGEMM takes: slices i < sa of a row of op(A) times slices j < sb of a column of
  * op(B) with i + j <= d (d >= sa + sb - 2: all of them).  Row slice i meets the first
  * dfs_oz_cols(i) column slices. */
