@@ -6,8 +6,8 @@
  * (likewise the columns of op(B)); their exact integer product X = sum_q a~_q b~_q is found from
  * its residues modulo N small pairwise coprime moduli m_l <= 256: residues fit in int8, and the
  * products of residues summed over k < 2^17 terms fit in int32, so each modulus is one exact
- * int8 GEMM with int32 accumulation.  Garner's mixed-radix form gives X modulo M = prod m_l, and
- * X itself when M > 2 |X|.  The truncation error is bounded from the rows' l1 norms (as
+ * int8 GEMM with int32 accumulation.  The sum of t_l M_l (t_l from the residues) gives X modulo
+ * M = prod m_l, and X itself when M > 4 |X| (dfs_crt_reconstruct).  The truncation error is bounded from the rows' l1 norms (as
  * dfs_oz_tail_bound does for slices), so each output can be rounded correctly or sent to the
  * exact direct path, as in the scheme-I engine (README.md). */
 #ifndef DFS_OZ_CRT_H
@@ -43,8 +43,8 @@ DFS_HD int dfs_crt_bits(int n)
     return s >> 10;
 }
 
-/* The moduli needed for integers of b bits (each |a~| < 2^b) and k terms: M > 2^(2b + ceil(log2
- * k) + 1) > 2 |X|.  0 if more than DFS_CRT_MODULI would be needed. */
+/* The moduli needed for integers of b bits (each |a~| < 2^b) and k terms: M >= 2^(2b + ceil(log2
+ * k) + 2) > 4 |X|.  0 if more than DFS_CRT_MODULI would be needed. */
 DFS_HD int dfs_crt_count(int b, int64_t k)
 {
     const int want = 2 * b + dfs_oz_ceil_log2(k) + 2;
@@ -95,60 +95,77 @@ DFS_HD int dfs_crt_inverse(int x, int m)
     return s0 < 0 ? s0 + m : s0;
 }
 
-/* X from its residues c[l] (any integers, reduced here) modulo the first n moduli: the unique
- * X with |X| < M/2, as a 192-bit integer (n <= DFS_CRT_MODULI).  Garner's algorithm: X = v_0 +
- * v_1 m_0 + v_2 m_0 m_1 + ..., v_l in [0, m_l), then X - M when X >= M/2. */
-DFS_HD void dfs_crt_reconstruct(const int64_t *c, int n, dfs_oz_i192 *x)
+/* What reconstruction with the first n moduli needs, computed once per call on the host (and
+ * small enough to travel in a kernel's arguments): M = prod m_l, M_l = M / m_l, y_l = M_l^-1
+ * modulo m_l, as four-word integers (M < 2^190). */
+typedef struct {
+    int n;
+    int y[DFS_CRT_MODULI];
+    uint64_t Ml[DFS_CRT_MODULI][3], M[3];
+} dfs_crt_table;
+
+/* x = x * v for a three-word unsigned x (no overflow here: every product stays below M). */
+DFS_HD void dfs_crt_mul_small(uint64_t x[3], uint64_t v)
 {
-    int v[DFS_CRT_MODULI];
+    uint64_t carry = 0;
+    for (int w = 0; w < 3; w++) {
+        const dfs_u128 s = (dfs_u128)x[w] * v + carry;
+        x[w] = (uint64_t)s;
+        carry = (uint64_t)(s >> 64);
+    }
+}
+
+DFS_HD void dfs_crt_table_init(dfs_crt_table *t, int n)
+{
+    t->n = n;
+    t->M[0] = 1;
+    t->M[1] = t->M[2] = 0;
+    for (int l = 0; l < n; l++)
+        dfs_crt_mul_small(t->M, (uint64_t)dfs_crt_modulus(l));
     for (int l = 0; l < n; l++) {
         const int m = dfs_crt_modulus(l);
-        int64_t t = c[l] % m;
-        t = t < 0 ? t + m : t;
-        for (int j = 0; j < l; j++) {
-            t = (t - v[j]) % m;
-            t = t < 0 ? t + m : t;
-            t = t * dfs_crt_inverse(dfs_crt_modulus(j) % m, m) % m;
-        }
-        v[l] = (int)t;
+        uint64_t *Ml = t->Ml[l];
+        int r = 1; /* M_l mod m */
+        Ml[0] = 1;
+        Ml[1] = Ml[2] = 0;
+        for (int j = 0; j < n; j++)
+            if (j != l) {
+                dfs_crt_mul_small(Ml, (uint64_t)dfs_crt_modulus(j));
+                r = r * (dfs_crt_modulus(j) % m) % m;
+            }
+        t->y[l] = dfs_crt_inverse(r, m);
     }
-    /* X = sum v_l P_l (P_l = m_0 ... m_{l-1}), and P = M at the end, in four words (below 2^192) */
-    uint64_t X[4] = {0, 0, 0, 0}, P[4] = {1, 0, 0, 0};
-    for (int l = 0; l < n; l++) {
+}
+
+/* X from its residues c[l] (any integers, reduced here) modulo the table's moduli: the unique X
+ * with |X| < M/4 (dfs_crt_count leaves that room), as a 192-bit integer.  With
+ * t_l = c_l y_l mod m_l, X = sum t_l M_l - q M where q is the nearest integer to
+ * sum t_l / m_l (a sum of n terms below 1 in binary64: off by far less than the 1/4 of room). */
+DFS_HD void dfs_crt_reconstruct(const dfs_crt_table *t, const int64_t *c, dfs_oz_i192 *x)
+{
+    uint64_t X[3] = {0, 0, 0};
+    double f = 0.0;
+    for (int l = 0; l < t->n; l++) {
+        const int m = dfs_crt_modulus(l);
+        int64_t r = c[l] % m;
+        r = r < 0 ? r + m : r;
+        const uint64_t tl = (uint64_t)(r * t->y[l] % m);
+        f += (double)tl / (double)m;
         uint64_t carry = 0;
-        for (int w = 0; w < 4; w++) { /* X += v_l P */
-            const dfs_u128 s = (dfs_u128)P[w] * (uint64_t)v[l] + X[w] + carry;
+        for (int w = 0; w < 3; w++) { /* X += t_l M_l (below n M < 2^192) */
+            const dfs_u128 s = (dfs_u128)t->Ml[l][w] * tl + X[w] + carry;
             X[w] = (uint64_t)s;
             carry = (uint64_t)(s >> 64);
         }
-        carry = 0;
-        for (int w = 0; w < 4; w++) { /* P *= m_l */
-            const dfs_u128 s = (dfs_u128)P[w] * (uint64_t)dfs_crt_modulus(l) + carry;
-            P[w] = (uint64_t)s;
-            carry = (uint64_t)(s >> 64);
-        }
     }
-    /* now P = M; X >= M/2 (2X >= M) means X - M */
-    uint64_t twice[4];
-    for (int w = 3; w >= 0; w--)
-        twice[w] = (X[w] << 1) | (w ? X[w - 1] >> 63 : 0);
-    int ge = 1;
-    for (int w = 3; w >= 0; w--)
-        if (twice[w] != P[w]) {
-            ge = twice[w] > P[w];
-            break;
-        }
-    if (ge) {
-        uint64_t borrow = 0;
-        for (int w = 0; w < 4; w++) {
-            const uint64_t d = X[w] - P[w] - borrow;
-            borrow = (X[w] < P[w]) || (X[w] - P[w] < borrow);
-            X[w] = d;
-        }
+    uint64_t qM[3] = {t->M[0], t->M[1], t->M[2]};
+    dfs_crt_mul_small(qM, (uint64_t)(f + 0.5)); /* q M <= X + M/4: no overflow */
+    uint64_t borrow = 0;
+    for (int w = 0; w < 3; w++) { /* X - q M, two's complement */
+        const uint64_t d = X[w] - qM[w] - borrow;
+        borrow = (X[w] < qM[w]) || (X[w] - qM[w] < borrow);
+        x->w[w] = d;
     }
-    x->w[0] = X[0];
-    x->w[1] = X[1];
-    x->w[2] = X[2]; /* |X| < 2^190: the fourth word is only sign */
 }
 
 /* A bound, in units of 2^(tau_a + tau_b), of |sum_q a_q b_q - 2^-2b sum_q a~_q b~_q| for k terms

@@ -64,10 +64,9 @@ void dfs_oz_crt_gemm_host(int transa, int transb, int64_t m, int64_t n, int64_t 
         residues(transb, B, ldb, 1, n, k, ib, bits, nmod, RB);
     }
     st->slices_a = st->slices_b = nmod;
+    dfs_crt_table tab;
+    dfs_crt_table_init(&tab, nmod);
     int64_t w[DFS_X_WORDS], scratch[DFS_X_WORDS];
-    uint64_t ma;
-    int ea;
-    dfs_d_split(alpha, &ma, &ea);
     for (int64_t c = 0; c < n; c++)
         for (int64_t r = 0; r < m; r++) {
             double *out = &C[r + c * ldc];
@@ -86,26 +85,18 @@ void dfs_oz_crt_gemm_host(int transa, int transb, int64_t m, int64_t n, int64_t 
                     res[l] = s;
                 }
                 dfs_oz_i192 X;
-                dfs_crt_reconstruct(res, nmod, &X);
-                /* S = X 2^e0 exactly; round alpha S + beta c with its margin */
+                dfs_crt_reconstruct(&tab, res, &X);
+                /* S = X 2^e0 exactly; round alpha S + beta c with its margin; the truncation
+                 * moves S by less than E 2^(ta + tb) */
                 const int e0 = ta + tb - 2 * bits;
-                const double cv = beta != 0 ? *out : 0.0;
                 double v;
-                int margin, ok = alpha == 1.0 && beta == 0.0 && dfs_oz_i192_round(&X, e0, &v, &margin);
-                if (!ok) {
-                    dfs_xacc acc;
-                    uint64_t mg[3];
-                    dfs_x_init(&acc, w, DFS_X_WORDS, DFS_X_LSB);
-                    const int neg = dfs_oz_i192_abs(&X, mg);
-                    ok = dfs_x_add(&acc, neg, (dfs_u128)mg[0] | ((dfs_u128)mg[1] << 64), e0) &&
-                         dfs_x_add(&acc, neg, (dfs_u128)mg[2], e0 + 128) &&
-                         dfs_x_axpby_margin(&acc, 0u, alpha, beta, cv, scratch, DFS_X_WORDS, &v,
-                                            &margin);
-                }
-                /* the truncation moves alpha S by less than 2^(ea + 53) E 2^(ta + tb) */
+                int margin;
+                const int ok = dfs_oz_i192_axpby(&X, e0, alpha, beta, beta != 0 ? *out : 0.0, w,
+                                                 DFS_X_WORDS, DFS_X_LSB, scratch, DFS_X_WORDS,
+                                                 &v, &margin);
                 const double E = dfs_crt_bound(k, bits, dfs_oz_row_l1(ia[r], k),
                                                dfs_oz_row_l1(ib[c], k));
-                if (ok && ta + tb + dfs_oz_exp_up(E) + ea + 53 <= margin) {
+                if (ok && dfs_oz_decided(E, ta, tb, alpha, margin)) {
                     *out = v;
                     done = 1;
                 }

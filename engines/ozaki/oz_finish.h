@@ -64,19 +64,10 @@ DFS_HD int dfs_oz_finish_output(const dfs_oz_finish_args *pa, int64_t r, int64_t
             }
         }
         const int e0 = ta + tb - (pa->d + 2) * pa->beta;
-        if (!(alpha == 1.0 && beta == 0.0 && dfs_oz_i192_round(&x, e0, &v, &margin))) {
-            /* alpha, beta (or an extreme exponent): the integer into the window, the general
-             * rounding */
-            dfs_xacc acc;
-            dfs_x_init(&acc, win, DFS_OZ_WIN, ta + tb - (pa->sa + pa->sb) * pa->beta);
-            uint64_t m[3];
-            const int neg = dfs_oz_i192_abs(&x, m);
-            if (!dfs_x_add(&acc, neg, (dfs_u128)m[0] | ((dfs_u128)m[1] << 64), e0) ||
-                !dfs_x_add(&acc, neg, (dfs_u128)m[2], e0 + 128) ||
-                !dfs_x_axpby_margin(&acc, 0u, alpha, beta, cv, res, DFS_OZ_RWIN, &v,
-                                    &margin))
-                return DFS_OZ_LISTED;
-        }
+        if (!dfs_oz_i192_axpby(&x, e0, alpha, beta, cv, win, DFS_OZ_WIN,
+                               ta + tb - (pa->sa + pa->sb) * pa->beta, res, DFS_OZ_RWIN, &v,
+                               &margin))
+            return DFS_OZ_LISTED;
     } else {
         dfs_xacc acc;
         dfs_x_init(&acc, win, DFS_OZ_WIN, ta + tb - (pa->sa + pa->sb) * pa->beta);
@@ -97,18 +88,14 @@ DFS_HD int dfs_oz_finish_output(const dfs_oz_finish_args *pa, int64_t r, int64_t
             return DFS_OZ_LISTED;
     }
     if (pa->verify && rows) {
-        /* the pairs left out move alpha S by at most |alpha| E < 2^(ea + 53) E */
-        uint64_t ma;
-        int ea;
-        dfs_d_split(alpha, &ma, &ea);
         const double nA = pa->nrmA[gr], nB = pa->nrmB[gc];
         const double e = dfs_oz_tail_bound(pa->k, pa->beta, pa->sa, pa->sb, pa->d, na, nb, nA, nB);
-        if (e > 0 && ta + tb + dfs_oz_exp_up(e) + ea + 53 > margin)
+        if (!dfs_oz_decided(e, ta, tb, alpha, margin))
             return DFS_OZ_UNDECIDED;
         const double e1 = pa->d > 0 ? dfs_oz_tail_bound(pa->k, pa->beta, pa->sa, pa->sb, pa->d - 1,
                                                         na, nb, nA, nB)
                                     : 0.0;
-        *lower = e1 > 0 && ta + tb + dfs_oz_exp_up(e1) + ea + 53 > margin;
+        *lower = !dfs_oz_decided(e1, ta, tb, alpha, margin);
     }
     *out = v;
     return DFS_OZ_WRITTEN;

@@ -300,6 +300,37 @@ DFS_HD int dfs_oz_i192_round(const dfs_oz_i192 *x, int e0, double *r, int *margi
     return 1;
 }
 
+/* *v = RN(alpha X 2^e0 + beta cv) for the 192-bit integer X (beta == 0: cv not used), with
+ * its margin (dfs_x_round_margin): directly when alpha = 1 and beta = 0, else through the
+ * window win of wn words from 2^wlsb (wlsb <= e0) and the scratch of sn words
+ * (dfs_x_axpby_margin).  Returns 0 when the window or scratch cannot hold it. */
+DFS_HD int dfs_oz_i192_axpby(const dfs_oz_i192 *x, int e0, double alpha, double beta, double cv,
+                             int64_t *win, int wn, int wlsb, int64_t *scratch, int sn, double *v,
+                             int *margin)
+{
+    if (alpha == 1.0 && beta == 0.0 && dfs_oz_i192_round(x, e0, v, margin))
+        return 1;
+    dfs_xacc acc;
+    uint64_t m[3];
+    dfs_x_init(&acc, win, wn, wlsb);
+    const int neg = dfs_oz_i192_abs(x, m);
+    return dfs_x_add(&acc, neg, (dfs_u128)m[0] | ((dfs_u128)m[1] << 64), e0) &&
+           dfs_x_add(&acc, neg, (dfs_u128)m[2], e0 + 128) &&
+           dfs_x_axpby_margin(&acc, 0u, alpha, beta, cv, scratch, sn, v, margin);
+}
+
+/* Whether a result with this margin is also RN(alpha (S + t) + beta c) for every |t| <=
+ * E 2^(tau_a + tau_b) (E >= 0): |alpha t| < 2^(ea + 53) E 2^(tau_a + tau_b) must fit in it. */
+DFS_HD int dfs_oz_decided(double E, int ta, int tb, double alpha, int margin)
+{
+    if (E == 0)
+        return 1;
+    uint64_t ma;
+    int ea;
+    dfs_d_split(alpha, &ma, &ea);
+    return ta + tb + dfs_oz_exp_up(E) + ea + 53 <= margin;
+}
+
 /* Words of an output's window accumulator for its partials (GPU finish kernel), and of the one
  * for alpha * S + beta * c. */
 #define DFS_OZ_WIN 20

@@ -90,7 +90,9 @@ START_TEST(crt_exact_products)
             add_product(&exact, na ^ nb, ma, mb);
         }
         dfs_oz_i192 x;
-        dfs_crt_reconstruct(res, n, &x);
+        dfs_crt_table tab;
+        dfs_crt_table_init(&tab, n);
+        dfs_crt_reconstruct(&tab, res, &x);
         uint64_t mg[3];
         const int neg = dfs_oz_i192_abs(&x, mg);
         /* exact - X == 0 */
@@ -103,6 +105,21 @@ START_TEST(crt_exact_products)
     }
     printf("crt: %d exact products of k <= 3000 integers below 2^b (b <= 86) recovered from "
            "int8 residues\n", cases);
+    /* the table: M_l m_l = M and y_l M_l = 1 modulo m_l, for every n */
+    for (int n = 1; n <= DFS_CRT_MODULI; n++) {
+        dfs_crt_table tab;
+        dfs_crt_table_init(&tab, n);
+        for (int l = 0; l < n; l++) {
+            uint64_t p[3] = {tab.Ml[l][0], tab.Ml[l][1], tab.Ml[l][2]};
+            dfs_crt_mul_small(p, (uint64_t)dfs_crt_modulus(l));
+            ck_assert(p[0] == tab.M[0] && p[1] == tab.M[1] && p[2] == tab.M[2]);
+            const dfs_u128 lo = (dfs_u128)tab.Ml[l][0] | ((dfs_u128)tab.Ml[l][1] << 64);
+            const int m = dfs_crt_modulus(l);
+            const int mod = (int)(((dfs_u128)(tab.Ml[l][2] % m) * (((dfs_u128)1 << 64) % m) % m *
+                                       (((dfs_u128)1 << 64) % m) + lo % m) % m);
+            ck_assert_int_eq(mod * tab.y[l] % m, 1 % m);
+        }
+    }
 }
 END_TEST
 
