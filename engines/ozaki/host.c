@@ -12,6 +12,7 @@
 #include "host.h"
 
 #include "../common/fpe.h"
+#include "host_gemm.h"
 #include "oz_steps.h"
 
 #include <math.h>
@@ -119,24 +120,6 @@ void dfs_oz_gemv_host(const dfs_oz_params *p, int trans, int64_t m, int64_t n, d
 
 /* ---- DGEMM ------------------------------------------------------------------------------- */
 
-/* op(A)(r, q) and op(B)(q, c) */
-static double opA(int t, const double *A, int64_t lda, int64_t r, int64_t q)
-{
-    return t ? A[q + r * lda] : A[r + q * lda];
-}
-
-static double opB(int t, const double *B, int64_t ldb, int64_t q, int64_t c)
-{
-    return t ? B[c + q * ldb] : B[q + c * ldb];
-}
-
-typedef struct {
-    int ta, tb;
-    int64_t m, n, k;
-    const double *A, *B;
-    int64_t lda, ldb;
-} gemm_in;
-
 /* C(r, c) directly: every product into the accumulator. */
 static double direct_output(const gemm_in *g, int64_t r, int64_t c, double alpha, double beta,
                             double cv)
@@ -185,10 +168,7 @@ static int plan_rows(const gemm_in *g, int is_b, int64_t rows, int beta, dfs_oz_
 {
     int s = 0;
     for (int64_t r = 0; r < rows; r++) {
-        dfs_oz_row ri = dfs_oz_row_init();
-        for (int64_t q = 0; q < g->k; q++)
-            dfs_oz_row_add(&ri, is_b ? opB(g->tb, g->B, g->ldb, q, r)
-                                     : opA(g->ta, g->A, g->lda, r, q));
+        const dfs_oz_row ri = row_of(g, is_b, r);
         info[r] = ri;
         need[r] = ri.special ? -1 : dfs_oz_row_slices(ri, beta);
         s = need[r] > s ? need[r] : s;

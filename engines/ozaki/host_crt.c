@@ -7,31 +7,20 @@
 #include "host.h"
 
 #include "crt.h"
+#include "host_gemm.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-static double op_at(int t, const double *X, int64_t ld, int64_t i, int64_t j)
+/* The residues of row r of op(A) (is_b: column r of op(B)) modulo the n moduli:
+ * R[(l * rows + r) * k + q]. */
+static void residues(const gemm_in *g, int is_b, int64_t rows, const dfs_oz_row *info, int bits,
+                     int n, signed char *R)
 {
-    return t ? X[j + i * ld] : X[i + j * ld]; /* op(X)(i, j) */
-}
-
-/* Row r of op(A) (is_b: column r of op(B)): tau, special, l1 norm. */
-static dfs_oz_row row_info(int t, const double *X, int64_t ld, int is_b, int64_t r, int64_t k)
-{
-    dfs_oz_row ri = dfs_oz_row_init();
-    for (int64_t q = 0; q < k; q++)
-        dfs_oz_row_add(&ri, is_b ? op_at(t, X, ld, q, r) : op_at(t, X, ld, r, q));
-    return ri;
-}
-
-/* The residues of row r (or column r of op(B)) modulo the n moduli: R[(l * rows + r) * k + q]. */
-static void residues(int t, const double *X, int64_t ld, int is_b, int64_t rows, int64_t k,
-                     const dfs_oz_row *info, int bits, int n, signed char *R)
-{
+    const int64_t k = g->k;
     for (int64_t r = 0; r < rows; r++)
         for (int64_t q = 0; q < k; q++) {
-            const double v = is_b ? op_at(t, X, ld, q, r) : op_at(t, X, ld, r, q);
+            const double v = is_b ? opB(g->tb, g->B, g->ldb, q, r) : opA(g->ta, g->A, g->lda, r, q);
             int neg = 0;
             dfs_u128 mag = 0;
             if (!info[r].special && info[r].tau != DFS_OZ_NONE_TAU)
@@ -49,6 +38,7 @@ void dfs_oz_crt_gemm_host(int transa, int transb, int64_t m, int64_t n, int64_t 
     memset(st, 0, sizeof *st);
     if (m <= 0 || n <= 0)
         return;
+    const gemm_in g = {transa, transb, m, n, k, A, B, lda, ldb};
     const int nmod = k > 0 && k < (1 << 17) && bits >= 1 && bits <= 100 ? dfs_crt_count(bits, k) : 0;
     dfs_oz_row *ia = calloc((size_t)m, sizeof *ia), *ib = calloc((size_t)n, sizeof *ib);
     signed char *RA = nmod ? malloc((size_t)nmod * (size_t)m * (size_t)k) : NULL;
@@ -57,11 +47,11 @@ void dfs_oz_crt_gemm_host(int transa, int transb, int64_t m, int64_t n, int64_t 
     const int usable = ia && ib && nmod && RA && RB && alpha != 0;
     if (usable) {
         for (int64_t r = 0; r < m; r++)
-            ia[r] = row_info(transa, A, lda, 0, r, k);
+            ia[r] = row_of(&g, 0, r);
         for (int64_t c = 0; c < n; c++)
-            ib[c] = row_info(transb, B, ldb, 1, c, k);
-        residues(transa, A, lda, 0, m, k, ia, bits, nmod, RA);
-        residues(transb, B, ldb, 1, n, k, ib, bits, nmod, RB);
+            ib[c] = row_of(&g, 1, c);
+        residues(&g, 0, m, ia, bits, nmod, RA);
+        residues(&g, 1, n, ib, bits, nmod, RB);
     }
     st->slices_a = st->slices_b = nmod;
     dfs_crt_table tab;
