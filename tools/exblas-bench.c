@@ -25,12 +25,21 @@
  *                   from the same fixed seed; X >= 0 (X = 0: uniform in [-0.5, 0.5)); larger X
  *                   spreads the magnitudes (X = 4: a factor e^+-4, about 2^+-5.8, within one
  *                   standard deviation of N)
+ *   --check S       (dgemm only, not with --host-overhead) after the timed runs, the largest
+ *                   relative error of C (the last run's: beta = 0, so each run writes all of it)
+ *                   over S entries (i, j) drawn from a fixed seed of their own, with replacement
+ *                   (every entry once when S >= m n), against the correctly rounded
+ *                   RN(sum_q op(A)(i,q) op(B)(q,j)) of the reproducible engine's CPU DGEMM
+ *                   (engines/ozaki/host.h, default parameters, one 1 x 1 product per entry).  A,
+ *                   B and C are copied to the host once; the check is not timed.
  * Output (GPU time, CUDA events on the default stream; median and min of R runs):
- *   routine,mode,m,n,k,op,reps,median_ms,min_ms,gflops,gbps,phi
+ *   routine,mode,m,n,k,op,reps,median_ms,min_ms,gflops,gbps,phi,max_rel_err
  *   gflops = 2mnk/t (dgemm), 2mn/t (dgemv), 2n/t (ddot), with t the median; gbps = bytes of the
  *   operands read or written once / t (beta = 0: C and y are written, not read).  Fields that do
  *   not apply are empty.  mode is EXBLAS_MODE ("auto" when unset) or "no-shim".  phi is the
- *   --phi value, empty without --phi (uniform data).
+ *   --phi value, empty without --phi (uniform data).  max_rel_err is the --check result,
+ *   max |c - ref| / |ref| over the sample, with |c - ref| itself for an entry whose ref is 0 (0
+ *   when c is 0 too; NaN if some c is NaN); 0 for an empty C (m or n 0); empty without --check.
  *   ddot returns its result to device memory (CUBLAS_POINTER_MODE_DEVICE).
  * Output of --host-overhead:
  *   routine,mode,m,n,k,op,calls,rounds,median_us_per_call,min_us_per_call,phi
@@ -39,12 +48,15 @@
  *   EXBLAS_MODE=native exblas-bench dgemv 8192 8192 --op T --reps 50
  *   exblas-bench dgemm 64 64 64 --host-overhead; exblas-bench dgemm 64 64 64 --host-overhead --no-shim
  *   EXBLAS_MODE=repro exblas-bench ddot 100000000 --phi 4
+ *   EXBLAS_MODE=ozaki:splits=3 exblas-bench dgemm 4096 4096 4096 --phi 1 --check 256
  * Data are random in [-1,1) from a fixed seed (with --phi X: the phi generator above, from the
  * same seed).
  *
  * Exit status: 0 done; 1 a CUDA or cuBLAS call failed; 2 usage error, or the shim cannot be found
  * or loaded; 77 no CUDA GPU ("exblas-bench: no CUDA GPU available (<reason>)" on stderr). */
 #include "common.h"
+
+#include "../engines/ozaki/host.h"
 
 #include <cublas_v2.h>
 #include <cuda_runtime_api.h>
@@ -78,6 +90,7 @@ typedef struct {
     const char *shim;
     int has_phi; /* --phi given: data (U - 0.5) exp(phi N) */
     double phi;
+    int check; /* --check S: entries of C checked (0: no check) */
 } options;
 
 static void cuda_check(cudaError_t e, const char *what, int line)
@@ -104,7 +117,9 @@ static void usage(FILE *f)
           "options: --reps R (10)  --warmup W (3)  --shim PATH  --no-shim\n"
           "         --host-overhead [--calls N (2000)] [--quick-return]   (dgemm only)\n"
           "         --phi X   data (U - 0.5) exp(X N) instead of uniform in [-1,1) (X >= 0)\n"
-          "CSV on stdout: routine,mode,m,n,k,op,reps,median_ms,min_ms,gflops,gbps,phi\n"
+          "         --check S   max relative error of S sampled entries of C against the\n"
+          "                     correctly rounded product (CPU), after the timed runs (dgemm only)\n"
+          "CSV on stdout: routine,mode,m,n,k,op,reps,median_ms,min_ms,gflops,gbps,phi,max_rel_err\n"
           "  (--host-overhead: routine,mode,m,n,k,op,calls,rounds,median_us_per_call,min_us_per_call,phi)\n"
           "Exit 77 without a GPU.\n",
           f);
@@ -221,13 +236,18 @@ static void ensure_shim(const options *o, char **argv)
 
 static uint64_t rng_state = 0x243f6a8885a308d3ULL;
 
-/* splitmix64 */
-static uint64_t next_random(void)
+static uint64_t splitmix64(uint64_t *state)
 {
-    uint64_t z = (rng_state += 0x9e3779b97f4a7c15ULL);
+    uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
     return z ^ (z >> 31);
+}
+
+/* the data's generator */
+static uint64_t next_random(void)
+{
+    return splitmix64(&rng_state);
 }
 
 /* 53 bits, in [0, 1) */
@@ -302,13 +322,13 @@ static const char *op_name(const options *o)
 }
 
 
-/* The phi column: the --phi value, empty without it. */
+/* The phi column: the --phi value, empty without it (the caller ends the line). */
 static void print_phi(const options *o)
 {
     if (o->has_phi)
-        printf(",%.15g\n", o->phi);
+        printf(",%.15g", o->phi);
     else
-        printf(",\n");
+        printf(",");
 }
 
 static void print_dims(const options *o, int m)
@@ -323,6 +343,70 @@ static void print_dims(const options *o, int m)
         printf(",%d,%d,,%s", m, o->n, op_name(o));
     else
         printf(",%d,%d,%d,%s", m, o->n, o->k, op_name(o));
+}
+
+/* n doubles of device memory in a new host buffer. */
+static double *host_copy(const double *dev, size_t n)
+{
+    double *h = malloc((n ? n : 1) * sizeof *h);
+    if (!h) {
+        fprintf(stderr, "exblas-bench: out of host memory for --check\n");
+        exit(1);
+    }
+    CUDA_CHECK(cudaMemcpy(h, dev, n * sizeof *h, cudaMemcpyDeviceToHost));
+    return h;
+}
+
+/* The relative error of c against ref: |c - ref| / |ref|, or |c - ref| itself where ref = 0; NaN
+ * when c is, infinite when c misses an infinite ref. */
+static double rel_err(double c, double ref)
+{
+    if (c == ref)
+        return 0.0;
+    if (isnan(c) || isinf(ref))
+        return isnan(c) ? c : INFINITY;
+    return ref != 0 ? fabs(c - ref) / fabs(ref) : fabs(c - ref);
+}
+
+/* --check S (dgemm): the largest relative error of C, the last run's alpha op(A) op(B) (beta = 0),
+ * over S entries drawn with replacement from a seed of their own (all entries when S >= m n).
+ * Each entry's reference is the correctly rounded RN(alpha * sum_q op(A)(i,q) op(B)(q,j)): the
+ * reproducible engine's CPU DGEMM on a 1 x 1 product (row i of op(A), column j of op(B)).  The
+ * error is rel_err's; a NaN c makes the result NaN. */
+static double check_dgemm(const options *o, const operands *d)
+{
+    const size_t m = (size_t)o->m, n = (size_t)o->n, k = (size_t)o->k;
+    const size_t lda = (size_t)d->lda, ldb = (size_t)d->ldb, ldc = m > 1 ? m : 1;
+    if (m == 0 || n == 0)
+        return 0.0;
+    CUDA_CHECK(cudaDeviceSynchronize()); /* the shim may have worked on streams of its own */
+    double *A = host_copy(d->A, m * k), *B = host_copy(d->B, k * n), *C = host_copy(d->C, m * n);
+    const int ta = o->ta != CUBLAS_OP_N, tb = o->tb != CUBLAS_OP_N;
+    const dfs_oz_params p = dfs_oz_default_params();
+    const double alpha = *d->one; /* host pointer mode */
+    const int all = (uint64_t)o->check >= (uint64_t)m * n;
+    const size_t count = all ? m * n : (size_t)o->check;
+    uint64_t seed = 0x13198a2e03707344ULL; /* the sample's own, fixed */
+    double worst = 0.0;
+    for (size_t s = 0; s < count; s++) {
+        const size_t i = all ? s % m : (size_t)(splitmix64(&seed) % m);
+        const size_t j = all ? s / m : (size_t)(splitmix64(&seed) % n);
+        /* row i of op(A) and column j of op(B), as 1 x k and k x 1 operands with the same
+         * leading dimensions and transposes (with k = 0 nothing is read: the bases will do) */
+        const double *a = k == 0 ? A : ta ? A + i * lda : A + i;
+        const double *b = k == 0 ? B : tb ? B + j : B + j * ldb;
+        double ref = 0.0;
+        dfs_oz_stats st;
+        dfs_oz_gemm_host(&p, ta, tb, 1, 1, (int64_t)k, alpha, a, (int64_t)lda, b, (int64_t)ldb,
+                         0.0, &ref, 1, &st);
+        const double err = rel_err(C[i + j * ldc], ref);
+        if (err > worst || isnan(err)) /* a NaN stays: nothing is > NaN */
+            worst = err;
+    }
+    free(A);
+    free(B);
+    free(C);
+    return worst;
 }
 
 static void bench_gpu(cublasHandle_t h, const options *o, const operands *d)
@@ -360,11 +444,17 @@ static void bench_gpu(cublasHandle_t h, const options *o, const operands *d)
         bytes = 8 * (2 * n + 1);
     }
     double t = med * 1e-3;
-    printf("routine,mode,m,n,k,op,reps,median_ms,min_ms,gflops,gbps,phi\n");
+    /* after the timed runs, before any output */
+    const double max_rel = o->check ? check_dgemm(o, d) : 0.0;
+    printf("routine,mode,m,n,k,op,reps,median_ms,min_ms,gflops,gbps,phi,max_rel_err\n");
     print_dims(o, o->m);
     printf(",%d,%.6f,%.6f,%.3f,%.3f", o->reps, med, ms[0], t > 0 ? flops / t * 1e-9 : 0.0,
            t > 0 ? bytes / t * 1e-9 : 0.0);
     print_phi(o);
+    if (o->check)
+        printf(",%.3e\n", max_rel);
+    else
+        printf(",\n");
     free(ms);
 }
 
@@ -391,6 +481,7 @@ static void bench_host(cublasHandle_t h, const options *o, const operands *d)
     print_dims(o, m);
     printf(",%d,%d,%.4f,%.4f", o->calls, ROUNDS, med, us[0]);
     print_phi(o);
+    printf("\n");
 }
 
 /* ---------- arguments ---------- */
@@ -467,6 +558,8 @@ static int parse_args(int argc, char **argv, options *o)
             o->shim = argv[++i];
         else if (!strcmp(a, "--phi") && v)
             bad = parse_phi(argv[++i], o);
+        else if (!strcmp(a, "--check") && v)
+            bad = parse_int(argv[++i], 1, &o->check);
         else if (!strcmp(a, "--no-shim"))
             o->no_shim = 1;
         else if (!strcmp(a, "--host-overhead"))
@@ -483,6 +576,10 @@ static int parse_args(int argc, char **argv, options *o)
     }
     if ((o->host_overhead || o->quick_return) && o->r != DGEMM) {
         fprintf(stderr, "exblas-bench: --host-overhead and --quick-return are for dgemm only\n");
+        return -1;
+    }
+    if (o->check && (o->r != DGEMM || o->host_overhead)) {
+        fprintf(stderr, "exblas-bench: --check is for dgemm only, without --host-overhead\n");
         return -1;
     }
     if (o->quick_return && !o->host_overhead) {

@@ -1,0 +1,38 @@
+#!/bin/sh
+# bench-int8.sh BUILD_DIR — the measurements of the integer tensor-core engine (issue 6) on a GPU
+# machine: DGEMM under EXBLAS_MODE=int8 against cuBLAS alone (--no-shim) at n = 4096, 8192 and
+# 16384 on data of exponent spread phi 0.5 and 2, then the reproducible engine with its products
+# on int8 (EXBLAS_MODE=repro:products=int8) against plain repro at n = 4096 and 8192, phi 0 and 1.
+# Every run checks 256 sampled entries of C against the correctly rounded product (--check 256:
+# the max_rel_err column).  EXTRA_MODES="MODE ..." (modes separated by spaces) adds those modes
+# to the first part's runs.  CSV on stdout (exblas-bench's columns), one header.  A failing run
+# prints a comment line and the script goes on.
+set -u
+B=${1:-build}/tools/exblas-bench
+hdr=1
+bench() { # MODE ARGS...
+    mode=$1; shift
+    if [ "$mode" = native ]; then
+        out=$("$B" "$@" --no-shim 2>&1) || { echo "# failed: $mode $*: $out"; return; }
+    else
+        out=$(EXBLAS_MODE=$mode "$B" "$@" 2>&1) || { echo "# failed: $mode $*: $out"; return; }
+    fi
+    if [ $hdr = 1 ]; then echo "$out" | head -1; hdr=0; fi
+    echo "$out" | tail -n +2
+}
+for n in 4096 8192 16384; do
+    for phi in 0.5 2; do
+        for mode in native int8 ${EXTRA_MODES:-}; do
+            bench "$mode" dgemm $n $n $n --phi $phi --reps 5 --warmup 3 --check 256
+        done
+    done
+done
+# the reproducible engine, its products on int8 or not (5 warm-up runs, as bench-repro.sh gives
+# repro)
+for n in 4096 8192; do
+    for phi in 0 1; do
+        for mode in repro:products=int8 repro; do
+            bench "$mode" dgemm $n $n $n --phi $phi --reps 5 --warmup 5 --check 256
+        done
+    done
+done
