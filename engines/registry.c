@@ -3,13 +3,15 @@
 
 #include <string.h>
 
-extern const dfs_engine dfs_engine_native, dfs_engine_df, dfs_engine_repro, dfs_engine_ozaki;
+extern const dfs_engine dfs_engine_native, dfs_engine_df, dfs_engine_repro, dfs_engine_ozaki,
+    dfs_engine_int8;
 
 const dfs_engine *const dfs_engines[] = {
     &dfs_engine_native, /* index 0: always native */
     &dfs_engine_df,
     &dfs_engine_repro,
     &dfs_engine_ozaki,
+    &dfs_engine_int8,
 };
 const int dfs_engine_count = (int)(sizeof dfs_engines / sizeof dfs_engines[0]);
 

@@ -16,6 +16,7 @@
 #include "oz_steps.h"
 
 #define DFS_CRT_MODULI 24 /* usable moduli: their product stays below 2^190 */
+#define DFS_CRT_MAX_K (1 << 17) /* k below it: sums of k residue products (< 2^14) fit int32 */
 
 /* Modulus l (0 <= l < DFS_CRT_MODULI): pairwise coprime, the largest first. */
 DFS_HD int dfs_crt_modulus(int l)
@@ -52,6 +53,29 @@ DFS_HD int dfs_crt_count(int b, int64_t k)
         if (dfs_crt_bits(n) >= want)
             return n;
     return 0;
+}
+
+/* The bits per element that n moduli carry for k terms: the largest b with 2b + ceil(log2 k) + 2
+ * <= dfs_crt_bits(n) (then M > 4 |X| whatever the data), at most 100; 0 when n is too few. */
+DFS_HD int dfs_crt_scale_bits(int n, int64_t k)
+{
+    const int room = dfs_crt_bits(n) - dfs_oz_ceil_log2(k) - 2;
+    const int b = room >= 2 ? room / 2 : 0;
+    return b > 100 ? 100 : b;
+}
+
+/* The int8 engine's default moduli for k terms: the fewest that give every element at least
+ * DFS_CRT_FAST_BITS bits whatever the data, 3 more above k = 8192 (rows of few large elements
+ * get more: dfs_crt_row_bits).  Measured on an H200 against native cuBLAS's errors on phi 0.5
+ * and 2 data (README.md): 15 moduli at k = 4096 and 8192, 16 at k = 16384. */
+#define DFS_CRT_FAST_BITS 51
+DFS_HD int dfs_crt_fast_moduli(int64_t k)
+{
+    const int want = DFS_CRT_FAST_BITS + (k > 8192 ? 3 : 0);
+    for (int n = 1; n <= DFS_CRT_MODULI; n++)
+        if (dfs_crt_scale_bits(n, k) >= want)
+            return n;
+    return DFS_CRT_MODULI;
 }
 
 /* a~ = trunc(a 2^(b - tau)) for a finite a with |a| < 2^tau, 1 <= b <= 100: |a~| < 2^b. */
@@ -95,86 +119,202 @@ DFS_HD int dfs_crt_inverse(int x, int m)
     return s0 < 0 ? s0 + m : s0;
 }
 
-/* What reconstruction with the first n moduli needs, computed once per call on the host (and
- * small enough to travel in a kernel's arguments): M = prod m_l, M_l = M / m_l, y_l = M_l^-1
- * modulo m_l, as four-word integers (M < 2^190). */
+/* a~ = trunc(a 2^(b - tau)) (dfs_crt_scale) in 18-bit limbs, the least significant first: what
+ * the residue of each modulus is computed from (dfs_crt_residue_limbs).  b <= 100 < 6 * 18. */
+#define DFS_CRT_ALIMBS 6
 typedef struct {
-    int n;
+    uint32_t l[DFS_CRT_ALIMBS];
+    int neg;
+} dfs_crt_int;
+
+DFS_HD void dfs_crt_int_of(double a, int tau, int b, dfs_crt_int *x)
+{
+    int neg;
+    dfs_u128 mag;
+    dfs_crt_scale(a, tau, b, &neg, &mag);
+    x->neg = neg;
+    for (int i = 0; i < DFS_CRT_ALIMBS; i++)
+        x->l[i] = (uint32_t)(mag >> (18 * i)) & 0x3ffffu;
+}
+
+/* The residue of x modulo p <= 256 in [-(p/2), (p-1)/2] (dfs_crt_residue's value), from its
+ * first nl limbs (the others zero: nl = ceil(b / 18) does): sum l_i (2^(18 i) mod p) < 2^29 in
+ * 32 bits, one remainder (with a constant p, a multiplication). */
+DFS_HD int dfs_crt_residue_limbs(const dfs_crt_int *x, int nl, unsigned p)
+{
+    const unsigned c18 = (1u << 18) % p;
+    unsigned s = 0, c = 1; /* c = 2^(18 i) mod p */
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+#endif
+    for (int i = 0; i < DFS_CRT_ALIMBS; i++) {
+        if (i < nl)
+            s += x->l[i] * c;
+        c = c * c18 % p;
+    }
+    unsigned r = s % p;
+    if (x->neg && r)
+        r = p - r;
+    return r > (p - 1) / 2 ? (int)r - (int)p : (int)r;
+}
+
+/* The limbs that integers of b bits need. */
+DFS_HD int dfs_crt_limbs(int b)
+{
+    return (b + 17) / 18;
+}
+
+#define DFS_CRT_LIMBS 6 /* 32-bit limbs of M < 2^190 */
+
+/* What reconstruction with the first n moduli needs, computed once per call on the host (and
+ * small enough to travel in a kernel's arguments): M = prod m_l and M_l = M / m_l in 32-bit
+ * limbs (the least significant first), y_l = M_l^-1 modulo m_l, and 1/m_l in binary32. */
+typedef struct {
+    int n, limbs; /* limbs: those of M that can be nonzero */
     int y[DFS_CRT_MODULI];
-    uint64_t Ml[DFS_CRT_MODULI][3], M[3];
+    float inv[DFS_CRT_MODULI];
+    uint32_t Ml[DFS_CRT_MODULI][DFS_CRT_LIMBS], M[DFS_CRT_LIMBS];
 } dfs_crt_table;
 
-/* x = x * v for a three-word unsigned x (no overflow here: every product stays below M). */
-DFS_HD void dfs_crt_mul_small(uint64_t x[3], uint64_t v)
+/* x = x * v for a six-limb unsigned x (no overflow here: every product stays below M). */
+DFS_HD void dfs_crt_mul_small(uint32_t x[DFS_CRT_LIMBS], uint32_t v)
 {
     uint64_t carry = 0;
-    for (int w = 0; w < 3; w++) {
-        const dfs_u128 s = (dfs_u128)x[w] * v + carry;
-        x[w] = (uint64_t)s;
-        carry = (uint64_t)(s >> 64);
+    for (int w = 0; w < DFS_CRT_LIMBS; w++) {
+        const uint64_t s = (uint64_t)x[w] * v + carry;
+        x[w] = (uint32_t)s;
+        carry = s >> 32;
     }
 }
 
 DFS_HD void dfs_crt_table_init(dfs_crt_table *t, int n)
 {
     t->n = n;
-    t->M[0] = 1;
-    t->M[1] = t->M[2] = 0;
+    for (int w = 0; w < DFS_CRT_LIMBS; w++)
+        t->M[w] = w == 0;
     for (int l = 0; l < n; l++)
-        dfs_crt_mul_small(t->M, (uint64_t)dfs_crt_modulus(l));
+        dfs_crt_mul_small(t->M, (uint32_t)dfs_crt_modulus(l));
+    t->limbs = DFS_CRT_LIMBS;
+    while (t->limbs > 1 && t->M[t->limbs - 1] == 0)
+        t->limbs--;
+    for (int l = 0; l < DFS_CRT_MODULI; l++) {
+        t->y[l] = 0;
+        t->inv[l] = 0.0f;
+        for (int w = 0; w < DFS_CRT_LIMBS; w++)
+            t->Ml[l][w] = 0;
+    }
     for (int l = 0; l < n; l++) {
         const int m = dfs_crt_modulus(l);
-        uint64_t *Ml = t->Ml[l];
+        uint32_t *Ml = t->Ml[l];
         int r = 1; /* M_l mod m */
         Ml[0] = 1;
-        Ml[1] = Ml[2] = 0;
         for (int j = 0; j < n; j++)
             if (j != l) {
-                dfs_crt_mul_small(Ml, (uint64_t)dfs_crt_modulus(j));
+                dfs_crt_mul_small(Ml, (uint32_t)dfs_crt_modulus(j));
                 r = r * (dfs_crt_modulus(j) % m) % m;
             }
         t->y[l] = dfs_crt_inverse(r, m);
+        t->inv[l] = 1.0f / (float)m;
     }
 }
 
-/* X from its residues c[l] (any integers, reduced here) modulo the table's moduli: the unique X
- * with |X| < M/4 (dfs_crt_count leaves that room), as a 192-bit integer.  With
- * t_l = c_l y_l mod m_l, X = sum t_l M_l - q M where q is the nearest integer to
- * sum t_l / m_l (a sum of n terms below 1 in binary64: off by far less than the 1/4 of room). */
-DFS_HD void dfs_crt_reconstruct(const dfs_crt_table *t, const int64_t *c, dfs_oz_i192 *x)
+/* The bits of a row (or column) of k elements with l1 norm nrm (in units of 2^tau,
+ * dfs_oz_row_l1) when the moduli give L = dfs_crt_bits(n) bits: b = floor((L - 2 - h) / 2) with
+ * h = ceil(log2 nrm) (nrm enlarged by far more than its rounding errors), at most 100, at least
+ * 0 (0: unusable).  Then
+ * for a row and a column, sum |a~ b~| <= sqrt(sum a~^2 sum b~^2) <= 2^(bA + bB) sqrt(nA nB)
+ * (sum a~^2 <= max |a~| sum |a~| < 2^bA 2^bA nA) <= 2^(L - 2) <= M/4: reconstruction is exact
+ * whatever the data, and a row of few large elements gets more bits than k alone allows
+ * (dfs_crt_scale_bits: nrm = k). */
+DFS_HD int dfs_crt_row_bits(int L, double nrm, int64_t k)
 {
-    uint64_t X[3] = {0, 0, 0};
-    double f = 0.0;
-    for (int l = 0; l < t->n; l++) {
-        const int m = dfs_crt_modulus(l);
-        int64_t r = c[l] % m;
-        r = r < 0 ? r + m : r;
-        const uint64_t tl = (uint64_t)(r * t->y[l] % m);
-        f += (double)tl / (double)m;
-        uint64_t carry = 0;
-        for (int w = 0; w < 3; w++) { /* X += t_l M_l (below n M < 2^192) */
-            const dfs_u128 s = (dfs_u128)t->Ml[l][w] * tl + X[w] + carry;
-            X[w] = (uint64_t)s;
-            carry = (uint64_t)(s >> 64);
+    /* nrm < k (every element below 1): h never exceeds ceil(log2 k), so every row gets at
+     * least dfs_crt_scale_bits */
+    const int hk = dfs_oz_ceil_log2(k > 0 ? k : 1);
+    int h = nrm > 0 ? dfs_oz_exp_up(nrm * (1.0 + 0x1p-30)) : 0;
+    h = h < hk ? h : hk;
+    const int t = L - 2 - h;
+    const int b = t >= 0 ? t / 2 : 0;
+    return b > 100 ? 100 : b;
+}
+
+/* The per-call constants of the finish step. */
+typedef struct {
+    dfs_crt_table tab;
+    int L;       /* dfs_crt_bits(tab.n) */
+    int lower_L; /* verify: dfs_crt_bits(tab.n - 1) (the host's next choice), or 0 */
+    int verify;
+    int64_t k;
+} dfs_crt_step;
+
+/* X from its residues c[l * stride] (int32 sums of residue products; reduced here) modulo the
+ * table's moduli: the unique X with |X| < M/4 (dfs_crt_scale_bits leaves that room), as a
+ * 192-bit integer.  With t_l = c_l y_l mod m_l, X = sum t_l M_l - q M where q is the nearest
+ * integer to sum t_l / m_l: its fractional part is X / M, within 1/4 of an integer, and n terms
+ * below 1 in binary32 are off by far less than the 1/4 left (so q, and X, are the same whatever
+ * the rounding).  The sum of t_l M_l goes limb by limb into 64-bit words: each term is below
+ * 2^40, 24 of them below 2^45, and the carries are propagated once at the end. */
+DFS_HD void dfs_crt_reconstruct_limbs(const dfs_crt_table *t, const int32_t *c, int64_t stride,
+                                      dfs_oz_i192 *x, const int limbs)
+{
+    int32_t v[DFS_CRT_MODULI];
+    uint64_t acc[DFS_CRT_LIMBS] = {0, 0, 0, 0, 0, 0};
+    float f = 0.0f;
+    /* the loads first, all of them in flight at once */
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+#endif
+    for (int l = 0; l < DFS_CRT_MODULI; l++)
+        v[l] = l < t->n ? c[l * stride] : 0;
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+#endif
+    for (int l = 0; l < DFS_CRT_MODULI; l++) {
+        if (l < t->n) {
+            const int m = dfs_crt_modulus(l);
+            int r = v[l] % m;
+            r += (r >> 31) & m; /* in [0, m) */
+            const uint32_t tl = (uint32_t)(r * t->y[l]) % (uint32_t)m;
+            f += (float)tl * t->inv[l];
+            for (int w = 0; w < limbs; w++)
+                acc[w] += (uint64_t)tl * t->Ml[l][w];
         }
     }
-    uint64_t qM[3] = {t->M[0], t->M[1], t->M[2]};
-    dfs_crt_mul_small(qM, (uint64_t)(f + 0.5)); /* q M <= X + M/4: no overflow */
-    uint64_t borrow = 0;
-    for (int w = 0; w < 3; w++) { /* X - q M, two's complement */
-        const uint64_t d = X[w] - qM[w] - borrow;
-        borrow = (X[w] < qM[w]) || (X[w] - qM[w] < borrow);
-        x->w[w] = d;
+    const uint32_t q = (uint32_t)(f + 0.5f);
+    /* sum - q M, limb by limb with the carries and borrows in a signed 64-bit word */
+    int64_t carry = 0;
+    uint32_t o[DFS_CRT_LIMBS];
+    for (int w = 0; w < DFS_CRT_LIMBS; w++) {
+        const int64_t s = (int64_t)(acc[w] & 0xffffffffu) - (int64_t)((uint64_t)q * t->M[w]) + carry;
+        o[w] = (uint32_t)s;
+        carry = (s >> 32) + (int64_t)(acc[w] >> 32); /* s >> 32: arithmetic (floor) */
     }
+    /* |X| < M/4 < 2^188: the six limbs hold it in two's complement */
+    x->w[0] = o[0] | (uint64_t)o[1] << 32;
+    x->w[1] = o[2] | (uint64_t)o[3] << 32;
+    x->w[2] = o[4] | (uint64_t)o[5] << 32;
 }
 
-/* A bound, in units of 2^(tau_a + tau_b), of |sum_q a_q b_q - 2^-2b sum_q a~_q b~_q| for k terms
- * with l1 norms nrm_a, nrm_b (dfs_oz_row_l1): the truncation leaves below 2^-b and below |a_q|
- * per element, |b_q| < 1 and |a~_q| 2^-b < 1; doubled for the rounding of the norms. */
-DFS_HD double dfs_crt_bound(int64_t k, int b, double nrm_a, double nrm_b)
+DFS_HD void dfs_crt_reconstruct(const dfs_crt_table *t, const int32_t *c, int64_t stride,
+                                dfs_oz_i192 *x)
 {
-    const double kp = (double)k * dfs_oz_pow2m(b);
-    const double ea = nrm_a < kp ? nrm_a : kp, eb = nrm_b < kp ? nrm_b : kp;
+    /* the limbs of M as a constant in each copy (4 up to 16 moduli, below 2^128) */
+    if (t->limbs <= 4)
+        dfs_crt_reconstruct_limbs(t, c, stride, x, 4);
+    else if (t->limbs == 5)
+        dfs_crt_reconstruct_limbs(t, c, stride, x, 5);
+    else
+        dfs_crt_reconstruct_limbs(t, c, stride, x, 6);
+}
+
+/* A bound, in units of 2^(tau_a + tau_b), of |sum_q a_q b_q - 2^-(bA + bB) sum_q a~_q b~_q| for
+ * a row and a column with l1 norms nA, nB (dfs_oz_row_l1, every element below 1 in these units)
+ * truncated to bA and bB bits: a_q - a~_q 2^-bA is below 2^-bA and below |a_q|, so its terms add
+ * up to less than min(nA, 2^-bA nB), and likewise for b; doubled for the rounding of the norms. */
+DFS_HD double dfs_crt_bound(int bA, int bB, double nA, double nB)
+{
+    const double xa = dfs_d_mul(dfs_oz_pow2m(bA), nB), xb = dfs_d_mul(dfs_oz_pow2m(bB), nA);
+    const double ea = nA < xa ? nA : xa, eb = nB < xb ? nB : xb;
     return 2.0 * (ea + eb);
 }
 

@@ -1,7 +1,11 @@
-/* ozaki/engine.c — the reproducible engine (README.md here): two names over one implementation.
+/* ozaki/engine.c — the Ozaki-scheme engines (README.md here): three names over one
+ * implementation.
  *
  *   repro  every output correctly rounded, RN(alpha * sum a*b + beta * c), so bitwise the same
- *          on every run, stream, GPU and on the CPU (host.c).  Options: max_splits, workspace_mb.
+ *          on every run, stream, GPU and on the CPU (host.c).  Options: max_splits, workspace_mb,
+ *          products = auto|f64|int8: DGEMM's exact products from binary64 slices (cuBLAS
+ *          DGEMM, gemm.c) or from int8 residues on integer tensor cores (crt_gemm.c); auto
+ *          takes int8 where it can (k < 2^17), f64 otherwise.  The bits are the same.
  *   ozaki  the paper's knobs on top (ALGORITHMS.md section 3), for speed at a documented loss:
  *            splits = N        exactly N slices per operand (default 0 = as many as needed)
  *            fast = 1          skip the slice pairs i + j >= N (FS; needs splits)
@@ -12,9 +16,16 @@
  *         columns need beyond it is bounded, and outputs it could change are computed directly
  *         (exactly, slowly).  workspace_mb = the most
  *         scratch one DGEMM may use (default 1024); larger products run block by block.
- * DDOT and DGEMV are always exact (one pass, vec.c); the knobs are DGEMM's. */
+ * DDOT and DGEMV are always exact (one pass, vec.c); the knobs are DGEMM's.
+ *   int8   DGEMM only (EXBLAS_MODE=fast on tensor-core parts): the exact product of the rows
+ *          and columns truncated to integers of 48 bits and more, from int8 residues on integer
+ *          tensor cores, rounded once; native accuracy or better on well-scaled data, faster
+ *          than native FP64 at large sizes (README.md).  Options: moduli (0 = by k, else 2-24:
+ *          more is more accurate and slower), workspace_mb (default 8192).  A call it cannot
+ *          take (k >= 2^17, no workspace) runs natively. */
 #include "../engine.h"
 #include "../../shim/log.h"
+#include "crt.h"
 #include "gemm.h"
 #include "vec.h"
 
@@ -67,6 +78,23 @@ static cublasStatus_t repro_dgemm(const dfs_ctx *x, const dfs_gemm_call *c)
 {
     dfs_oz_gemm_opts g;
     read_options(x->options, 0, &g);
+    const char *p = dfs_option_get(x->options, "products");
+    if (p && strcmp(p, "auto") && strcmp(p, "f64") && strcmp(p, "int8")) {
+        dfs_log_once(DFS_LOG_ERROR, "repro-products", "repro: products=%s is not auto, f64 or "
+                     "int8; using auto", p);
+        p = NULL;
+    }
+    if (!p || strcmp(p, "f64")) {
+        /* the integer tensor cores, when they can take the call (else the binary64 slices) */
+        const dfs_crt_gemm_opts o = {1, 0, g.workspace};
+        const cublasStatus_t s = dfs_crt_dgemm_gpu(x, c, &o);
+        if (s != DFS_STATUS_DECLINED)
+            return s;
+        if (p)
+            dfs_log_once(DFS_LOG_INFO, "repro-int8-declined", "repro: a DGEMM that products=int8 "
+                         "cannot take (k >= 2^17, or too little workspace) runs on binary64 "
+                         "slices");
+    }
     return dfs_oz_dgemm_gpu(x, c, &g);
 }
 
@@ -77,7 +105,22 @@ static cublasStatus_t ozaki_dgemm(const dfs_ctx *x, const dfs_gemm_call *c)
     return dfs_oz_dgemm_gpu(x, c, &g);
 }
 
-static const char *const repro_option_keys[] = {"max_splits", "workspace_mb", NULL};
+static cublasStatus_t int8_dgemm(const dfs_ctx *x, const dfs_gemm_call *c)
+{
+    const dfs_crt_gemm_opts o = {
+        0, (int)int_option(x->options, "moduli", 0, DFS_CRT_MODULI, 0),
+        (size_t)int_option(x->options, "workspace_mb", 16, 1 << 24, 8192) << 20};
+    if (o.moduli == 1) {
+        dfs_log_once(DFS_LOG_ERROR, "int8-moduli", "int8: moduli=1 is too few; using the default");
+        dfs_crt_gemm_opts d = o;
+        d.moduli = 0;
+        return dfs_crt_dgemm_gpu(x, c, &d);
+    }
+    return dfs_crt_dgemm_gpu(x, c, &o);
+}
+
+static const char *const repro_option_keys[] = {"max_splits", "workspace_mb", "products", NULL};
+static const char *const int8_option_keys[] = {"moduli", "workspace_mb", NULL};
 static const char *const ozaki_option_keys[] = {"max_splits", "workspace_mb", "splits", "fast",
                                                 "sum", NULL};
 
@@ -99,4 +142,13 @@ const dfs_engine dfs_engine_ozaki = {
     .dgemm = ozaki_dgemm,
     .dgemv = dfs_oz_dgemv_gpu,
     .ddot = dfs_oz_ddot_gpu,
+};
+
+const dfs_engine dfs_engine_int8 = {
+    .name = "int8",
+    .summary = "DGEMM from exact int8 tensor-core products (Ozaki scheme II), native accuracy "
+               "or better",
+    .options = int8_option_keys,
+    .can_run = oz_can_run, /* int8 tensor cores from cc 7.5 */
+    .dgemm = int8_dgemm,
 };

@@ -14,113 +14,26 @@
 #include "../common/gpu.h"
 #include "../../shim/log.h"
 #include "../../shim/resolve.h"
+#include "feedback.h"
 #include "oz_gemm.h"
 #include "oz_steps.h"
 
-#include <pthread.h>
 #include <stdint.h>
 #include <string.h>
 
 extern const unsigned char dfs_oz_gemm_fatbin[];
 
-enum { K_ROWS, K_SPLIT, K_FINISH, K_DIRECT, K_COUNT };
-static const char *const names[K_COUNT] = {"dfs_oz_rows", "dfs_oz_split", "dfs_oz_finish",
-                                           "dfs_oz_direct"};
-static dfs_module module = DFS_MODULE_INIT(dfs_oz_gemm_fatbin, names, K_COUNT);
+static const char *const names[DFS_OZ_K_COUNT] = {
+    "dfs_oz_rows", "dfs_oz_split", "dfs_oz_finish", "dfs_oz_direct", "dfs_crt_residues",
+    "dfs_crt_finish_fast", "dfs_crt_finish_verify"};
+static dfs_module module = DFS_MODULE_INIT(dfs_oz_gemm_fatbin, names, DFS_OZ_K_COUNT);
 
-/* ---- the guess: the previous call's results, per device ---- */
-
-#define MAX_DEVICES 64
-#define FIRST_GUESS 4
-
-/* What the device copies back (pinned): the largest needs of the rows of op(A) and the columns
- * of op(B), then the finish kernels' counters (kernels_gemm.cu: undecided outputs, and those
- * that d - 1 would have left undecided) with the call's number. */
-typedef struct {
-    int need[2];
-    unsigned long long stats[4]; /* undecided, undecided at d - 1, call number, listed */
-} feedback_dev;
-
-/* What the host remembers of the last call that verified: its number, outputs, and the bits
- * of the pairs taken ((d + 1) beta). */
-typedef struct {
-    volatile feedback_dev *dev;
-    unsigned long long seq, outputs;
-    int bits, beta;
-} feedback;
-
-static pthread_mutex_t feedback_lock = PTHREAD_MUTEX_INITIALIZER;
-static feedback feedbacks[MAX_DEVICES];
-
-static volatile feedback_dev *feedback_slot(int device)
+const CUfunction *dfs_oz_gemm_kernels(void)
 {
-    if (device < 0 || device >= MAX_DEVICES)
-        return NULL;
-    pthread_mutex_lock(&feedback_lock);
-    if (!feedbacks[device].dev && DFS_DRV(cuMemHostAlloc)) {
-        void *p = NULL;
-        if (DFS_DRV(cuMemHostAlloc)(&p, sizeof(feedback_dev), CU_MEMHOSTALLOC_PORTABLE) ==
-            CUDA_SUCCESS) {
-            memset(p, 0, sizeof(feedback_dev));
-            feedbacks[device].dev = p;
-        }
-    }
-    volatile feedback_dev *f = feedbacks[device].dev;
-    pthread_mutex_unlock(&feedback_lock);
-    return f;
+    return dfs_module_kernels(&module);
 }
 
-/* Undecided outputs cost a direct computation each: k exact products read from op(A) and op(B)
- * (on an H200 at k = 4096, about 50 ns per output, against about 1 ns per output for a diagonal
- * of d + 1 slice products).  More than 1/64 of them is worth another diagonal of pairs; if d - 1
- * would have left at most 1/256, one fewer. */
-#define MORE_PAIRS 64
-#define FEWER_PAIRS 256
-
-/* d for a verifying call of k terms (the pairs i + j <= d), before the caller's clamping; a
- * fresh number for the call in *seq.  The first call on a device takes 53 + log2 k + 16 bits of
- * pairs. */
-static int choose_d(int device, int64_t k, int beta, unsigned long long *seq)
-{
-    static unsigned long long calls;
-    int bits = 53 + dfs_oz_ceil_log2(k) + 16;
-    pthread_mutex_lock(&feedback_lock);
-    *seq = ++calls;
-    if (device >= 0 && device < MAX_DEVICES) {
-        feedback *f = &feedbacks[device];
-        if (f->bits > 0) {
-            bits = f->bits;
-            /* the counters are the last verifying call's only once its copy has landed */
-            if (f->dev && f->dev->stats[2] == f->seq) {
-                const unsigned long long und = f->dev->stats[0], low = f->dev->stats[1];
-                if (dfs_log_on(DFS_LOG_TRACE))
-                    dfs_log(DFS_LOG_TRACE, "repro: the last dgemm (i + j <= %d) went direct for "
-                            "%llu of %llu outputs, %llu undecided (at d - 1: %llu)",
-                            bits / f->beta - 1, f->dev->stats[3], f->outputs, und, low);
-                if (und * MORE_PAIRS > f->outputs)
-                    bits += f->beta;
-                else if (low * FEWER_PAIRS <= f->outputs && bits > f->beta)
-                    bits -= f->beta;
-            }
-        }
-    }
-    pthread_mutex_unlock(&feedback_lock);
-    return (bits + beta - 1) / beta - 1;
-}
-
-/* Remembers the verifying call seq: its outputs and the d it took. */
-static void feedback_note(int device, unsigned long long seq, int64_t outputs, int d, int beta)
-{
-    if (device < 0 || device >= MAX_DEVICES)
-        return;
-    pthread_mutex_lock(&feedback_lock);
-    feedback *f = &feedbacks[device];
-    f->seq = seq;
-    f->outputs = (unsigned long long)outputs;
-    f->bits = (d + 1) * beta;
-    f->beta = beta;
-    pthread_mutex_unlock(&feedback_lock);
-}
+#define FIRST_GUESS 4 /* slices per operand on a device's first call */
 
 static int clamp(int v, int lo, int hi)
 {
@@ -184,14 +97,14 @@ typedef struct {
     int sms;
 } run;
 
-static int launch_rows(const run *R, const double *X, int64_t rs, int64_t qs, int64_t rows,
-                       int64_t k, int *tau, int *need, double *nrm, int *maxneed, int beta,
-                       double *consts)
+int dfs_oz_launch_rows(const CUfunction *kern, CUstream st, const double *X, int64_t rs,
+                       int64_t qs, int64_t rows, int64_t k, int *tau, int *need, double *nrm,
+                       int *maxneed, int beta, double *consts)
 {
     dfs_oz_rows_args a = {X, rs, qs, rows, k, tau, need, maxneed, nrm, beta, qs == 1, consts};
     /* a warp per row, or 32 rows per block of 256 threads (kernels_gemm.cu) */
     const int64_t blocks = a.warp_per_row ? (rows * 32 + 255) / 256 : (rows + 31) / 32;
-    return dfs_launch(R->k[K_ROWS], (unsigned)blocks, 1, 1, 256, 1, R->st, &a);
+    return dfs_launch(kern[DFS_OZ_K_ROWS], (unsigned)blocks, 1, 1, 256, 1, st, &a);
 }
 
 static int launch_split(const run *R, const double *X, int64_t rs, int64_t qs, int64_t r0,
@@ -203,16 +116,14 @@ static int launch_split(const run *R, const double *X, int64_t rs, int64_t qs, i
     dfs_oz_split_args a = {X, rs, qs, r0, rows, k, tau, s, beta, S, sstride, srs, sqs};
     int64_t blocks = (rows * k + 255) / 256, most = (int64_t)R->sms * 16;
     blocks = blocks < most ? blocks : most;
-    return dfs_launch(R->k[K_SPLIT], (unsigned)(blocks > 0 ? blocks : 1), 1, 1, 256, 1, R->st, &a);
+    return dfs_launch(R->k[DFS_OZ_K_SPLIT], (unsigned)(blocks > 0 ? blocks : 1), 1, 1, 256, 1, R->st, &a);
 }
 
-/* The fields of the finish/direct argument block that describe the call itself: scalars, C,
- * and op(A), op(B) for the direct path. */
-static void finish_call_fields(dfs_oz_finish_args *f, const run *R, const dfs_gemm_call *c,
+void dfs_oz_finish_call_fields(dfs_oz_finish_args *f, const dfs_ctx *x, const dfs_gemm_call *c,
                                const double *A, const double *B, double *C)
 {
     const int ta = c->transa != CUBLAS_OP_N, tb = c->transb != CUBLAS_OP_N;
-    const int dev_scalars = R->x->pointer_mode == CUBLAS_POINTER_MODE_DEVICE;
+    const int dev_scalars = x->pointer_mode == CUBLAS_POINTER_MODE_DEVICE;
     f->k = c->k;
     f->alpha = dev_scalars ? c->alpha : NULL;
     f->beta_p = dev_scalars ? c->beta : NULL;
@@ -228,19 +139,25 @@ static void finish_call_fields(dfs_oz_finish_args *f, const run *R, const dfs_ge
     f->bcs = tb ? 1 : c->ldb;
 }
 
+int dfs_oz_launch_direct_all(const CUfunction *kern, CUstream st, int sms, const dfs_ctx *x,
+                             const dfs_gemm_call *c, const double *A, const double *B, double *C)
+{
+    dfs_oz_finish_args f;
+    memset(&f, 0, sizeof f);
+    f.bm = c->m;
+    f.bn = c->n;
+    dfs_oz_finish_call_fields(&f, x, c, A, B, C);
+    return dfs_launch(kern[DFS_OZ_K_DIRECT], (unsigned)sms * 4, 1, 1, 32 * DFS_OZ_DIRECT_WARPS, 1,
+                      st, &f);
+}
+
 /* Without workspace: every output directly (exact, slow; never native). */
 static cublasStatus_t direct_only(const run *R, const dfs_gemm_call *c, const double *A,
                                   const double *B, double *C)
 {
     dfs_log_once(DFS_LOG_WARN, "repro-gemm-direct", "repro: no workspace for a DGEMM; its outputs "
                  "are computed directly (exact, slow)");
-    dfs_oz_finish_args f;
-    memset(&f, 0, sizeof f);
-    f.bm = c->m;
-    f.bn = c->n;
-    finish_call_fields(&f, R, c, A, B, C);
-    return dfs_launch(R->k[K_DIRECT], (unsigned)R->sms * 4, 1, 1, 32 * DFS_OZ_DIRECT_WARPS, 1, R->st,
-                      &f)
+    return dfs_oz_launch_direct_all(R->k, R->st, R->sms, R->x, c, A, B, C)
                ? CUBLAS_STATUS_EXECUTION_FAILED
                : CUBLAS_STATUS_SUCCESS;
 }
@@ -288,7 +205,7 @@ static cublasStatus_t one_gemm(const run *R, const dfs_gemm_call *c, const doubl
     int err = 0;
 
     /* 1. how many slices and pairs (the guess: README.md), how large the blocks */
-    volatile feedback_dev *fb = feedback_slot(R->x->device);
+    volatile dfs_oz_fb_dev *fb = dfs_oz_fb_slot(DFS_OZ_FB_PAIRS, R->x->device);
     unsigned long long seq = 0;
     int sa, sb, d;
     if (o->splits > 0) {
@@ -299,8 +216,11 @@ static cublasStatus_t one_gemm(const run *R, const dfs_gemm_call *c, const doubl
     }
     dfs_oz_fit(k > 0 ? k : 1, beta_bits, &sa, &sb);
     if (verify) {
-        /* more slices than the pairs use are not made */
-        d = choose_d(R->x->device, k > 0 ? k : 1, beta_bits, &seq);
+        /* the pairs i + j <= d: (d + 1) beta bits, 53 + log2 k + 16 on a device's first call
+         * (feedback.h); more slices than the pairs use are not made */
+        const int bits = dfs_oz_fb_choose(DFS_OZ_FB_PAIRS, R->x->device,
+                                          53 + dfs_oz_ceil_log2(k > 0 ? k : 1) + 16, &seq);
+        d = (bits + beta_bits - 1) / beta_bits - 1;
         sa = sa < d + 1 ? sa : d + 1;
         sb = sb < d + 1 ? sb : d + 1;
     } else {
@@ -308,7 +228,7 @@ static cublasStatus_t one_gemm(const run *R, const dfs_gemm_call *c, const doubl
     }
     d = clamp(d, 0, sa + sb - 2);
     if (verify)
-        feedback_note(R->x->device, seq, m * n, d, beta_bits);
+        dfs_oz_fb_note(DFS_OZ_FB_PAIRS, R->x->device, seq, m * n, (d + 1) * beta_bits, beta_bits);
     if (k == 0)
         sa = sb = 0;
     int64_t poff[DFS_OZ_MAX_SLICES];
@@ -347,10 +267,10 @@ static cublasStatus_t one_gemm(const run *R, const dfs_gemm_call *c, const doubl
     if (DFS_DRV(cuMemsetD32Async)((CUdeviceptr)(uintptr_t)l.maxneed, 0, 2, R->st) != CUDA_SUCCESS ||
         DFS_DRV(cuMemsetD32Async)((CUdeviceptr)(uintptr_t)l.stats, 0, 8, R->st) != CUDA_SUCCESS)
         return CUBLAS_STATUS_EXECUTION_FAILED;
-    err |= launch_rows(R, A, ars, aqs, m, k, l.tauA, l.needA, l.nrmA, l.maxneed, beta_bits,
-                       l.consts);
-    err |= launch_rows(R, B, bcs, bqs, n, k, l.tauB, l.needB, l.nrmB, l.maxneed + 1, beta_bits,
-                       NULL);
+    err |= dfs_oz_launch_rows(R->k, R->st, A, ars, aqs, m, k, l.tauA, l.needA, l.nrmA, l.maxneed,
+                              beta_bits, l.consts);
+    err |= dfs_oz_launch_rows(R->k, R->st, B, bcs, bqs, n, k, l.tauB, l.needB, l.nrmB,
+                              l.maxneed + 1, beta_bits, NULL);
     if (!err && fb &&
         DFS_DRV(cuMemcpyDtoHAsync)((void *)fb->need, (CUdeviceptr)(uintptr_t)l.maxneed,
                                    2 * sizeof(int), R->st) != CUDA_SUCCESS)
@@ -401,11 +321,11 @@ static cublasStatus_t one_gemm(const run *R, const dfs_gemm_call *c, const doubl
             f.seq = seq;
             f.list = l.list;
             f.count = l.count;
-            finish_call_fields(&f, R, c, A, B, C);
-            err |= dfs_launch(R->k[K_FINISH],
+            dfs_oz_finish_call_fields(&f, R->x, c, A, B, C);
+            err |= dfs_launch(R->k[DFS_OZ_K_FINISH],
                               (unsigned)((mb * nb + DFS_OZ_FINISH_THREADS - 1) / DFS_OZ_FINISH_THREADS),
                               1, 1, DFS_OZ_FINISH_THREADS, 1, R->st, &f);
-            err |= dfs_launch(R->k[K_DIRECT], (unsigned)R->sms * 4, 1, 1, 32 * DFS_OZ_DIRECT_WARPS,
+            err |= dfs_launch(R->k[DFS_OZ_K_DIRECT], (unsigned)R->sms * 4, 1, 1, 32 * DFS_OZ_DIRECT_WARPS,
                               1, R->st, &f);
             if (err)
                 return CUBLAS_STATUS_EXECUTION_FAILED;
@@ -435,9 +355,15 @@ cublasStatus_t dfs_oz_dgemm_gpu(const dfs_ctx *x, const dfs_gemm_call *c,
         return DFS_STATUS_DECLINED;
     pthread_mutex_lock(&x->scratch->lock);
     cublasStatus_t s = CUBLAS_STATUS_SUCCESS;
+    /* alpha = 0 known on the host: C = RN(beta C) with A and B not read (as cuBLAS) */
+    const int scale_only = x->pointer_mode == CUBLAS_POINTER_MODE_HOST && *c->alpha == 0;
     for (int64_t i = 0; i < c->batch && s == CUBLAS_STATUS_SUCCESS; i++)
-        s = one_gemm(&R, c, c->A + i * c->strideA, c->B + i * c->strideB, c->C + i * c->strideC,
-                     o->workspace);
+        s = scale_only ? (dfs_oz_launch_direct_all(R.k, R.st, R.sms, x, c, NULL, NULL,
+                                                   c->C + i * c->strideC)
+                              ? CUBLAS_STATUS_EXECUTION_FAILED
+                              : CUBLAS_STATUS_SUCCESS)
+                       : one_gemm(&R, c, c->A + i * c->strideA, c->B + i * c->strideB,
+                                  c->C + i * c->strideC, o->workspace);
     pthread_mutex_unlock(&x->scratch->lock);
     if (s == CUBLAS_STATUS_EXECUTION_FAILED)
         dfs_log_once(DFS_LOG_ERROR, "repro-gemm", "repro: a DGEMM kernel failed");

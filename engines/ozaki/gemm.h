@@ -3,6 +3,9 @@
 #define DFS_OZ_GEMM_HOST_H
 
 #include "../engine.h"
+#include "oz_gemm.h"
+
+#include <cuda.h>
 
 #include <stddef.h>
 
@@ -16,5 +19,30 @@ typedef struct {
 
 cublasStatus_t dfs_oz_dgemm_gpu(const dfs_ctx *x, const dfs_gemm_call *c,
                                 const dfs_oz_gemm_opts *o);
+
+/* The DGEMM by the Ozaki scheme II on integer tensor cores (crt_gemm.c). */
+typedef struct {
+    int verify;       /* 1: correctly rounded (repro); 0: the int8 engine's fast result */
+    int moduli;       /* fast: the moduli (0: dfs_crt_fast_moduli); verify: unused (guessed) */
+    size_t workspace; /* bytes of scratch a call may use */
+} dfs_crt_gemm_opts;
+
+/* DFS_STATUS_DECLINED when it cannot take the call (k >= 2^17, no kernels, or no workspace):
+ * nothing has been written then. */
+cublasStatus_t dfs_crt_dgemm_gpu(const dfs_ctx *x, const dfs_gemm_call *c,
+                                 const dfs_crt_gemm_opts *o);
+
+/* Shared by gemm.c and crt_gemm.c: the kernels of kernels_gemm.cu in the current context
+ * (DFS_OZ_K_* in oz_gemm.h), the rows pass, and the call's fields of a finish/direct block. */
+const CUfunction *dfs_oz_gemm_kernels(void);
+int dfs_oz_launch_rows(const CUfunction *kern, CUstream st, const double *X, int64_t rs,
+                       int64_t qs, int64_t rows, int64_t k, int *tau, int *need, double *nrm,
+                       int *maxneed, int beta, double *consts);
+void dfs_oz_finish_call_fields(dfs_oz_finish_args *f, const dfs_ctx *x, const dfs_gemm_call *c,
+                               const double *A, const double *B, double *C);
+/* Every output of C by the direct kernel (exact; with alpha = 0, C = RN(beta C) and A and B
+ * are not read).  0 on success. */
+int dfs_oz_launch_direct_all(const CUfunction *kern, CUstream st, int sms, const dfs_ctx *x,
+                             const dfs_gemm_call *c, const double *A, const double *B, double *C);
 
 #endif

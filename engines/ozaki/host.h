@@ -48,13 +48,15 @@ void dfs_oz_gemm_host(const dfs_oz_params *p, int transa, int transb, int64_t m,
                       int64_t k, double alpha, const double *A, int64_t lda, const double *B,
                       int64_t ldb, double beta, double *C, int64_t ldc, dfs_oz_stats *st);
 
-/* The same correctly rounded C by the Ozaki scheme II (crt.h, host_crt.c): rows and columns
- * truncated to integers of `bits` bits, their product from int8 residues modulo
- * dfs_crt_count(bits, k) moduli, each output rounded when the truncation cannot change it and
- * computed directly otherwise (st->slow counts those; st->slices_a = the moduli).  The
- * algorithm of the integer tensor-core engine (issue 6) on the CPU. */
+/* C by the Ozaki scheme II (crt.h, host_crt.c): rows and columns truncated to integers of
+ * dfs_crt_scale_bits(moduli, k) bits, their product from int8 residues modulo `moduli` moduli
+ * (1..24; k < 2^17).  fast = 0: the correctly rounded C again, each output rounded when the
+ * truncation cannot change it and computed directly otherwise (st->slow counts those);
+ * fast = 1: the int8 engine's (EXBLAS_MODE=int8) result, bit for bit.  Outputs with Inf or NaN
+ * operands are computed directly in both (correctly rounded); with bad moduli or k, every
+ * output.  st->slices_a = the moduli. */
 void dfs_oz_crt_gemm_host(int transa, int transb, int64_t m, int64_t n, int64_t k, double alpha,
                           const double *A, int64_t lda, const double *B, int64_t ldb, double beta,
-                          double *C, int64_t ldc, int bits, dfs_oz_stats *st);
+                          double *C, int64_t ldc, int moduli, int fast, dfs_oz_stats *st);
 
 #endif

@@ -7,7 +7,14 @@
  *                  that cannot (special values, a window too small, a rounding that the pairs
  *                  left out could change) go to a list;
  *   dfs_oz_direct  one warp per listed output: every product into a full accumulator (with no
- *                  list, every output: the path that needs no workspace at all). */
+ *                  list, every output: the path that needs no workspace at all).
+ * The Ozaki scheme II on integer tensor cores (crt.h, crt_gemm.c) shares dfs_oz_rows and
+ * dfs_oz_direct:
+ *   dfs_crt_residues      rows scaled to integers, their int8 residues modulo each modulus;
+ *   (cuBLAS)              one int8 GEMM with int32 sums per modulus, exact;
+ *   dfs_crt_finish_fast   per output: the product reconstructed, rounded, alpha and beta;
+ *   dfs_crt_finish_verify the same, correctly rounded or listed (crt_finish.h). */
+#include "crt_finish.h"
 #include "oz_device.cuh"
 #include "oz_finish.h"
 #include "oz_gemm.h"
@@ -164,4 +171,118 @@ extern "C" __global__ void __launch_bounds__(32 * DFS_OZ_DIRECT_WARPS)
             finish_output(w, ws[wp], f, alpha, beta, a.C + gr + gc * a.ldc);
         __syncwarp();
     }
+}
+
+/* ---------- the scheme II: residues ---------- */
+
+#define RES_ROWS 32 /* a tile of 32 rows x 64 columns q per block of 256 threads */
+#define RES_Q 64
+
+/* The tile is read with the source's contiguous dimension fastest, then each thread turns 8
+ * consecutive q of one row into 8 residues per modulus (8 bytes written per modulus). */
+extern "C" __global__ void __launch_bounds__(256) dfs_crt_residues(dfs_crt_residue_args a)
+{
+    __shared__ double tile[RES_ROWS][RES_Q + 1];
+    __shared__ int taus[RES_ROWS], bits[RES_ROWS];
+    const int64_t q0 = (int64_t)blockIdx.x * RES_Q, rb = (int64_t)blockIdx.y * RES_ROWS;
+    const int t = threadIdx.x;
+    if (t < RES_ROWS) {
+        const int64_t r = rb + t;
+        const int live = r < a.rows && a.need[a.r0 + r] != DFS_OZ_SPECIAL;
+        taus[t] = live ? a.tau[a.r0 + r] : DFS_OZ_NONE_TAU;
+        bits[t] = live ? dfs_crt_row_bits(a.L, a.nrm[a.r0 + r], a.k) : 0;
+    }
+    for (int i = t; i < RES_ROWS * RES_Q; i += 256) {
+        const int rr = a.rs == 1 ? i % RES_ROWS : i / RES_Q;
+        const int qq = a.rs == 1 ? i / RES_ROWS : i % RES_Q;
+        const int64_t r = rb + rr, q = q0 + qq;
+        tile[rr][qq] = r < a.rows && q < a.k ? a.X[(a.r0 + r) * a.rs + q * a.qs] : 0.0;
+    }
+    __syncthreads();
+    const int rr = t / 8, g = t % 8;
+    const int64_t r = rb + rr, qb = q0 + g * 8;
+    if (r >= a.rows || qb >= a.kp) /* kp is a multiple of 16: qb < kp covers all 8 */
+        return;
+    const int tau = taus[rr], b = bits[rr], nl = dfs_crt_limbs(b);
+    dfs_crt_int x[8];
+#pragma unroll
+    for (int j = 0; j < 8; j++) {
+        if (tau == DFS_OZ_NONE_TAU) {
+            for (int i = 0; i < DFS_CRT_ALIMBS; i++)
+                x[j].l[i] = 0;
+            x[j].neg = 0;
+        } else {
+            dfs_crt_int_of(tile[rr][g * 8 + j], tau, b, &x[j]);
+        }
+    }
+    signed char *out = a.R + r * a.kp + qb;
+    const int64_t lstride = a.rows * a.kp;
+#pragma unroll
+    for (int l = 0; l < DFS_CRT_MODULI; l++) {
+        if (l >= a.n)
+            break;
+        const unsigned p = (unsigned)dfs_crt_modulus(l);
+        unsigned w[2] = {0, 0};
+#pragma unroll
+        for (int j = 0; j < 8; j++)
+            w[j / 4] |= (unsigned)(unsigned char)dfs_crt_residue_limbs(&x[j], nl, p)
+                        << (8 * (j % 4));
+        *(uint2 *)(out + l * lstride) = make_uint2(w[0], w[1]);
+    }
+}
+
+/* ---------- the scheme II: finish ---------- */
+
+__device__ __forceinline__ void crt_finish(const dfs_crt_finish_args &a, int64_t *win,
+                                           int64_t *res)
+{
+    const int64_t e = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    int how = DFS_OZ_WRITTEN, lower = 0;
+    if (e < a.bm * a.bn) {
+        const int64_t r = e % a.bm, c = e / a.bm; /* r fastest: Cl and C reads coalesce */
+        const int64_t gr = a.r0 + r, gc = a.c0 + c;
+        const double alpha = a.alpha ? *a.alpha : a.alpha_v;
+        const double beta = a.beta_p ? *a.beta_p : a.beta_v;
+        double *out = a.C + gr + gc * a.ldc;
+        const double cv = beta != 0 ? *out : 0.0;
+        double v = 0.0;
+        how = dfs_crt_output(&a.step, a.Cl + c * a.bm + r, a.bm * a.bn, a.tauA[gr], a.tauB[gc],
+                             a.nrmA[gr], a.nrmB[gc],
+                             a.needA[gr] == DFS_OZ_SPECIAL || a.needB[gc] == DFS_OZ_SPECIAL, alpha,
+                             beta, cv, win, res, &v, &lower);
+        if (how == DFS_OZ_WRITTEN)
+            *out = v;
+        else /* C kept as it was: the direct kernel reads it for beta * C */
+            a.list[atomicAdd(a.count, 1u)] = pack_rc(r, c);
+    }
+    if (a.stats) {
+        if (e == 0)
+            a.stats[2] = a.seq;
+        const unsigned und = __ballot_sync(0xffffffffu, how == DFS_OZ_UNDECIDED);
+        const unsigned low = __ballot_sync(0xffffffffu, how == DFS_OZ_UNDECIDED || lower);
+        const unsigned lst = __ballot_sync(0xffffffffu, how != DFS_OZ_WRITTEN);
+        if ((threadIdx.x & 31) == 0) {
+            if (und)
+                atomicAdd(&a.stats[0], (unsigned long long)__popc(und));
+            if (low)
+                atomicAdd(&a.stats[1], (unsigned long long)__popc(low));
+            if (lst)
+                atomicAdd(&a.stats[3], (unsigned long long)__popc(lst));
+        }
+    }
+}
+
+extern "C" __global__ void __launch_bounds__(DFS_OZ_FINISH_THREADS)
+    dfs_crt_finish_fast(const __grid_constant__ dfs_crt_finish_args a)
+{
+    crt_finish(a, NULL, NULL); /* fast: no window */
+}
+
+extern "C" __global__ void __launch_bounds__(DFS_OZ_FINISH_THREADS)
+    dfs_crt_finish_verify(const __grid_constant__ dfs_crt_finish_args a)
+{
+    __shared__ long long win[DFS_OZ_FINISH_THREADS * DFS_OZ_WIN + DFS_OZ_FINISH_THREADS];
+    __shared__ long long res[DFS_OZ_FINISH_THREADS * DFS_OZ_RWIN + DFS_OZ_FINISH_THREADS];
+    crt_finish(a, (int64_t *)win + threadIdx.x * (DFS_OZ_WIN + 1),
+               (int64_t *)res + threadIdx.x * (DFS_OZ_RWIN + 1));
 }

@@ -3,7 +3,15 @@
 #ifndef DFS_OZ_GEMM_H
 #define DFS_OZ_GEMM_H
 
+#include "crt.h"
+
 #include <stdint.h>
+
+/* The kernels of kernels_gemm.cu, in the order gemm.c names them. */
+enum {
+    DFS_OZ_K_ROWS, DFS_OZ_K_SPLIT, DFS_OZ_K_FINISH, DFS_OZ_K_DIRECT, DFS_OZ_K_RESIDUES,
+    DFS_OZ_K_CRT_FAST, DFS_OZ_K_CRT_VERIFY, DFS_OZ_K_COUNT
+};
 
 #define DFS_OZ_SPECIAL (-1)  /* need[] of a row holding Inf or NaN */
 #define DFS_OZ_FINISH_THREADS 128
@@ -62,5 +70,40 @@ typedef struct {
     const double *A, *B;
     int64_t ars, aqs, bqs, bcs;
 } dfs_oz_finish_args;
+
+
+/* ---- the Ozaki scheme II on integer tensor cores (crt.h, crt_gemm.c) ---- */
+
+/* Residues of rows r0 .. r0+rows-1 of op(X) ((r, q) at X[r * rs + q * qs], q < k) scaled to
+ * integers of dfs_crt_row_bits(L, nrm[r], k) bits (dfs_crt_int_of with tau[r]; rows with
+ * need[r] == DFS_OZ_SPECIAL, or of zeros, give 0) modulo the first n moduli:
+ * R[(l * rows + (r - r0)) * kp + q], int8, with q from k to kp - 1 zero. */
+typedef struct {
+    const double *X;
+    int64_t rs, qs, r0, rows, k, kp;
+    const int *tau, *need;
+    const double *nrm;
+    int L, n;
+    signed char *R;
+} dfs_crt_residue_args;
+
+/* One block of C from the int32 sums of its moduli, Cl[l * bm * bn + c * bm + r]: the
+ * fields of dfs_oz_finish_args's meaning (list, count, stats, scalars, C) and the per-call
+ * step of crt_finish.h. */
+typedef struct {
+    const int32_t *Cl;
+    int64_t bm, bn, r0, c0;
+    const int *tauA, *tauB, *needA, *needB;
+    const double *nrmA, *nrmB;
+    unsigned long long *stats; /* as dfs_oz_finish_args (verify only) */
+    unsigned long long seq;
+    const double *alpha, *beta_p;
+    double alpha_v, beta_v;
+    double *C;
+    int64_t ldc;
+    uint32_t *list;
+    unsigned *count;
+    dfs_crt_step step;
+} dfs_crt_finish_args;
 
 #endif

@@ -232,12 +232,18 @@ DFS_HD int dfs_oz_i192_abs(const dfs_oz_i192 *x, uint64_t m[3])
     return neg;
 }
 
+/* Word q of m (0 when q > 2), chosen without indexing so that m stays in registers. */
+DFS_HD uint64_t dfs_oz_i192_word(const uint64_t m[3], int q)
+{
+    return q == 0 ? m[0] : q == 1 ? m[1] : q == 2 ? m[2] : 0;
+}
+
 /* Bits off .. off+63 of the non-negative m (off >= 0). */
 DFS_HD uint64_t dfs_oz_i192_bits(const uint64_t m[3], int off)
 {
     const int q = off >> 6, b = off & 63;
-    const uint64_t lo = q < 3 ? m[q] >> b : 0;
-    const uint64_t hi = b && q + 1 < 3 ? m[q + 1] << (64 - b) : 0;
+    const uint64_t lo = dfs_oz_i192_word(m, q) >> b;
+    const uint64_t hi = b ? dfs_oz_i192_word(m, q + 1) << (64 - b) : 0;
     return lo | hi;
 }
 

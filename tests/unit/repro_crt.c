@@ -39,6 +39,20 @@ START_TEST(crt_moduli)
     }
     ck_assert_int_lt(dfs_crt_bits(DFS_CRT_MODULI), 190);
     ck_assert_int_eq(dfs_crt_count(100, 1 << 16), 0); /* 218 bits: beyond the moduli */
+    /* the bits n moduli carry: the most that dfs_crt_count still gives n (or fewer) for */
+    static const int64_t ks[] = {1, 2, 300, 1 << 16, (1 << 17) - 1};
+    for (int n = 1; n <= DFS_CRT_MODULI; n++)
+        for (int i = 0; i < 5; i++) {
+            const int b = dfs_crt_scale_bits(n, ks[i]);
+            if (b == 0) {
+                ck_assert(dfs_crt_count(1, ks[i]) > n);
+                continue;
+            }
+            const int c = dfs_crt_count(b, ks[i]);
+            ck_assert(c >= 1 && c <= n);
+            if (b < 100)
+                ck_assert(dfs_crt_count(b + 1, ks[i]) > n || dfs_crt_count(b + 1, ks[i]) == 0);
+        }
 }
 END_TEST
 
@@ -62,7 +76,7 @@ START_TEST(crt_exact_products)
         const int b = 1 + below(&r, (182 - dfs_oz_ceil_log2(k)) / 2); /* 2b + log2 k + 2 <= 184 */
         const int n = dfs_crt_count(b, k);
         ck_assert_int_gt(n, 0);
-        int64_t res[DFS_CRT_MODULI] = {0};
+        int32_t res[DFS_CRT_MODULI] = {0}; /* k <= 3000 products below 2^14: int32 */
         int64_t w[DFS_X_WORDS];
         dfs_xacc exact;
         dfs_x_init(&exact, w, DFS_X_WORDS, DFS_X_LSB);
@@ -85,14 +99,14 @@ START_TEST(crt_exact_products)
                 const int m = dfs_crt_modulus(l);
                 const int ra = dfs_crt_residue(na, ma, m), rb = dfs_crt_residue(nb, mb, m);
                 ck_assert(ra >= -128 && ra <= 127 && rb >= -128 && rb <= 127);
-                res[l] += (int64_t)ra * rb;
+                res[l] += ra * rb;
             }
             add_product(&exact, na ^ nb, ma, mb);
         }
         dfs_oz_i192 x;
         dfs_crt_table tab;
         dfs_crt_table_init(&tab, n);
-        dfs_crt_reconstruct(&tab, res, &x);
+        dfs_crt_reconstruct(&tab, res, 1, &x);
         uint64_t mg[3];
         const int neg = dfs_oz_i192_abs(&x, mg);
         /* exact - X == 0 */
@@ -110,15 +124,20 @@ START_TEST(crt_exact_products)
         dfs_crt_table tab;
         dfs_crt_table_init(&tab, n);
         for (int l = 0; l < n; l++) {
-            uint64_t p[3] = {tab.Ml[l][0], tab.Ml[l][1], tab.Ml[l][2]};
-            dfs_crt_mul_small(p, (uint64_t)dfs_crt_modulus(l));
-            ck_assert(p[0] == tab.M[0] && p[1] == tab.M[1] && p[2] == tab.M[2]);
-            const dfs_u128 lo = (dfs_u128)tab.Ml[l][0] | ((dfs_u128)tab.Ml[l][1] << 64);
+            uint32_t p[DFS_CRT_LIMBS];
+            memcpy(p, tab.Ml[l], sizeof p);
+            dfs_crt_mul_small(p, (uint32_t)dfs_crt_modulus(l));
+            ck_assert(memcmp(p, tab.M, sizeof p) == 0);
             const int m = dfs_crt_modulus(l);
-            const int mod = (int)(((dfs_u128)(tab.Ml[l][2] % m) * (((dfs_u128)1 << 64) % m) % m *
-                                       (((dfs_u128)1 << 64) % m) + lo % m) % m);
-            ck_assert_int_eq(mod * tab.y[l] % m, 1 % m);
+            uint64_t mod = 0, w32 = 1; /* M_l mod m, limb by limb (w32 = 2^(32 w) mod m) */
+            for (int w = 0; w < DFS_CRT_LIMBS; w++) {
+                mod = (mod + tab.Ml[l][w] % m * w32) % m;
+                w32 = w32 * (((uint64_t)1 << 32) % m) % m;
+            }
+            ck_assert_int_eq((int)(mod * (uint64_t)tab.y[l] % m), 1 % m);
         }
+        for (int w = tab.limbs; w < DFS_CRT_LIMBS; w++)
+            ck_assert_int_eq(tab.M[w], 0);
     }
 }
 END_TEST
@@ -148,6 +167,21 @@ START_TEST(crt_scale_truncates)
         ck_assert_int_ge(dfs_x_sign(&x), 0);
         ck_assert(dfs_x_add(&x, 1, 1, 0));
         ck_assert_int_lt(dfs_x_sign(&x), 0);
+        /* the 18-bit limbs the GPU uses: the same integer, the same residues */
+        dfs_crt_int xi;
+        dfs_crt_int_of(a, tau, b, &xi);
+        ck_assert_int_eq(xi.neg, neg);
+        dfs_u128 back = 0;
+        for (int i = DFS_CRT_ALIMBS - 1; i >= 0; i--) {
+            ck_assert(xi.l[i] < (1u << 18));
+            ck_assert(i < dfs_crt_limbs(b) || xi.l[i] == 0);
+            back = back << 18 | xi.l[i];
+        }
+        ck_assert(back == mag);
+        for (int l = 0; l < DFS_CRT_MODULI; l++)
+            ck_assert_int_eq(dfs_crt_residue_limbs(&xi, dfs_crt_limbs(b),
+                                                   (unsigned)dfs_crt_modulus(l)),
+                             dfs_crt_residue(neg, mag, dfs_crt_modulus(l)));
     }
 }
 END_TEST
@@ -157,11 +191,11 @@ START_TEST(crt_gemm_correctly_rounded)
     rng r = rng_seed(93);
     static const int gens[] = {G_PHI0, G_PHI1, G_PHI4, G_PHI8, G_ERANGE, G_MIXED, G_SUBNORMAL};
     static const int64_t ks[] = {1, 7, 64, 300};
-    static const int bitss[] = {40, 64, 86}; /* 86: 24 moduli up to k = 512 */
+    static const int modss[] = {12, 18, 24}; /* about 42, 70 and 88 bits per element at k = 300 */
     static const double scal[] = {1.0, 1.0, -1.0, 3.0, 0.1, 0x1p-1074, 1e300, 0.0};
-    long outputs = 0, slow = 0, outputs86 = 0, slow86 = 0;
+    long outputs = 0, slow = 0, outputs24 = 0, slow24 = 0;
     for (int it = 0; it < 168; it++) {
-        const int g = gens[it % 7], bits = bitss[(it / 7) % 3];
+        const int g = gens[it % 7], mods = modss[(it / 7) % 3];
         const int ta = below(&r, 2), tb = below(&r, 2);
         const int64_t m = 1 + below(&r, 12), n = 1 + below(&r, 12), k = ks[below(&r, 4)];
         const int64_t lda = (ta ? k : m) + below(&r, 2), ldb = (tb ? n : k) + below(&r, 2);
@@ -182,20 +216,20 @@ START_TEST(crt_gemm_correctly_rounded)
         dfs_oz_params p = dfs_oz_default_params();
         dfs_oz_stats s1, s2;
         dfs_oz_gemm_host(&p, ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C1, ldc, &s1);
-        dfs_oz_crt_gemm_host(ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C2, ldc, bits, &s2);
+        dfs_oz_crt_gemm_host(ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C2, ldc, mods, 0, &s2);
         for (int64_t c = 0; c < n; c++)
             for (int64_t i = 0; i < ldc; i++)
                 if (!same_bits(C1[i + c * ldc], C2[i + c * ldc]))
-                    ck_abort_msg("crt gemm %s %c%c %lldx%lldx%lld bits %d alpha %a beta %a "
+                    ck_abort_msg("crt gemm %s %c%c %lldx%lldx%lld moduli %d alpha %a beta %a "
                                  "C(%lld,%lld): %a, correctly rounded %a", gen_label(g),
                                  ta ? 'T' : 'N', tb ? 'T' : 'N', (long long)m, (long long)n,
-                                 (long long)k, bits, alpha, beta, (long long)i, (long long)c,
+                                 (long long)k, mods, alpha, beta, (long long)i, (long long)c,
                                  C2[i + c * ldc], C1[i + c * ldc]);
         outputs += m * n;
         slow += s2.slow;
-        if (bits == 86 && g <= G_PHI4 && it % 12 != 11 && alpha == 1.0 && beta == 0.0) {
-            outputs86 += m * n;
-            slow86 += s2.slow;
+        if (mods == 24 && g <= G_PHI4 && it % 12 != 11 && alpha == 1.0 && beta == 0.0) {
+            outputs24 += m * n;
+            slow24 += s2.slow;
         }
         free(A);
         free(B);
@@ -204,11 +238,106 @@ START_TEST(crt_gemm_correctly_rounded)
         free(C2);
     }
     printf("crt gemm: %ld outputs the same bits as the scheme-I CPU DGEMM (correctly rounded), "
-           "%ld of them computed directly; with 86-bit integers, phi 0-4 data, alpha 1, beta 0: "
-           "%ld of %ld direct\n", outputs, slow, slow86, outputs86);
-    ck_assert_int_gt(outputs86, 200);
-    ck_assert_int_lt(slow86 * 20, outputs86); /* the truncated product decides most outputs */
+           "%ld of them computed directly; with 24 moduli, phi 0-4 data, alpha 1, beta 0: "
+           "%ld of %ld direct\n", outputs, slow, slow24, outputs24);
+    ck_assert_int_gt(outputs24, 200);
+    ck_assert_int_lt(slow24 * 20, outputs24); /* the truncated product decides most outputs */
     ck_assert_int_gt(slow, 0);                /* and the direct path is exercised */
+}
+END_TEST
+
+/* The int8 engine's result (fast = 1): within the truncation's error of the exact value, from
+ * a bound computed here from the data (|a - a'| < 2^(tau_a - b) per element, |a'| <= |a|), plus
+ * the roundings; outputs with Inf or NaN operands correctly rounded (computed directly); with
+ * few moduli most results differ from the correctly rounded ones (the truncation is real). */
+START_TEST(crt_gemm_fast)
+{
+    rng r = rng_seed(94);
+    static const int gens[] = {G_PHI0, G_PHI1, G_PHI4, G_PHI8, G_ERANGE, G_MIXED, G_SUBNORMAL};
+    static const int64_t ks[] = {1, 7, 64, 300, 2000};
+    static const double scal[] = {1.0, 1.0, -1.0, 3.0, 0.1, 0x1p-1074, 1e300, 0.0};
+    long outputs = 0, differ_few = 0, outputs_few = 0, checked = 0;
+    for (int it = 0; it < 210; it++) {
+        const int g = gens[it % 7], mods = 8 + below(&r, 17);
+        const int ta = below(&r, 2), tb = below(&r, 2);
+        const int64_t m = 1 + below(&r, 10), n = 1 + below(&r, 10), k = ks[below(&r, 5)];
+        const int64_t lda = (ta ? k : m) + below(&r, 2), ldb = (tb ? n : k) + below(&r, 2);
+        const int64_t ldc = m + below(&r, 2);
+        double *A = malloc((size_t)(lda * (ta ? m : k)) * sizeof *A);
+        double *B = malloc((size_t)(ldb * (tb ? k : n)) * sizeof *B);
+        double *C0 = malloc((size_t)(ldc * n) * sizeof *C0), *C1 = malloc((size_t)(ldc * n) * sizeof *C1),
+               *C2 = malloc((size_t)(ldc * n) * sizeof *C2);
+        gen_fill(&r, g, A, lda * (ta ? m : k));
+        gen_fill(&r, below(&r, 2) ? g : G_PHI1, B, ldb * (tb ? k : n));
+        gen_fill(&r, G_PHI2, C0, ldc * n);
+        if (it % 12 == 11)
+            A[below(&r, (int)(lda * (ta ? m : k)))] = it % 24 == 11 ? NAN : -INFINITY;
+        const double alpha = it % 3 ? 1.0 : scal[below(&r, 8)];
+        const double beta = it % 3 ? 0.0 : scal[below(&r, 8)];
+        memcpy(C1, C0, (size_t)(ldc * n) * sizeof *C0);
+        memcpy(C2, C0, (size_t)(ldc * n) * sizeof *C0);
+        dfs_oz_params p = dfs_oz_default_params();
+        dfs_oz_stats s1, s2;
+        dfs_oz_gemm_host(&p, ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C1, ldc, &s1);
+        dfs_oz_crt_gemm_host(ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C2, ldc, mods, 1, &s2);
+        const int bits = dfs_crt_scale_bits(mods, k);
+        for (int64_t c = 0; c < n; c++)
+            for (int64_t i = 0; i < m; i++) {
+                /* the row and column: top exponents, l1 norms, special values */
+                double maxa = 0, maxb = 0, l1a = 0, l1b = 0, l1ab = 0;
+                int special = 0;
+                for (int64_t q = 0; q < k; q++) {
+                    const double a = ta ? A[q + i * lda] : A[i + q * lda];
+                    const double b = tb ? B[c + q * ldb] : B[q + c * ldb];
+                    special |= !isfinite(a) || !isfinite(b);
+                    maxa = fmax(maxa, fabs(a));
+                    maxb = fmax(maxb, fabs(b));
+                    l1a += fabs(a);
+                    l1b += fabs(b);
+                    l1ab += fabs(a) * fabs(b);
+                }
+                const double got = C2[i + c * ldc], cr = C1[i + c * ldc];
+                outputs++;
+                if (special || alpha == 0 || k == 0) {
+                    if (!same_bits(got, cr))
+                        ck_abort_msg("crt fast: C(%lld,%lld) with special operands or alpha 0: "
+                                     "%a, correctly rounded %a", (long long)i, (long long)c, got,
+                                     cr);
+                    continue;
+                }
+                int ea = 0, eb = 0;
+                frexp(maxa, &ea); /* |a| < 2^ea */
+                frexp(maxb, &eb);
+                const double cv = C0[i + c * ldc];
+                const double trunc = ldexp(ldexp(l1b, ea) + ldexp(l1a, eb), -bits);
+                const double tol = fabs(alpha) * trunc * (1 + 0x1p-40) +
+                                   0x1p-50 * (fabs(alpha) * l1ab + fabs(beta * cv) + fabs(cr)) +
+                                   0x1p-1070;
+                if (!isfinite(tol))
+                    continue;
+                checked++;
+                if (!(got == cr || fabs(got - cr) <= tol))
+                    ck_abort_msg("crt fast %s %c%c %lldx%lldx%lld moduli %d (%d bits) alpha %a "
+                                 "beta %a C(%lld,%lld): %a, correctly rounded %a, allowed %a",
+                                 gen_label(g), ta ? 'T' : 'N', tb ? 'T' : 'N', (long long)m,
+                                 (long long)n, (long long)k, mods, bits, alpha, beta,
+                                 (long long)i, (long long)c, got, cr, tol);
+                if (mods <= 11 && k >= 7 && g <= G_PHI1 && alpha == 1 && beta == 0) {
+                    outputs_few++;
+                    differ_few += !same_bits(got, cr);
+                }
+            }
+        free(A);
+        free(B);
+        free(C0);
+        free(C1);
+        free(C2);
+    }
+    printf("crt fast: %ld outputs, %ld checked against the truncation bound; with <= 11 moduli "
+           "%ld of %ld not correctly rounded\n", outputs, checked, differ_few, outputs_few);
+    ck_assert_int_gt(checked, outputs / 2);
+    ck_assert_int_gt(outputs_few, 50);
+    ck_assert_int_gt(differ_few * 2, outputs_few);
 }
 END_TEST
 
@@ -218,4 +347,5 @@ void repro_crt_tests(TCase *t)
     tcase_add_test(t, crt_exact_products);
     tcase_add_test(t, crt_scale_truncates);
     tcase_add_test(t, crt_gemm_correctly_rounded);
+    tcase_add_test(t, crt_gemm_fast);
 }

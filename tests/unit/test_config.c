@@ -11,8 +11,8 @@
 
 static int lookup(const char *name)
 {
-    static const char *const names[] = {"native", "df", "ozaki"};
-    for (int i = 0; i < 3; i++)
+    static const char *const names[] = {"native", "df", "ozaki", "int8"};
+    for (int i = 0; i < 4; i++)
         if (!strcmp(names[i], name))
             return i;
     return -1;

@@ -1,0 +1,323 @@
+/* crt_gemm.c — DGEMM by the Ozaki scheme II on integer tensor cores (crt.h; host_crt.c is the
+ * CPU twin, README.md the method):
+ *   dfs_oz_rows        per row of op(A) / column of op(B): top exponent, l1 norm, specials;
+ *   dfs_crt_residues   each row scaled to an integer of dfs_crt_row_bits bits, its int8
+ *                      residues modulo each of N moduli;
+ *   (cuBLAS)           per modulus, the int8 GEMM with exact int32 sums (k < 2^17);
+ *   dfs_crt_finish_*   per output: the exact product of the integers reconstructed (CRT), then
+ *                      fast: C = alpha RN(S) + beta C;  verify: C = RN(alpha S + beta C) when
+ *                      the truncation cannot change it, else listed;
+ *   dfs_oz_direct      the listed outputs (and those with Inf or NaN operands), exactly.
+ * No host synchronisation.  C is computed block by block so that residues and int32 sums stay
+ * within the workspace budget; the blocks change nothing in any output. */
+#include "gemm.h"
+
+#include "../common/gpu.h"
+#include "../../shim/log.h"
+#include "../../shim/resolve.h"
+#include "feedback.h"
+#include "oz_gemm.h"
+
+#include <stdint.h>
+#include <string.h>
+
+typedef struct {
+    double *consts; /* 1.0, 0.0 (written by the rows kernel), then int32 1 and 0 */
+    int *maxneed, *tauA, *needA, *tauB, *needB;
+    double *nrmA, *nrmB;
+    unsigned *count;
+    unsigned long long *stats;
+    signed char *RA, *RB;
+    int32_t *Cl;
+    uint32_t *list;
+} layout;
+
+static size_t up(size_t x)
+{
+    return (x + 255) / 256 * 256;
+}
+
+/* Bytes for blocks of bm x bn with N moduli and k padded to kp; fills l from base when
+ * base != 0. */
+static size_t carve(CUdeviceptr base, int64_t m, int64_t n, int64_t kp, int64_t bm, int64_t bn,
+                    int N, layout *l)
+{
+    size_t off = 0;
+#define TAKE(field, type, count)                                                                   \
+    do {                                                                                           \
+        if (base)                                                                                  \
+            l->field = (type *)(uintptr_t)(base + off);                                            \
+        off += up((size_t)(count) * sizeof(type));                                                 \
+    } while (0)
+    TAKE(consts, double, 4);
+    TAKE(maxneed, int, 2);
+    TAKE(count, unsigned, 1);
+    TAKE(stats, unsigned long long, 4);
+    TAKE(tauA, int, m);
+    TAKE(needA, int, m);
+    TAKE(tauB, int, n);
+    TAKE(needB, int, n);
+    TAKE(nrmA, double, m);
+    TAKE(nrmB, double, n);
+    TAKE(RA, signed char, (size_t)N * bm * kp);
+    TAKE(RB, signed char, (size_t)N * bn * kp);
+    TAKE(Cl, int32_t, (size_t)N * bm * bn);
+    TAKE(list, uint32_t, bm * bn);
+#undef TAKE
+    return off;
+}
+
+/* The blocks: bm = m / 2^i, bn = n / 2^j (at most 65536 each: the list packs 16 bits) that fit
+ * the budget at the least cost, in int8 operations: the GEMMs, whose efficiency falls with thin
+ * blocks (taken as 1 + 64/bm + 64/bn: on an H200 cuBLAS took 40 ms for 24 moduli at n = 8192 in
+ * blocks of 256 x 4096, against 17 ms for whole products), and the memory traffic at about 450
+ * operations per byte (1,480 TOPS against 3.3 TB/s).  Checked on an H200: n = 16384 with 16
+ * moduli in 8 GB (16384 x 2048 blocks: 119 ms; 4096 x 8192: 136 ms), n = 8192 with 22 moduli
+ * in 1 GB (1024 x 2048: 57 ms; 256 x 4096: 69 ms).  Column blocks are the outer loop: op(B)'s
+ * residues are made once, op(A)'s once per column block unless one row block holds all of
+ * op(A); each residue pass reads 8 and writes N bytes per element.  0 if nothing fits. */
+static size_t plan(int64_t m, int64_t n, int64_t kp, int N, size_t budget, int64_t *pbm,
+                   int64_t *pbn)
+{
+    double best = -1;
+    size_t best_need = 0;
+    for (int i = 0; i < 24; i++) {
+        const int64_t bm = (m + ((int64_t)1 << i) - 1) >> i;
+        if (bm > 65536)
+            continue;
+        for (int j = 0; j < 24; j++) {
+            const int64_t bn = (n + ((int64_t)1 << j) - 1) >> j;
+            if (bn > 65536)
+                continue;
+            const size_t need = carve(0, m, n, kp, bm, bn, N, NULL);
+            if (need > budget)
+                continue;
+            const double cb = (double)((n + bn - 1) / bn);
+            const double passes_a = bm == m ? 1.0 : cb;
+            const double gemm = 2.0 * N * (double)m * (double)n * (double)kp *
+                                (1.0 + 64.0 / (double)bm + 64.0 / (double)bn);
+            const double bytes = (8.0 + N) * (double)kp * ((double)m * passes_a + (double)n);
+            const double cost = gemm + 450.0 * bytes;
+            if (best < 0 || cost < best) {
+                best = cost;
+                best_need = need;
+                *pbm = bm;
+                *pbn = bn;
+            }
+            if (bm == 1 && bn == 1)
+                break;
+        }
+        if (bm == 1)
+            break;
+    }
+    return best < 0 ? 0 : best_need;
+}
+
+typedef struct {
+    const dfs_ctx *x;
+    const dfs_crt_gemm_opts *o;
+    const CUfunction *k;
+    CUstream st;
+    int sms;
+} run;
+
+static int launch_residues(const run *R, const double *X, int64_t rs, int64_t qs, int64_t r0,
+                           int64_t rows, int64_t k, int64_t kp, const int *tau, const int *need,
+                           const double *nrm, int L, int N, signed char *out)
+{
+    if (rows <= 0 || kp <= 0)
+        return 0;
+    dfs_crt_residue_args a = {X, rs, qs, r0, rows, k, kp, tau, need, nrm, L, N, out};
+    return dfs_launch(R->k[DFS_OZ_K_RESIDUES], (unsigned)((kp + 63) / 64),
+                      (unsigned)((rows + 31) / 32), 1, 256, 1, R->st, &a);
+}
+
+/* The moduli of a call: fast, the option or the default; verify, the guess (feedback.h) from
+ * the bits an output needs to be decided in most cases: 53, half of log2 k for the growth of
+ * the sum, 16 to spare. */
+static int moduli(const run *R, int64_t k, unsigned long long *seq)
+{
+    int N;
+    if (!R->o->verify) {
+        N = R->o->moduli > 0 ? R->o->moduli : dfs_crt_fast_moduli(k);
+    } else {
+        const int want = 53 + (dfs_oz_ceil_log2(k) + 1) / 2 + 16;
+        const int first = dfs_crt_count(want, k);
+        N = dfs_oz_fb_choose(DFS_OZ_FB_MODULI, R->x->device, first ? first : DFS_CRT_MODULI, seq);
+    }
+    /* at least one bit per element whatever the data, at most all the moduli */
+    while (N < DFS_CRT_MODULI && dfs_crt_scale_bits(N, k) < 1)
+        N++;
+    return N > DFS_CRT_MODULI ? DFS_CRT_MODULI : N;
+}
+
+static cublasStatus_t one_gemm(const run *R, const dfs_gemm_call *c, const double *A,
+                               const double *B, double *C)
+{
+    const int64_t m = c->m, n = c->n, k = c->k, kp = (k + 15) / 16 * 16;
+    const int ta = c->transa != CUBLAS_OP_N, tb = c->transb != CUBLAS_OP_N;
+    /* op(A)(r, q) = A[r * ars + q * aqs]; op(B)(q, col) = B[q * bqs + col * bcs] */
+    const int64_t ars = ta ? c->lda : 1, aqs = ta ? 1 : c->lda;
+    const int64_t bqs = tb ? c->ldb : 1, bcs = tb ? 1 : c->ldb;
+    const int dev_scalars = R->x->pointer_mode == CUBLAS_POINTER_MODE_DEVICE;
+    const int verify = R->o->verify;
+    unsigned long long seq = 0;
+    const int N = moduli(R, k > 0 ? k : 1, &seq);
+    int64_t bm = 0, bn = 0;
+    const size_t need = plan(m, n, kp, N, R->o->workspace, &bm, &bn);
+    if (dfs_log_on(DFS_LOG_TRACE))
+        dfs_log(DFS_LOG_TRACE, "%s: dgemm %lld x %lld x %lld on int8 tensor cores: %d moduli "
+                "(%d bits and more per element), blocks %lld x %lld, workspace %zu bytes",
+                verify ? "repro" : "int8", (long long)m, (long long)n, (long long)k, N,
+                dfs_crt_scale_bits(N, k > 0 ? k : 1), (long long)bm, (long long)bn, need);
+    if (!need)
+        return DFS_STATUS_DECLINED;
+    CUdeviceptr base = dfs_scratch_get(R->x->scratch, need, R->st);
+    if (!base)
+        return DFS_STATUS_DECLINED;
+    layout l;
+    carve(base, m, n, kp, bm, bn, N, &l);
+    if (verify)
+        dfs_oz_fb_note(DFS_OZ_FB_MODULI, R->x->device, seq, m * n, N, 1);
+    volatile dfs_oz_fb_dev *fb = verify ? dfs_oz_fb_slot(DFS_OZ_FB_MODULI, R->x->device) : NULL;
+
+    /* 1. rows and columns; int32 1 and 0 for cuBLAS's device scalars */
+    int32_t *ione = (int32_t *)(l.consts + 2), *izero = ione + 1;
+    int err = 0;
+    err |= DFS_DRV(cuMemsetD32Async)((CUdeviceptr)(uintptr_t)l.maxneed, 0, 2, R->st) != CUDA_SUCCESS;
+    err |= DFS_DRV(cuMemsetD32Async)((CUdeviceptr)(uintptr_t)l.stats, 0, 8, R->st) != CUDA_SUCCESS;
+    err |= DFS_DRV(cuMemsetD32Async)((CUdeviceptr)(uintptr_t)ione, 1, 1, R->st) != CUDA_SUCCESS;
+    err |= DFS_DRV(cuMemsetD32Async)((CUdeviceptr)(uintptr_t)izero, 0, 1, R->st) != CUDA_SUCCESS;
+    const int beta_bits = dfs_oz_beta(k > 0 ? k : 1); /* the rows pass's slice count: unused */
+    err |= dfs_oz_launch_rows(R->k, R->st, A, ars, aqs, m, k, l.tauA, l.needA, l.nrmA, l.maxneed,
+                              beta_bits, l.consts);
+    err |= dfs_oz_launch_rows(R->k, R->st, B, bcs, bqs, n, k, l.tauB, l.needB, l.nrmB,
+                              l.maxneed + 1, beta_bits, NULL);
+    if (err)
+        return CUBLAS_STATUS_EXECUTION_FAILED;
+
+    dfs_crt_finish_args f;
+    memset(&f, 0, sizeof f);
+    dfs_crt_table_init(&f.step.tab, N);
+    f.step.L = dfs_crt_bits(N);
+    f.step.lower_L = verify && N > 1 ? dfs_crt_bits(N - 1) : 0;
+    f.step.verify = verify;
+    f.step.k = k;
+    f.tauA = l.tauA;
+    f.tauB = l.tauB;
+    f.needA = l.needA;
+    f.needB = l.needB;
+    f.nrmA = l.nrmA;
+    f.nrmB = l.nrmB;
+    f.stats = verify ? l.stats : NULL;
+    f.seq = seq;
+    f.alpha = dev_scalars ? c->alpha : NULL;
+    f.beta_p = dev_scalars ? c->beta : NULL;
+    f.alpha_v = dev_scalars ? 0 : *c->alpha;
+    f.beta_v = dev_scalars ? 0 : *c->beta;
+    f.C = C;
+    f.ldc = c->ldc;
+    f.list = l.list;
+    f.count = l.count;
+    f.Cl = l.Cl;
+    dfs_oz_finish_args d; /* the direct kernel's view of the same block */
+    memset(&d, 0, sizeof d);
+    dfs_oz_finish_call_fields(&d, R->x, c, A, B, C);
+    d.list = l.list;
+    d.count = l.count;
+
+    const int32_t one = 1, zero = 0;
+    const void *one_p = dev_scalars ? (const void *)ione : &one;
+    const void *zero_p = dev_scalars ? (const void *)izero : &zero;
+    const int L = f.step.L;
+    if (bm == m)
+        err |= launch_residues(R, A, ars, aqs, 0, m, k, kp, l.tauA, l.needA, l.nrmA, L, N, l.RA);
+    for (int64_t c0 = 0; c0 < n && !err; c0 += bn) {
+        const int64_t nb = n - c0 < bn ? n - c0 : bn;
+        err |= launch_residues(R, B, bcs, bqs, c0, nb, k, kp, l.tauB, l.needB, l.nrmB, L, N, l.RB);
+        for (int64_t r0 = 0; r0 < m && !err; r0 += bm) {
+            const int64_t mb = m - r0 < bm ? m - r0 : bm;
+            if (bm != m)
+                err |= launch_residues(R, A, ars, aqs, r0, mb, k, kp, l.tauA, l.needA, l.nrmA, L,
+                                       N, l.RA);
+            if (err)
+                break;
+            if (kp > 0) {
+                /* Cl_l = RA_l^T RB_l, int8 in, exact int32 sums */
+                /* one call per modulus: on an H200 at n = 8192 cuBLAS picks 128 x 128 tiles
+                 * then, 64 x 128 for the strided batched call (10.7 against 13.2 ms) */
+                cublasStatus_t s = CUBLAS_STATUS_SUCCESS;
+                for (int q = 0; q < N && s == CUBLAS_STATUS_SUCCESS; q++)
+                    s = DFS_REAL(cublasGemmEx_64)(R->x->handle, CUBLAS_OP_T, CUBLAS_OP_N, mb, nb,
+                                                  kp, one_p, l.RA + q * mb * kp, CUDA_R_8I, kp,
+                                                  l.RB + q * nb * kp, CUDA_R_8I, kp, zero_p,
+                                                  l.Cl + q * mb * nb, CUDA_R_32I, mb,
+                                                  CUBLAS_COMPUTE_32I, CUBLAS_GEMM_DEFAULT);
+                if (s != CUBLAS_STATUS_SUCCESS) {
+                    dfs_log_once(DFS_LOG_ERROR, "crt-gemm-cublas", "%s: an int8 GEMM (cuBLAS) "
+                                 "failed with status %d", verify ? "repro" : "int8", (int)s);
+                    return s;
+                }
+            }
+            if (DFS_DRV(cuMemsetD32Async)((CUdeviceptr)(uintptr_t)l.count, 0, 1, R->st) !=
+                CUDA_SUCCESS)
+                return CUBLAS_STATUS_EXECUTION_FAILED;
+            f.bm = d.bm = mb;
+            f.bn = d.bn = nb;
+            f.r0 = d.r0 = r0;
+            f.c0 = d.c0 = c0;
+            err |= dfs_launch(R->k[verify ? DFS_OZ_K_CRT_VERIFY : DFS_OZ_K_CRT_FAST],
+                              (unsigned)((mb * nb + DFS_OZ_FINISH_THREADS - 1) /
+                                         DFS_OZ_FINISH_THREADS),
+                              1, 1, DFS_OZ_FINISH_THREADS, 1, R->st, &f);
+            err |= dfs_launch(R->k[DFS_OZ_K_DIRECT], (unsigned)R->sms * 4, 1, 1,
+                              32 * DFS_OZ_DIRECT_WARPS, 1, R->st, &d);
+        }
+    }
+    if (err)
+        return CUBLAS_STATUS_EXECUTION_FAILED;
+    /* the counters (and the call's number) back to the host for the next call's moduli */
+    if (fb && DFS_DRV(cuMemcpyDtoHAsync)((void *)fb->stats, (CUdeviceptr)(uintptr_t)l.stats,
+                                         4 * sizeof(unsigned long long), R->st) != CUDA_SUCCESS)
+        return CUBLAS_STATUS_EXECUTION_FAILED;
+    return CUBLAS_STATUS_SUCCESS;
+}
+
+cublasStatus_t dfs_crt_dgemm_gpu(const dfs_ctx *x, const dfs_gemm_call *c,
+                                 const dfs_crt_gemm_opts *o)
+{
+    if (c->k >= DFS_CRT_MAX_K) /* int32 sums could overflow */
+        return DFS_STATUS_DECLINED;
+    run R;
+    R.x = x;
+    R.o = o;
+    R.st = (CUstream)x->stream;
+    R.k = dfs_oz_gemm_kernels();
+    R.sms = dfs_sm_count(x->device);
+    if (!R.k || !DFS_REAL(cublasGemmEx_64) || !DFS_DRV(cuMemsetD32Async) ||
+        !DFS_DRV(cuMemcpyDtoHAsync))
+        return DFS_STATUS_DECLINED;
+    pthread_mutex_lock(&x->scratch->lock);
+    cublasStatus_t s = CUBLAS_STATUS_SUCCESS;
+    /* alpha = 0 known on the host: C = RN(beta C) with A and B not read (as cuBLAS) */
+    const int scale_only = x->pointer_mode == CUBLAS_POINTER_MODE_HOST && *c->alpha == 0;
+    for (int64_t i = 0; i < c->batch && s == CUBLAS_STATUS_SUCCESS; i++) {
+        if (scale_only) {
+            s = dfs_oz_launch_direct_all(R.k, R.st, R.sms, x, c, NULL, NULL, c->C + i * c->strideC)
+                    ? CUBLAS_STATUS_EXECUTION_FAILED
+                    : CUBLAS_STATUS_SUCCESS;
+            continue;
+        }
+        s = one_gemm(&R, c, c->A + i * c->strideA, c->B + i * c->strideB, c->C + i * c->strideC);
+        if (s == DFS_STATUS_DECLINED && i > 0) {
+            /* a later entry cannot get the workspace the first one had: cannot happen (the
+             * same sizes), but never leave a batch half done */
+            s = CUBLAS_STATUS_EXECUTION_FAILED;
+        }
+    }
+    pthread_mutex_unlock(&x->scratch->lock);
+    if (s == CUBLAS_STATUS_EXECUTION_FAILED)
+        dfs_log_once(DFS_LOG_ERROR, "crt-gemm", "%s: a DGEMM kernel failed",
+                     o->verify ? "repro" : "int8");
+    return s;
+}
