@@ -5,17 +5,7 @@
 # columns), one header.  A failing run prints a comment line and the script goes on.
 set -u
 B=${1:-build}/tools/exblas-bench
-hdr=1
-bench() { # MODE ARGS...
-    mode=$1; shift
-    if [ "$mode" = native ]; then
-        out=$("$B" "$@" --no-shim 2>&1) || { echo "# failed: $mode $*: $out"; return; }
-    else
-        out=$(EXBLAS_MODE=$mode "$B" "$@" 2>&1) || { echo "# failed: $mode $*: $out"; return; }
-    fi
-    if [ $hdr = 1 ]; then echo "$out" | head -1; hdr=0; fi
-    echo "$out" | tail -n +2
-}
+. "$(dirname "$0")/bench-lib.sh"
 for phi in 0 1 4; do
     for mode in native repro; do
         bench $mode ddot 134217728 --phi $phi --reps 10

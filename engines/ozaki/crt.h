@@ -7,9 +7,9 @@
  * its residues modulo N small pairwise coprime moduli m_l <= 256: residues fit in int8, and the
  * products of residues summed over k < 2^17 terms fit in int32, so each modulus is one exact
  * int8 GEMM with int32 accumulation.  The sum of t_l M_l (t_l from the residues) gives X modulo
- * M = prod m_l, and X itself when M > 4 |X| (dfs_crt_reconstruct).  The truncation error is bounded from the rows' l1 norms (as
- * dfs_oz_tail_bound does for slices), so each output can be rounded correctly or sent to the
- * exact direct path, as in the scheme-I engine (README.md). */
+ * M = prod m_l, and X itself when M > 4 |X| (dfs_crt_reconstruct).  The truncation error is bounded
+ * from the rows' l1 norms (as dfs_oz_tail_bound does for slices), so each output can be rounded
+ * correctly or sent to the exact direct path, as in the scheme-I engine (README.md). */
 #ifndef DFS_OZ_CRT_H
 #define DFS_OZ_CRT_H
 
@@ -285,7 +285,8 @@ DFS_HD void dfs_crt_reconstruct_limbs(const dfs_crt_table *t, const int32_t *c, 
     int64_t carry = 0;
     uint32_t o[DFS_CRT_LIMBS];
     for (int w = 0; w < DFS_CRT_LIMBS; w++) {
-        const int64_t s = (int64_t)(acc[w] & 0xffffffffu) - (int64_t)((uint64_t)q * t->M[w]) + carry;
+        const int64_t s =
+            (int64_t)(acc[w] & 0xffffffffu) - (int64_t)((uint64_t)q * t->M[w]) + carry;
         o[w] = (uint32_t)s;
         carry = (s >> 32) + (int64_t)(acc[w] >> 32); /* s >> 32: arithmetic (floor) */
     }

@@ -61,8 +61,8 @@ DFS_HD double dfs_crt_to_double(const dfs_oz_i192 *x, int e0)
  * beta = 0).  DFS_OZ_WRITTEN with *v, or DFS_OZ_LISTED (special values, or alpha S + beta C
  * beyond the window), or DFS_OZ_UNDECIDED (verify: the truncation could change the rounding).
  * The row and the column were truncated to dfs_crt_row_bits(st->L, nA, k) and (.., nB, k) bits.
- * *lower (verify, written): one modulus fewer would have left it undecided.  win, res: DFS_OZ_WIN and
- * DFS_OZ_RWIN words (verify only). */
+ * *lower (verify, written): one modulus fewer would have left it undecided.  win, res: DFS_OZ_WIN
+ * and DFS_OZ_RWIN words (verify only). */
 DFS_HD int dfs_crt_output(const dfs_crt_step *st, const int32_t *c, int64_t stride, int ta, int tb,
                           double nA, double nB, int special, double alpha, double beta, double cv,
                           int64_t *win, int64_t *res, double *v, int *lower)

@@ -22,48 +22,22 @@
 #include <string.h>
 
 typedef struct {
-    double *consts; /* 1.0, 0.0 (written by the rows kernel), then int32 1 and 0 */
-    int *maxneed, *tauA, *needA, *tauB, *needB;
-    double *nrmA, *nrmB;
-    unsigned *count;
-    unsigned long long *stats;
+    dfs_oz_call_ws c;
     signed char *RA, *RB;
     int32_t *Cl;
     uint32_t *list;
 } layout;
-
-static size_t up(size_t x)
-{
-    return (x + 255) / 256 * 256;
-}
 
 /* Bytes for blocks of bm x bn with N moduli and k padded to kp; fills l from base when
  * base != 0. */
 static size_t carve(CUdeviceptr base, int64_t m, int64_t n, int64_t kp, int64_t bm, int64_t bn,
                     int N, layout *l)
 {
-    size_t off = 0;
-#define TAKE(field, type, count)                                                                   \
-    do {                                                                                           \
-        if (base)                                                                                  \
-            l->field = (type *)(uintptr_t)(base + off);                                            \
-        off += up((size_t)(count) * sizeof(type));                                                 \
-    } while (0)
-    TAKE(consts, double, 4);
-    TAKE(maxneed, int, 2);
-    TAKE(count, unsigned, 1);
-    TAKE(stats, unsigned long long, 4);
-    TAKE(tauA, int, m);
-    TAKE(needA, int, m);
-    TAKE(tauB, int, n);
-    TAKE(needB, int, n);
-    TAKE(nrmA, double, m);
-    TAKE(nrmB, double, n);
-    TAKE(RA, signed char, (size_t)N * bm * kp);
-    TAKE(RB, signed char, (size_t)N * bn * kp);
-    TAKE(Cl, int32_t, (size_t)N * bm * bn);
-    TAKE(list, uint32_t, bm * bn);
-#undef TAKE
+    size_t off = dfs_oz_carve_call(base, m, n, &l->c);
+    l->RA = dfs_oz_take(base, &off, (size_t)N * bm * kp);
+    l->RB = dfs_oz_take(base, &off, (size_t)N * bn * kp);
+    l->Cl = dfs_oz_take(base, &off, (size_t)N * bm * bn * sizeof(int32_t));
+    l->list = dfs_oz_take(base, &off, (size_t)(bm * bn) * sizeof(uint32_t));
     return off;
 }
 
@@ -81,6 +55,7 @@ static size_t plan(int64_t m, int64_t n, int64_t kp, int N, size_t budget, int64
 {
     double best = -1;
     size_t best_need = 0;
+    layout dry; /* carve() only counting */
     for (int i = 0; i < 24; i++) {
         const int64_t bm = (m + ((int64_t)1 << i) - 1) >> i;
         if (bm > 65536)
@@ -89,7 +64,7 @@ static size_t plan(int64_t m, int64_t n, int64_t kp, int N, size_t budget, int64
             const int64_t bn = (n + ((int64_t)1 << j) - 1) >> j;
             if (bn > 65536)
                 continue;
-            const size_t need = carve(0, m, n, kp, bm, bn, N, NULL);
+            const size_t need = carve(0, m, n, kp, bm, bn, N, &dry);
             if (need > budget)
                 continue;
             const double cb = (double)((n + bn - 1) / bn);
@@ -182,17 +157,19 @@ static cublasStatus_t one_gemm(const run *R, const dfs_gemm_call *c, const doubl
     volatile dfs_oz_fb_dev *fb = verify ? dfs_oz_fb_slot(DFS_OZ_FB_MODULI, R->x->device) : NULL;
 
     /* 1. rows and columns; int32 1 and 0 for cuBLAS's device scalars */
-    int32_t *ione = (int32_t *)(l.consts + 2), *izero = ione + 1;
+    int32_t *ione = (int32_t *)(l.c.consts + 2), *izero = ione + 1;
     int err = 0;
-    err |= DFS_DRV(cuMemsetD32Async)((CUdeviceptr)(uintptr_t)l.maxneed, 0, 2, R->st) != CUDA_SUCCESS;
-    err |= DFS_DRV(cuMemsetD32Async)((CUdeviceptr)(uintptr_t)l.stats, 0, 8, R->st) != CUDA_SUCCESS;
+    err |=
+        DFS_DRV(cuMemsetD32Async)((CUdeviceptr)(uintptr_t)l.c.maxneed, 0, 2, R->st) != CUDA_SUCCESS;
+    err |=
+        DFS_DRV(cuMemsetD32Async)((CUdeviceptr)(uintptr_t)l.c.stats, 0, 8, R->st) != CUDA_SUCCESS;
     err |= DFS_DRV(cuMemsetD32Async)((CUdeviceptr)(uintptr_t)ione, 1, 1, R->st) != CUDA_SUCCESS;
     err |= DFS_DRV(cuMemsetD32Async)((CUdeviceptr)(uintptr_t)izero, 0, 1, R->st) != CUDA_SUCCESS;
     const int beta_bits = dfs_oz_beta(k > 0 ? k : 1); /* the rows pass's slice count: unused */
-    err |= dfs_oz_launch_rows(R->k, R->st, A, ars, aqs, m, k, l.tauA, l.needA, l.nrmA, l.maxneed,
-                              beta_bits, l.consts);
-    err |= dfs_oz_launch_rows(R->k, R->st, B, bcs, bqs, n, k, l.tauB, l.needB, l.nrmB,
-                              l.maxneed + 1, beta_bits, NULL);
+    err |= dfs_oz_launch_rows(R->k, R->st, A, ars, aqs, m, k, l.c.tauA, l.c.needA, l.c.nrmA,
+                              l.c.maxneed, beta_bits, l.c.consts);
+    err |= dfs_oz_launch_rows(R->k, R->st, B, bcs, bqs, n, k, l.c.tauB, l.c.needB, l.c.nrmB,
+                              l.c.maxneed + 1, beta_bits, NULL);
     if (err)
         return CUBLAS_STATUS_EXECUTION_FAILED;
 
@@ -203,13 +180,13 @@ static cublasStatus_t one_gemm(const run *R, const dfs_gemm_call *c, const doubl
     f.step.lower_L = verify && N > 1 ? dfs_crt_bits(N - 1) : 0;
     f.step.verify = verify;
     f.step.k = k;
-    f.tauA = l.tauA;
-    f.tauB = l.tauB;
-    f.needA = l.needA;
-    f.needB = l.needB;
-    f.nrmA = l.nrmA;
-    f.nrmB = l.nrmB;
-    f.stats = verify ? l.stats : NULL;
+    f.tauA = l.c.tauA;
+    f.tauB = l.c.tauB;
+    f.needA = l.c.needA;
+    f.needB = l.c.needB;
+    f.nrmA = l.c.nrmA;
+    f.nrmB = l.c.nrmB;
+    f.stats = verify ? l.c.stats : NULL;
     f.seq = seq;
     f.alpha = dev_scalars ? c->alpha : NULL;
     f.beta_p = dev_scalars ? c->beta : NULL;
@@ -218,28 +195,30 @@ static cublasStatus_t one_gemm(const run *R, const dfs_gemm_call *c, const doubl
     f.C = C;
     f.ldc = c->ldc;
     f.list = l.list;
-    f.count = l.count;
+    f.count = l.c.count;
     f.Cl = l.Cl;
     dfs_oz_finish_args d; /* the direct kernel's view of the same block */
     memset(&d, 0, sizeof d);
     dfs_oz_finish_call_fields(&d, R->x, c, A, B, C);
     d.list = l.list;
-    d.count = l.count;
+    d.count = l.c.count;
 
     const int32_t one = 1, zero = 0;
     const void *one_p = dev_scalars ? (const void *)ione : &one;
     const void *zero_p = dev_scalars ? (const void *)izero : &zero;
     const int L = f.step.L;
     if (bm == m)
-        err |= launch_residues(R, A, ars, aqs, 0, m, k, kp, l.tauA, l.needA, l.nrmA, L, N, l.RA);
+        err |=
+            launch_residues(R, A, ars, aqs, 0, m, k, kp, l.c.tauA, l.c.needA, l.c.nrmA, L, N, l.RA);
     for (int64_t c0 = 0; c0 < n && !err; c0 += bn) {
         const int64_t nb = n - c0 < bn ? n - c0 : bn;
-        err |= launch_residues(R, B, bcs, bqs, c0, nb, k, kp, l.tauB, l.needB, l.nrmB, L, N, l.RB);
+        err |= launch_residues(R, B, bcs, bqs, c0, nb, k, kp, l.c.tauB, l.c.needB, l.c.nrmB, L, N,
+                               l.RB);
         for (int64_t r0 = 0; r0 < m && !err; r0 += bm) {
             const int64_t mb = m - r0 < bm ? m - r0 : bm;
             if (bm != m)
-                err |= launch_residues(R, A, ars, aqs, r0, mb, k, kp, l.tauA, l.needA, l.nrmA, L,
-                                       N, l.RA);
+                err |= launch_residues(R, A, ars, aqs, r0, mb, k, kp, l.c.tauA, l.c.needA, l.c.nrmA,
+                                       L, N, l.RA);
             if (err)
                 break;
             if (kp > 0) {
@@ -259,7 +238,7 @@ static cublasStatus_t one_gemm(const run *R, const dfs_gemm_call *c, const doubl
                     return s;
                 }
             }
-            if (DFS_DRV(cuMemsetD32Async)((CUdeviceptr)(uintptr_t)l.count, 0, 1, R->st) !=
+            if (DFS_DRV(cuMemsetD32Async)((CUdeviceptr)(uintptr_t)l.c.count, 0, 1, R->st) !=
                 CUDA_SUCCESS)
                 return CUBLAS_STATUS_EXECUTION_FAILED;
             f.bm = d.bm = mb;
@@ -277,7 +256,7 @@ static cublasStatus_t one_gemm(const run *R, const dfs_gemm_call *c, const doubl
     if (err)
         return CUBLAS_STATUS_EXECUTION_FAILED;
     /* the counters (and the call's number) back to the host for the next call's moduli */
-    if (fb && DFS_DRV(cuMemcpyDtoHAsync)((void *)fb->stats, (CUdeviceptr)(uintptr_t)l.stats,
+    if (fb && DFS_DRV(cuMemcpyDtoHAsync)((void *)fb->stats, (CUdeviceptr)(uintptr_t)l.c.stats,
                                          4 * sizeof(unsigned long long), R->st) != CUDA_SUCCESS)
         return CUBLAS_STATUS_EXECUTION_FAILED;
     return CUBLAS_STATUS_SUCCESS;

@@ -43,47 +43,37 @@ static int clamp(int v, int lo, int hi)
 /* ---- workspace ---- */
 
 typedef struct {
-    double *consts;
-    int *maxneed, *tauA, *needA, *tauB, *needB;
-    double *nrmA, *nrmB;
-    unsigned *count;
-    unsigned long long *stats;
+    dfs_oz_call_ws c;
     double *SA, *SB, *P;
     uint32_t *list;
 } layout;
-
-static size_t up(size_t x)
-{
-    return (x + 255) / 256 * 256;
-}
 
 /* Bytes for blocks of bm x bn with sa, sb slices and `pairs` slice products; fills l from base
  * when base != 0. */
 static size_t carve(CUdeviceptr base, int64_t m, int64_t n, int64_t k, int64_t bm, int64_t bn,
                     int sa, int sb, int pairs, layout *l)
 {
+    size_t off = dfs_oz_carve_call(base, m, n, &l->c);
+    l->SA = dfs_oz_take(base, &off, (size_t)sa * bm * k * sizeof(double));
+    l->SB = dfs_oz_take(base, &off, (size_t)sb * bn * k * sizeof(double));
+    l->P = dfs_oz_take(base, &off, (size_t)pairs * bm * bn * sizeof(double));
+    l->list = dfs_oz_take(base, &off, (size_t)(bm * bn) * sizeof(uint32_t));
+    return off;
+}
+
+size_t dfs_oz_carve_call(CUdeviceptr base, int64_t m, int64_t n, dfs_oz_call_ws *w)
+{
     size_t off = 0;
-#define TAKE(field, type, count)                                                                   \
-    do {                                                                                           \
-        if (base)                                                                                  \
-            l->field = (type *)(uintptr_t)(base + off);                                            \
-        off += up((size_t)(count) * sizeof(type));                                                 \
-    } while (0)
-    TAKE(consts, double, 2);
-    TAKE(maxneed, int, 2);
-    TAKE(count, unsigned, 1);
-    TAKE(stats, unsigned long long, 4);
-    TAKE(tauA, int, m);
-    TAKE(needA, int, m);
-    TAKE(tauB, int, n);
-    TAKE(needB, int, n);
-    TAKE(nrmA, double, m);
-    TAKE(nrmB, double, n);
-    TAKE(SA, double, (size_t)sa * bm * k);
-    TAKE(SB, double, (size_t)sb * bn * k);
-    TAKE(P, double, (size_t)pairs * bm * bn);
-    TAKE(list, uint32_t, bm * bn);
-#undef TAKE
+    w->consts = dfs_oz_take(base, &off, 4 * sizeof(double));
+    w->maxneed = dfs_oz_take(base, &off, 2 * sizeof(int));
+    w->count = dfs_oz_take(base, &off, sizeof(unsigned));
+    w->stats = dfs_oz_take(base, &off, 4 * sizeof(unsigned long long));
+    w->tauA = dfs_oz_take(base, &off, (size_t)m * sizeof(int));
+    w->needA = dfs_oz_take(base, &off, (size_t)m * sizeof(int));
+    w->tauB = dfs_oz_take(base, &off, (size_t)n * sizeof(int));
+    w->needB = dfs_oz_take(base, &off, (size_t)n * sizeof(int));
+    w->nrmA = dfs_oz_take(base, &off, (size_t)m * sizeof(double));
+    w->nrmB = dfs_oz_take(base, &off, (size_t)n * sizeof(double));
     return off;
 }
 
@@ -116,7 +106,8 @@ static int launch_split(const run *R, const double *X, int64_t rs, int64_t qs, i
     dfs_oz_split_args a = {X, rs, qs, r0, rows, k, tau, s, beta, S, sstride, srs, sqs};
     int64_t blocks = (rows * k + 255) / 256, most = (int64_t)R->sms * 16;
     blocks = blocks < most ? blocks : most;
-    return dfs_launch(R->k[DFS_OZ_K_SPLIT], (unsigned)(blocks > 0 ? blocks : 1), 1, 1, 256, 1, R->st, &a);
+    return dfs_launch(R->k[DFS_OZ_K_SPLIT], (unsigned)(blocks > 0 ? blocks : 1), 1, 1, 256, 1,
+                      R->st, &a);
 }
 
 void dfs_oz_finish_call_fields(dfs_oz_finish_args *f, const dfs_ctx *x, const dfs_gemm_call *c,
@@ -201,7 +192,7 @@ static cublasStatus_t one_gemm(const run *R, const dfs_gemm_call *c, const doubl
     const int beta_bits = dfs_oz_beta(k > 0 ? k : 1);
     const int dev_scalars = R->x->pointer_mode == CUBLAS_POINTER_MODE_DEVICE;
     const int verify = o->splits == 0;
-    layout l;
+    layout l, dry; /* dry: carve() only counting */
     int err = 0;
 
     /* 1. how many slices and pairs (the guess: README.md), how large the blocks */
@@ -241,7 +232,7 @@ static cublasStatus_t one_gemm(const run *R, const dfs_gemm_call *c, const doubl
     int64_t bm = m < 65536 ? m : 65536, bn = n < 65536 ? n : 65536;
     size_t need = 0;
     for (;;) {
-        need = carve(0, m, n, k, bm, bn, sa, sb, pairs, NULL);
+        need = carve(0, m, n, k, bm, bn, sa, sb, pairs, &dry);
         if (need <= budget || (bm <= 64 && bn <= 64))
             break;
         if (bm >= bn)
@@ -252,7 +243,7 @@ static cublasStatus_t one_gemm(const run *R, const dfs_gemm_call *c, const doubl
     if (need > budget) {
         /* even 64 x 64 blocks of slices do not fit (a huge k): every output directly */
         sa = sb = pairs = 0;
-        need = carve(0, m, n, k, bm, bn, 0, 0, 0, NULL);
+        need = carve(0, m, n, k, bm, bn, 0, 0, 0, &dry);
     }
     if (dfs_log_on(DFS_LOG_TRACE))
         dfs_log(DFS_LOG_TRACE, "repro: dgemm %lld x %lld x %lld: %d x %d slices, %d pairs (i + j "
@@ -264,15 +255,16 @@ static cublasStatus_t one_gemm(const run *R, const dfs_gemm_call *c, const doubl
     carve(base, m, n, k, bm, bn, sa, sb, pairs, &l);
 
     /* 2. per row of op(A), per column of op(B); the needs go back to the host for the next call */
-    if (DFS_DRV(cuMemsetD32Async)((CUdeviceptr)(uintptr_t)l.maxneed, 0, 2, R->st) != CUDA_SUCCESS ||
-        DFS_DRV(cuMemsetD32Async)((CUdeviceptr)(uintptr_t)l.stats, 0, 8, R->st) != CUDA_SUCCESS)
+    if (DFS_DRV(cuMemsetD32Async)((CUdeviceptr)(uintptr_t)l.c.maxneed, 0, 2, R->st) !=
+            CUDA_SUCCESS ||
+        DFS_DRV(cuMemsetD32Async)((CUdeviceptr)(uintptr_t)l.c.stats, 0, 8, R->st) != CUDA_SUCCESS)
         return CUBLAS_STATUS_EXECUTION_FAILED;
-    err |= dfs_oz_launch_rows(R->k, R->st, A, ars, aqs, m, k, l.tauA, l.needA, l.nrmA, l.maxneed,
-                              beta_bits, l.consts);
-    err |= dfs_oz_launch_rows(R->k, R->st, B, bcs, bqs, n, k, l.tauB, l.needB, l.nrmB,
-                              l.maxneed + 1, beta_bits, NULL);
+    err |= dfs_oz_launch_rows(R->k, R->st, A, ars, aqs, m, k, l.c.tauA, l.c.needA, l.c.nrmA,
+                              l.c.maxneed, beta_bits, l.c.consts);
+    err |= dfs_oz_launch_rows(R->k, R->st, B, bcs, bqs, n, k, l.c.tauB, l.c.needB, l.c.nrmB,
+                              l.c.maxneed + 1, beta_bits, NULL);
     if (!err && fb &&
-        DFS_DRV(cuMemcpyDtoHAsync)((void *)fb->need, (CUdeviceptr)(uintptr_t)l.maxneed,
+        DFS_DRV(cuMemcpyDtoHAsync)((void *)fb->need, (CUdeviceptr)(uintptr_t)l.c.maxneed,
                                    2 * sizeof(int), R->st) != CUDA_SUCCESS)
         err = 1;
     if (err)
@@ -280,13 +272,14 @@ static cublasStatus_t one_gemm(const run *R, const dfs_gemm_call *c, const doubl
 
     /* 3. block by block */
     const double one = 1.0, zero = 0.0;
-    const double *one_p = dev_scalars ? l.consts : &one, *zero_p = dev_scalars ? l.consts + 1 : &zero;
+    const double *one_p = dev_scalars ? l.c.consts : &one,
+                 *zero_p = dev_scalars ? l.c.consts + 1 : &zero;
     for (int64_t c0 = 0; c0 < n; c0 += bn) {
         const int64_t nb = n - c0 < bn ? n - c0 : bn;
-        err |= launch_split(R, B, bcs, bqs, c0, nb, k, l.tauB, sb, beta_bits, l.SB, nb * k, k, 1);
+        err |= launch_split(R, B, bcs, bqs, c0, nb, k, l.c.tauB, sb, beta_bits, l.SB, nb * k, k, 1);
         for (int64_t r0 = 0; r0 < m; r0 += bm) {
             const int64_t mb = m - r0 < bm ? m - r0 : bm;
-            err |= launch_split(R, A, ars, aqs, r0, mb, k, l.tauA, sa, beta_bits, l.SA, mb * k, 1,
+            err |= launch_split(R, A, ars, aqs, r0, mb, k, l.c.tauA, sa, beta_bits, l.SA, mb * k, 1,
                                 mb);
             if (err)
                 return CUBLAS_STATUS_EXECUTION_FAILED;
@@ -297,7 +290,7 @@ static cublasStatus_t one_gemm(const run *R, const dfs_gemm_call *c, const doubl
             cublasStatus_t s = products(R, &l, f.poff, mb, nb, k, sa, sb, d, one_p, zero_p);
             if (s != CUBLAS_STATUS_SUCCESS)
                 return s;
-            if (DFS_DRV(cuMemsetD32Async)((CUdeviceptr)(uintptr_t)l.count, 0, 1, R->st) !=
+            if (DFS_DRV(cuMemsetD32Async)((CUdeviceptr)(uintptr_t)l.c.count, 0, 1, R->st) !=
                 CUDA_SUCCESS)
                 return CUBLAS_STATUS_EXECUTION_FAILED;
             f.P = l.P;
@@ -311,29 +304,30 @@ static cublasStatus_t one_gemm(const run *R, const dfs_gemm_call *c, const doubl
             f.beta = beta_bits;
             f.verify = verify;
             f.fixed_sum = o->fixed_sum;
-            f.tauA = l.tauA;
-            f.tauB = l.tauB;
-            f.needA = l.needA;
-            f.needB = l.needB;
-            f.nrmA = l.nrmA;
-            f.nrmB = l.nrmB;
-            f.stats = verify ? l.stats : NULL;
+            f.tauA = l.c.tauA;
+            f.tauB = l.c.tauB;
+            f.needA = l.c.needA;
+            f.needB = l.c.needB;
+            f.nrmA = l.c.nrmA;
+            f.nrmB = l.c.nrmB;
+            f.stats = verify ? l.c.stats : NULL;
             f.seq = seq;
             f.list = l.list;
-            f.count = l.count;
+            f.count = l.c.count;
             dfs_oz_finish_call_fields(&f, R->x, c, A, B, C);
-            err |= dfs_launch(R->k[DFS_OZ_K_FINISH],
-                              (unsigned)((mb * nb + DFS_OZ_FINISH_THREADS - 1) / DFS_OZ_FINISH_THREADS),
-                              1, 1, DFS_OZ_FINISH_THREADS, 1, R->st, &f);
-            err |= dfs_launch(R->k[DFS_OZ_K_DIRECT], (unsigned)R->sms * 4, 1, 1, 32 * DFS_OZ_DIRECT_WARPS,
-                              1, R->st, &f);
+            err |= dfs_launch(
+                R->k[DFS_OZ_K_FINISH],
+                (unsigned)((mb * nb + DFS_OZ_FINISH_THREADS - 1) / DFS_OZ_FINISH_THREADS), 1, 1,
+                DFS_OZ_FINISH_THREADS, 1, R->st, &f);
+            err |= dfs_launch(R->k[DFS_OZ_K_DIRECT], (unsigned)R->sms * 4, 1, 1,
+                              32 * DFS_OZ_DIRECT_WARPS, 1, R->st, &f);
             if (err)
                 return CUBLAS_STATUS_EXECUTION_FAILED;
         }
     }
     /* the counters (and the call's number) back to the host for the next call's d */
     if (verify && fb &&
-        DFS_DRV(cuMemcpyDtoHAsync)((void *)fb->stats, (CUdeviceptr)(uintptr_t)l.stats,
+        DFS_DRV(cuMemcpyDtoHAsync)((void *)fb->stats, (CUdeviceptr)(uintptr_t)l.c.stats,
                                    4 * sizeof(unsigned long long), R->st) != CUDA_SUCCESS)
         return CUBLAS_STATUS_EXECUTION_FAILED;
     return CUBLAS_STATUS_SUCCESS;

@@ -6,6 +6,7 @@
 #include "oz_gemm.h"
 
 #include <cuda.h>
+#include <stdint.h>
 
 #include <stddef.h>
 
@@ -31,6 +32,29 @@ typedef struct {
  * nothing has been written then. */
 cublasStatus_t dfs_crt_dgemm_gpu(const dfs_ctx *x, const dfs_gemm_call *c,
                                  const dfs_crt_gemm_opts *o);
+
+/* What both DGEMM paths keep in the workspace per call: the rows pass's results, scalars for
+ * cuBLAS's device pointer mode (1.0 and 0.0 written by the rows kernel, then room for two
+ * int32), the list counter and the finish kernels' counters. */
+typedef struct {
+    double *consts;
+    int *maxneed, *tauA, *needA, *tauB, *needB;
+    double *nrmA, *nrmB;
+    unsigned *count;
+    unsigned long long *stats;
+} dfs_oz_call_ws;
+
+/* The next `bytes` of a workspace at base + *off (rounded up to 256 bytes), advancing *off; NULL
+ * when base is 0 (counting only). */
+static inline void *dfs_oz_take(CUdeviceptr base, size_t *off, size_t bytes)
+{
+    void *p = base ? (void *)(uintptr_t)(base + *off) : NULL;
+    *off += (bytes + 255) / 256 * 256;
+    return p;
+}
+
+/* dfs_oz_call_ws for m rows of op(A) and n columns of op(B) from base (0: counting); the bytes. */
+size_t dfs_oz_carve_call(CUdeviceptr base, int64_t m, int64_t n, dfs_oz_call_ws *w);
 
 /* Shared by gemm.c and crt_gemm.c: the kernels of kernels_gemm.cu in the current context
  * (DFS_OZ_K_* in oz_gemm.h), the rows pass, and the call's fields of a finish/direct block. */

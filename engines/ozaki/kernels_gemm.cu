@@ -103,6 +103,27 @@ __device__ __forceinline__ uint32_t pack_rc(int64_t r, int64_t c)
     return (uint32_t)r | ((uint32_t)c << 16);
 }
 
+/* The finish kernels' counters for the host's next guess (feedback.h): undecided outputs, those
+ * one step fewer would have left undecided, listed ones; thread e == 0 writes the call's
+ * number.  Every thread of the warp calls it: one atomic per warp and counter. */
+__device__ __forceinline__ void count_outputs(unsigned long long *stats, unsigned long long seq,
+                                              int64_t e, int how, int lower)
+{
+    if (e == 0)
+        stats[2] = seq;
+    const unsigned und = __ballot_sync(0xffffffffu, how == DFS_OZ_UNDECIDED);
+    const unsigned low = __ballot_sync(0xffffffffu, how == DFS_OZ_UNDECIDED || lower);
+    const unsigned lst = __ballot_sync(0xffffffffu, how != DFS_OZ_WRITTEN);
+    if ((threadIdx.x & 31) == 0) {
+        if (und)
+            atomicAdd(&stats[0], (unsigned long long)__popc(und));
+        if (low)
+            atomicAdd(&stats[1], (unsigned long long)__popc(low));
+        if (lst)
+            atomicAdd(&stats[3], (unsigned long long)__popc(lst));
+    }
+}
+
 extern "C" __global__ void __launch_bounds__(DFS_OZ_FINISH_THREADS)
     dfs_oz_finish(dfs_oz_finish_args a)
 {
@@ -119,22 +140,8 @@ extern "C" __global__ void __launch_bounds__(DFS_OZ_FINISH_THREADS)
         if (how != DFS_OZ_WRITTEN)
             a.list[atomicAdd(a.count, 1u)] = pack_rc(r, c);
     }
-    if (a.stats) {
-        if (e == 0)
-            a.stats[2] = a.seq;
-        /* every thread of the warp is here: one atomic per warp and counter */
-        const unsigned und = __ballot_sync(0xffffffffu, how == DFS_OZ_UNDECIDED);
-        const unsigned low = __ballot_sync(0xffffffffu, how == DFS_OZ_UNDECIDED || lower);
-        const unsigned lst = __ballot_sync(0xffffffffu, how != DFS_OZ_WRITTEN);
-        if ((threadIdx.x & 31) == 0) {
-            if (und)
-                atomicAdd(&a.stats[0], (unsigned long long)__popc(und));
-            if (low)
-                atomicAdd(&a.stats[1], (unsigned long long)__popc(low));
-            if (lst)
-                atomicAdd(&a.stats[3], (unsigned long long)__popc(lst));
-        }
-    }
+    if (a.stats)
+        count_outputs(a.stats, a.seq, e, how, lower);
 }
 
 /* ---------- direct ---------- */
@@ -255,21 +262,8 @@ __device__ __forceinline__ void crt_finish(const dfs_crt_finish_args &a, int64_t
         else /* C kept as it was: the direct kernel reads it for beta * C */
             a.list[atomicAdd(a.count, 1u)] = pack_rc(r, c);
     }
-    if (a.stats) {
-        if (e == 0)
-            a.stats[2] = a.seq;
-        const unsigned und = __ballot_sync(0xffffffffu, how == DFS_OZ_UNDECIDED);
-        const unsigned low = __ballot_sync(0xffffffffu, how == DFS_OZ_UNDECIDED || lower);
-        const unsigned lst = __ballot_sync(0xffffffffu, how != DFS_OZ_WRITTEN);
-        if ((threadIdx.x & 31) == 0) {
-            if (und)
-                atomicAdd(&a.stats[0], (unsigned long long)__popc(und));
-            if (low)
-                atomicAdd(&a.stats[1], (unsigned long long)__popc(low));
-            if (lst)
-                atomicAdd(&a.stats[3], (unsigned long long)__popc(lst));
-        }
-    }
+    if (a.stats)
+        count_outputs(a.stats, a.seq, e, how, lower);
 }
 
 extern "C" __global__ void __launch_bounds__(DFS_OZ_FINISH_THREADS)

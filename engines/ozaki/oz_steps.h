@@ -123,7 +123,8 @@ DFS_HD double dfs_oz_slice(double a, int tau, int beta, int i)
     if (v == 0)
         return 0.0;
     int top = 63 - dfs_clz64(v); /* v in [2^top, 2^(top+1)) */
-    uint64_t bits = ((uint64_t)(top - beta + 1023) << 52) | ((v << (52 - top)) & 0xfffffffffffffull);
+    uint64_t bits =
+        ((uint64_t)(top - beta + 1023) << 52) | ((v << (52 - top)) & 0xfffffffffffffull);
     return dfs_d_from_bits(bits | ((uint64_t)neg << 63));
 }
 
@@ -347,7 +348,8 @@ DFS_HD int dfs_oz_decided(double E, int ta, int tb, double alpha, int margin)
  * the same rule, so fixed-split results agree bit for bit. */
 DFS_HD void dfs_oz_fit(int64_t k, int beta, int *sa, int *sb)
 {
-    while (*sa + *sb > 2 && (*sa + *sb) * beta + dfs_oz_ceil_log2(k) + 2 > 32 * (DFS_OZ_WIN - 1) - 2) {
+    while (*sa + *sb > 2 &&
+           (*sa + *sb) * beta + dfs_oz_ceil_log2(k) + 2 > 32 * (DFS_OZ_WIN - 1) - 2) {
         if (*sa >= *sb)
             (*sa)--;
         else
