@@ -44,512 +44,11 @@
  * Exit 0: all passed; 1: a mismatch (each failing case names API, shape, ops, ld padding,
  * alpha, beta, data, pointer mode, and the first differing output with both values); 77: no
  * GPU. */
-#include "common.h"
+#include "int8_common.h"
 
-#include "../common/gen.h"
-#include "../../engines/ozaki/crt.h"
-#include "../../engines/ozaki/host.h"
-
-#include <inttypes.h>
-#include <math.h>
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdatomic.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include <unistd.h>
-
-#define BUF ((size_t)9 << 18) /* elements of every operand's staging and device buffer */
-#define GUARD 64              /* sentinel elements before and after C's span */
-#define NBMAX 3               /* batch entries */
-#define NAB 12                /* (alpha, beta) pairs */
-#define MAX_THREADS 64
-
-/* ---------- state ---------- */
-
-static cublasHandle_t handle;
-static double *dA, *dA0, *dB, *dB0, *dC, *d_ab; /* device; dC: BUF + 2 GUARD */
-static double *hS, *hCt, *hCo;                 /* pinned: operand staging, C template, C back */
-static double *gotb;                           /* one gathered batch entry */
-static double qnan, gap_c;                     /* gap_c: C's sentinel (a NaN with a payload) */
-static int n_threads = 1;
-static int opt_moduli; /* the moduli= option (0: by k) */
-static double ref_seconds;
-static long long ref_calls;
-
-/* ---------- small helpers (memory, bits, layouts, timed groups) ---------- */
-
-static uint64_t bits_of(double x)
-{
-    uint64_t b;
-    memcpy(&b, &x, sizeof b);
-    return b;
-}
-
-static double of_bits(uint64_t b)
-{
-    double x;
-    memcpy(&x, &b, sizeof x);
-    return x;
-}
-
-static double *xmalloc_d(size_t n)
-{
-    return gt_hmalloc(n * sizeof(double));
-}
-
-static double *pinned_d(size_t n)
-{
-    void *p = NULL;
-    GT_CUDA(cudaMallocHost(&p, n * sizeof(double)));
-    memset(p, 0, n * sizeof(double));
-    return p;
-}
-
-/* The nb logical rows x cols matrices L[b] (column-major, tight) as the operand of a call with
- * leading dimension ld and batch stride `stride`: trans = 0: dst[r + c*ld]; trans = 1: the
- * transpose, dst[c + r*ld]; everything else in the span `gap`.  Returns the span (1 for an empty
- * matrix), fatal beyond cap. */
-static size_t lay_out(double *dst, size_t cap, double *const *L, int nb, int64_t rows,
-                      int64_t cols, int trans, int64_t ld, int64_t stride, double gap)
-{
-    const int64_t sr = trans ? cols : rows, sc = trans ? rows : cols;
-    const size_t one = sr > 0 && sc > 0 ? (size_t)(ld * (sc - 1) + sr) : 1;
-    const size_t span = (size_t)(stride * (nb - 1)) + one;
-    if (span > cap)
-        gt_fatal("test bug: operand span %zu > %zu", span, cap);
-    for (size_t i = 0; i < span; i++)
-        dst[i] = gap;
-    for (int b = 0; b < nb; b++) {
-        double *o = dst + (size_t)b * (size_t)stride;
-        const double *l = L[b];
-        for (int64_t c = 0; c < cols; c++)
-            for (int64_t r = 0; r < rows; r++)
-                o[trans ? c + r * ld : r + c * ld] = l[r + c * rows];
-    }
-    return span;
-}
-
-/* The m x n matrix at src (leading dimension ld) into tight dst. */
-static void gather(double *dst, const double *src, int64_t m, int64_t n, int64_t ld)
-{
-    for (int64_t j = 0; j < n; j++)
-        memcpy(dst + j * m, src + j * ld, (size_t)m * sizeof *dst);
-}
-
-/* Fails unless everything in the C span outside the nb m x n matrices is as in the template. */
-static void check_outside(const double *tmpl, const double *out, int nb, int64_t m, int64_t n,
-                          int64_t ldc, int64_t sC)
-{
-    size_t bad = 0, first = 0;
-    for (int b = 0; b < nb; b++)
-        for (int64_t j = 0; j < n; j++) {
-            const size_t from = (size_t)(b * sC + j * ldc + m);
-            const size_t to = j < n - 1    ? (size_t)(b * sC + (j + 1) * ldc)
-                              : b < nb - 1 ? (size_t)((b + 1) * sC)
-                                           : from;
-            for (size_t i = from; i < to; i++)
-                if (bits_of(out[i]) != bits_of(tmpl[i]) && !bad++)
-                    first = i;
-        }
-    if (bad)
-        gt_fail("%zu elements of C outside the matrices (padding, batch gaps) were written; first "
-                "at element %zu: %.17g, was %.17g", bad, first, out[first], tmpl[first]);
-}
-
-static double t_first = -1, t_group;
-
-/* gt_group / gt_end_group that also print the group's time and the time since the first. */
-static void group(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void group(const char *fmt, ...)
-{
-    char buf[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
-    va_end(ap);
-    gt_group("%s", buf);
-    t_group = gt_now();
-    if (t_first < 0)
-        t_first = t_group;
-}
-
-static void group_end(void)
-{
-    gt_end_group();
-    printf("     (%.1f s; %.1f s since the first group)\n", gt_now() - t_group, gt_now() - t_first);
-}
-
-static const double alphas[4] = {1, 0.5, -3, 0};
-static const double betas[3] = {0, 1, -0.75};
-
-static double ab_alpha(int ab)
-{
-    return alphas[ab / 3];
-}
-
-static double ab_beta(int ab)
-{
-    return betas[ab % 3];
-}
-
-static int64_t max64(int64_t a, int64_t b)
-{
-    return a > b ? a : b;
-}
-
-/* Bitwise equal, any NaN equal to any NaN. */
-static int same(double a, double b)
-{
-    return (isnan(a) && isnan(b)) || bits_of(a) == bits_of(b);
-}
-
-/* ---------- the engine's moduli ---------- */
-
-/* 1 when mode is int8 or int8:<options>; opt_moduli from its last moduli= (the engine's rules,
- * engine.c: an integer 0..24, anything else or 1 is the default, 0). */
-static int parse_mode(const char *mode)
-{
-    if (!mode || strncmp(mode, "int8", 4) || (mode[4] && mode[4] != ':'))
-        return 0;
-    opt_moduli = 0;
-    const char *s = mode[4] ? mode + 5 : mode + 4;
-    while (*s) {
-        const char *comma = strchr(s, ',');
-        const size_t len = comma ? (size_t)(comma - s) : strlen(s);
-        if (len > 7 && !strncmp(s, "moduli=", 7)) {
-            char v[32];
-            const size_t vl = len - 7 < sizeof v - 1 ? len - 7 : sizeof v - 1;
-            memcpy(v, s + 7, vl);
-            v[vl] = '\0';
-            char *end;
-            const long x = strtol(v, &end, 10);
-            opt_moduli = *v && !*end && x >= 2 && x <= DFS_CRT_MODULI ? (int)x : 0;
-        }
-        s += len;
-        if (*s == ',')
-            s++;
-    }
-    return 1;
-}
-
-/* The moduli the engine takes for k terms (crt_gemm.c, moduli() with verify = 0). */
-static int moduli_for(int64_t k)
-{
-    const int64_t kk = k > 0 ? k : 1;
-    int N = opt_moduli > 0 ? opt_moduli : dfs_crt_fast_moduli(kk);
-    while (N < DFS_CRT_MODULI && dfs_crt_scale_bits(N, kk) < 1)
-        N++;
-    return N > DFS_CRT_MODULI ? DFS_CRT_MODULI : N;
-}
-
-/* ---------- the CPU twin on threads ---------- */
-
-/* One twin call: op(A) m x k and op(B) k x n stored tight in the layout of (ta, tb) (lda = ta ?
- * k : m, ldb = tb ? n : k), C0 (m x n, tight) the C before the call, C the result. */
-typedef struct {
-    int ta, tb, moduli;
-    int64_t m, n, k, lda, ldb;
-    double alpha, beta;
-    const double *A, *B, *C0;
-    double *C;
-} ref_task;
-
-typedef struct {
-    int task;
-    int64_t c0, c1;
-} ref_chunk;
-
-static struct {
-    const ref_task *tasks;
-    ref_chunk *chunks;
-    long long count;
-    atomic_llong next;
-} pool;
-
-/* Columns c0 .. c1-1 of a task: the twin on that slice of op(B) and C (each column's outputs
- * depend on its own column and the rows of op(A) only). */
-static void run_chunk(const ref_task *t, int64_t c0, int64_t c1)
-{
-    const int64_t m = t->m, ldc = max64(m, 1);
-    double *C = t->C + c0 * ldc;
-    memcpy(C, t->C0 + c0 * ldc, (size_t)((c1 - c0) * ldc) * sizeof *C);
-    const double *B = t->k > 0 ? (t->tb ? t->B + c0 : t->B + c0 * t->ldb) : t->B;
-    dfs_oz_stats st;
-    dfs_oz_crt_gemm_host(t->ta, t->tb, m, c1 - c0, t->k, t->alpha, t->A, t->lda, B,
-                         t->ldb, t->beta, C, ldc, t->moduli, 1, &st);
-}
-
-static void *pool_worker(void *arg)
-{
-    (void)arg;
-    for (;;) {
-        const long long i = atomic_fetch_add(&pool.next, 1);
-        if (i >= pool.count)
-            return NULL;
-        const ref_chunk *c = &pool.chunks[i];
-        run_chunk(&pool.tasks[c->task], c->c0, c->c1);
-    }
-}
-
-/* Every task, cut into column ranges so that all threads have work. */
-static void run_refs(const ref_task *tasks, int nt)
-{
-    if (nt <= 0)
-        return;
-    const double t0 = gt_now();
-    const int64_t per = (2 * n_threads + nt - 1) / nt;
-    long long count = 0;
-    for (int i = 0; i < nt; i++)
-        count += tasks[i].n < per ? tasks[i].n : per;
-    pool.chunks = gt_hmalloc((size_t)(count > 0 ? count : 1) * sizeof *pool.chunks);
-    count = 0;
-    for (int i = 0; i < nt; i++) {
-        const int64_t n = tasks[i].n, parts = n < per ? n : per;
-        for (int64_t p = 0; p < parts; p++)
-            pool.chunks[count++] = (ref_chunk){i, n * p / parts, n * (p + 1) / parts};
-    }
-    pool.tasks = tasks;
-    pool.count = count;
-    atomic_store(&pool.next, 0);
-    pthread_t th[MAX_THREADS];
-    int started[MAX_THREADS] = {0};
-    const int T = count < n_threads ? (int)count : n_threads;
-    for (int t = 1; t < T; t++)
-        started[t] = !pthread_create(&th[t], NULL, pool_worker, NULL);
-    pool_worker(NULL);
-    for (int t = 1; t < T; t++)
-        if (started[t])
-            pthread_join(th[t], NULL);
-    free(pool.chunks);
-    pool.chunks = NULL;
-    ref_seconds += gt_now() - t0;
-    ref_calls += nt;
-}
-
-/* One output range through the twin, on this thread (small problems). */
-static void twin(int ta, int tb, int64_t m, int64_t n, int64_t k, double alpha, const double *A,
-                 int64_t lda, const double *B, int64_t ldb, double beta, double *C, int64_t ldc)
-{
-    dfs_oz_stats st;
-    dfs_oz_crt_gemm_host(ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, moduli_for(k), 1,
-                         &st);
-}
-
-/* ---------- data ---------- */
-
-enum { K_PHI0, K_PHI1, K_PHI4, K_PHI8, K_ROWS, K_SPECIAL, K_TINY, K_COUNT };
-
-static const char *const kind_names[K_COUNT] = {
-    "phi0",
-    "phi1",
-    "phi4",
-    "phi8",
-    "phi1, rows of op(A) x 1e300 / x 1e-300",
-    "phi1, Inf and NaN in rows of op(A), -Inf in a column of op(B), Inf * 0",
-    "phi1, rows of op(A) x 2^-1000, columns of op(B) x 2^-40 (subnormal outputs)"};
-
-static void fill(double *x, int64_t n, int g, uint64_t seed)
-{
-    rng r = rng_seed(seed);
-    gen_fill(&r, g, x, n);
-}
-
-/* A copy of n values with NaN and Inf at a few places: the operands of alpha = 0 runs. */
-static void poison(double *dst, const double *src, int64_t n)
-{
-    memcpy(dst, src, (size_t)n * sizeof *dst);
-    if (n > 0)
-        dst[0] = qnan;
-    if (n > 1)
-        dst[n - 1] = INFINITY;
-    if (n > 2)
-        dst[n / 2] = -INFINITY;
-    if (n > 3)
-        dst[n / 3] = qnan;
-}
-
-/* Logical operands, column-major and tight: op(A) m x k, op(B) k x n, C m x n; A0, B0 the
- * poisoned copies.  distinct = 0: every batch entry is the first (the same memory). */
-typedef struct {
-    int64_t m, n, k;
-    int nb, distinct;
-    double *A[NBMAX], *B[NBMAX], *C[NBMAX], *A0[NBMAX], *B0[NBMAX];
-    double *Cnan;
-} problem;
-
-static void make_problem(problem *P, int64_t m, int64_t n, int64_t k, int kind, int nb,
-                         int distinct, uint64_t seed)
-{
-    static const int gen[K_COUNT] = {G_PHI0, G_PHI1, G_PHI4, G_PHI8, G_PHI1, G_PHI1, G_PHI1};
-    memset(P, 0, sizeof *P);
-    P->m = m;
-    P->n = n;
-    P->k = k;
-    P->nb = nb;
-    P->distinct = distinct;
-    const size_t ak = (size_t)max64(m * k, 1), bk = (size_t)max64(k * n, 1);
-    for (int b = 0; b < nb; b++) {
-        if (b > 0 && !distinct) {
-            P->A[b] = P->A[0];
-            P->B[b] = P->B[0];
-            P->C[b] = P->C[0];
-            P->A0[b] = P->A0[0];
-            P->B0[b] = P->B0[0];
-            continue;
-        }
-        double *A = P->A[b] = xmalloc_d(ak), *B = P->B[b] = xmalloc_d(bk);
-        P->C[b] = xmalloc_d((size_t)(m * n));
-        P->A0[b] = xmalloc_d(ak);
-        P->B0[b] = xmalloc_d(bk);
-        const uint64_t s = seed + 10 * (uint64_t)b;
-        fill(A, m * k, gen[kind], s);
-        fill(B, k * n, gen[kind], s + 1);
-        fill(P->C[b], m * n, G_PHI1, s + 2);
-        if (kind == K_ROWS)
-            for (int64_t q = 0; q < k; q++)
-                for (int64_t i = 0; i < m; i++)
-                    A[i + q * m] *= i % 3 == 0 ? 1e300 : i % 3 == 1 ? 1e-300 : 1.0;
-        if (kind == K_TINY) {
-            for (int64_t q = 0; q < k; q++)
-                for (int64_t i = 0; i < m; i += 2)
-                    A[i + q * m] = ldexp(A[i + q * m], -1000);
-            for (int64_t j = 0; j < n; j += 2)
-                for (int64_t q = 0; q < k; q++)
-                    B[q + j * k] = ldexp(B[q + j * k], -40);
-        }
-        if (kind == K_SPECIAL && k > 0) {
-            A[0 + (k / 2) * m] = INFINITY;          /* row 0 */
-            A[m / 2 + 0 * m] = qnan;                /* row m/2 */
-            B[(k - 1) + (n - 1) * k] = -INFINITY;   /* column n-1 */
-            B[k / 2 + 0 * k] = 0.0;                 /* C(0, 0): Inf * 0 */
-            if (m > 2)
-                A[m - 1 + (k - 1) * m] = -INFINITY; /* row m-1 meets column n-1's -Inf */
-        }
-        poison(P->A0[b], A, m * k);
-        poison(P->B0[b], B, k * n);
-    }
-    P->Cnan = xmalloc_d((size_t)max64(m * n, 1));
-    gt_fill_const(P->Cnan, (size_t)(m * n), qnan);
-}
-
-static void free_problem(problem *P)
-{
-    for (int b = 0; b < P->nb; b++)
-        if (b == 0 || P->distinct) {
-            free(P->A[b]);
-            free(P->B[b]);
-            free(P->C[b]);
-            free(P->A0[b]);
-            free(P->B0[b]);
-        }
-    free(P->Cnan);
-    memset(P, 0, sizeof *P);
-}
-
-/* A tight copy of the logical rows x cols matrix L as the operand of a call stores it: trans =
- * 0: L itself (not copied); 1: its transpose, cols x rows. */
-static double *stored(double *L, int64_t rows, int64_t cols, int trans)
-{
-    if (!trans)
-        return L;
-    double *S = xmalloc_d((size_t)max64(rows * cols, 1));
-    for (int64_t c = 0; c < cols; c++)
-        for (int64_t r = 0; r < rows; r++)
-            S[c + r * cols] = L[r + c * rows];
-    return S;
-}
-
-/* ---------- the calls ---------- */
-
-/* nb logical matrices into device memory d as the operand of a call (lay_out: padding and batch
- * gaps NaN). */
-static void upload(double *d, double *const *L, int nb, int64_t rows, int64_t cols, int trans,
-                   int64_t ld, int64_t stride)
-{
-    const size_t span = lay_out(hS, BUF, L, nb, rows, cols, trans, ld, stride, qnan);
-    gt_h2d(d, hS, span * sizeof *hS);
-}
-
-/* hCt: GUARD sentinels, the nb matrices Cl with C's layout (gaps: the sentinel), GUARD
- * sentinels.  Returns the span of the matrices. */
-static size_t c_template(const gt_gemm *g, int nb, double *const *Cl)
-{
-    for (size_t i = 0; i < GUARD; i++)
-        hCt[i] = gap_c;
-    const size_t span = lay_out(hCt + GUARD, BUF, Cl, nb, g->m, g->n, 0, g->ldc, g->sC, gap_c);
-    for (size_t i = 0; i < GUARD; i++)
-        hCt[GUARD + span + i] = gap_c;
-    return span;
-}
-
-/* g with C at dC + GUARD from the template (span matrices + guards), alpha and beta on the host
- * or in device memory, through the shim (real = 0) or real cuBLAS; C's span and guards back in
- * hCo.  Host pointer mode afterwards. */
-static cublasStatus_t call(int real, gt_gemm *g, int dev, double alpha, double beta, size_t span)
-{
-    static double h_ab[2];
-    const size_t total = span + 2 * GUARD;
-    gt_h2d(dC, hCt, total * sizeof *hCt);
-    h_ab[0] = alpha;
-    h_ab[1] = beta;
-    if (dev)
-        gt_h2d(d_ab, h_ab, sizeof h_ab);
-    const cublasPointerMode_t pm = dev ? CUBLAS_POINTER_MODE_DEVICE : CUBLAS_POINTER_MODE_HOST;
-    GT_CUBLAS(cublasSetPointerMode_v2(handle, pm));
-    g->alpha = dev ? (const void *)&d_ab[0] : (const void *)&h_ab[0];
-    g->beta = dev ? (const void *)&d_ab[1] : (const void *)&h_ab[1];
-    g->C = dC + GUARD;
-    const cublasStatus_t st = gt_run_gemm(real, handle, g);
-    gt_check_modes(handle, pm, CUBLAS_DEFAULT_MATH);
-    GT_CUDA(cudaDeviceSynchronize());
-    gt_d2h(hCo, dC, total * sizeof *hCo);
-    GT_CUBLAS(cublasSetPointerMode_v2(handle, CUBLAS_POINTER_MODE_HOST));
-    return st;
-}
-
-/* Fails unless the guards and everything in C's span outside the matrices are untouched. */
-static void check_around(const gt_gemm *g, int nb, size_t span)
-{
-    size_t bad = 0, first = 0;
-    for (size_t i = 0; i < GUARD; i++) {
-        if (bits_of(hCo[i]) != bits_of(gap_c) && !bad++)
-            first = i;
-        if (bits_of(hCo[GUARD + span + i]) != bits_of(gap_c) && !bad++)
-            first = GUARD + span + i;
-    }
-    if (bad)
-        gt_fail("%zu of the %d sentinel elements before and after C's span were written; first "
-                "%s: %.17g", bad, 2 * GUARD, first < GUARD ? "before" : "after", hCo[first]);
-    check_outside(hCt + GUARD, hCo + GUARD, nb, g->m, g->n, g->ldc, g->sC);
-}
-
-/* The m x n outputs got against want; fails naming the first difference. */
-static int cmp_c(const char *what, const char *want_name, const double *want, const double *got,
-                 int64_t m, int64_t n)
-{
-    const int64_t len = m * n;
-    if (!memcmp(want, got, (size_t)len * sizeof *want))
-        return 1;
-    int64_t first = -1, nd = 0;
-    for (int64_t i = 0; i < len; i++)
-        if (!same(want[i], got[i]) && !nd++)
-            first = i;
-    if (!nd)
-        return 1;
-    gt_fail("%s: %lld of %lld outputs differ from %s; first at index %lld (row %lld, col %lld): "
-            "GPU %.17g [%016" PRIx64 "], expected %.17g [%016" PRIx64 "]", what, (long long)nd,
-            (long long)len, want_name, (long long)first, (long long)(first % m),
-            (long long)(first / m), got[first], bits_of(got[first]), want[first],
-            bits_of(want[first]));
-    return 0;
-}
-
-static const char *ptr_name(int dev)
-{
-    return dev ? "device" : "host";
-}
 
 /* ---------- 1. bitwise ---------- */
 
@@ -562,20 +61,7 @@ static void run_api(const problem *P, double *const ref[NAB][NBMAX], const char 
 {
     const int64_t m = P->m, n = P->n, k = P->k;
     const int strided = gt_gemm_api_strided(api), nb = strided ? P->nb : 1;
-    /* the _64 entry point gets its transpositions as CUBLAS_OP_C */
-    const cublasOperation_t opT = api == GT_DGEMM_64 ? CUBLAS_OP_C : CUBLAS_OP_T;
-    gt_gemm g = {.api = api, .ta = ta ? opT : CUBLAS_OP_N, .tb = tb ? opT : CUBLAS_OP_N,
-                 .m = m, .n = n, .k = k, .batch = nb, .typeA = CUDA_R_64F,
-                 .typeB = CUDA_R_64F, .typeC = CUDA_R_64F, .compute = CUBLAS_COMPUTE_64F,
-                 .algo = CUBLAS_GEMM_DEFAULT};
-    g.lda = max64(ta ? k : m, 1) + pad;
-    g.ldb = max64(tb ? n : k, 1) + pad;
-    g.ldc = max64(m, 1) + pad;
-    if (strided) {
-        g.sA = (long long)(g.lda * (ta ? m : k) + 5);
-        g.sB = (long long)(g.ldb * (tb ? k : n) + 7);
-        g.sC = (long long)(g.ldc * n + 3);
-    }
+    gt_gemm g = gemm_setup(api, ta, tb, m, n, k, pad, nb);
     upload(dA, P->A, nb, m, k, ta, g.lda, g.sA);
     upload(dA0, P->A0, nb, m, k, ta, g.lda, g.sA);
     upload(dB, P->B, nb, k, n, tb, g.ldb, g.sB);
@@ -637,7 +123,7 @@ static void op_block(const problem *P, const char *desc, int ta, int tb, const i
         const int ab = abs_[ai];
         const double alpha = ab_alpha(ab), beta = ab_beta(ab);
         for (int b = 0; b < nref; b++) {
-            ref[ab][b] = xmalloc_d((size_t)max64(m * n, 1));
+            ref[ab][b] = df_xmalloc((size_t)max64(m * n, 1));
             tasks[nt++] = (ref_task){.ta = ta, .tb = tb, .moduli = N, .m = m, .n = n, .k = k,
                                      .lda = max64(ta ? k : m, 1), .ldb = max64(tb ? n : k, 1),
                                      .alpha = alpha, .beta = beta,
@@ -673,7 +159,7 @@ static void op_block(const problem *P, const char *desc, int ta, int tb, const i
 static void shape_group(int64_t m, int64_t n, int64_t k, const int *kinds, int nkinds,
                         const int *abs_, int nab, int nb, int distinct, int nops, uint64_t seed)
 {
-    group("bitwise %lldx%lldx%lld (%d moduli): Dgemm_v2, _64 (T as C), StridedBatched (batch "
+    df_group("bitwise %lldx%lldx%lld (%d moduli): Dgemm_v2, _64 (T as C), StridedBatched (batch "
              "%d%s), GemmEx x %s x %d data x %d (alpha, beta) x host/device pointers = the twin",
              (long long)m, (long long)n, (long long)k, moduli_for(k), nb,
              distinct ? "" : ", copies", nops == 4 ? "NN, NT, TN, TT" : "NN", k == 0 ? 1 : nkinds,
@@ -689,7 +175,7 @@ static void shape_group(int64_t m, int64_t n, int64_t k, const int *kinds, int n
             op_block(&P, kind_names[kind], op & 1, op >> 1, abs_, nab);
         free_problem(&P);
     }
-    group_end();
+    df_group_end();
     printf("     (CPU references: %.1f s)\n", ref_seconds - r0);
 }
 
@@ -718,7 +204,7 @@ static void bitwise_groups(void)
 
 static void engaged_group(void)
 {
-    group("engaged: 64x64x300 phi0 NN through the shim differs from real cuBLAS somewhere");
+    df_group("engaged: 64x64x300 phi0 NN through the shim differs from real cuBLAS somewhere");
     const int64_t m = 64, n = 64, k = 300;
     problem P;
     make_problem(&P, m, n, k, K_PHI0, 1, 1, 4242);
@@ -728,8 +214,8 @@ static void engaged_group(void)
     upload(dB, P.B, 1, k, n, 0, k, 0);
     g.A = dA;
     g.B = dB;
-    double *out[2] = {xmalloc_d((size_t)(m * n)), xmalloc_d((size_t)(m * n))};
-    double *want = xmalloc_d((size_t)(m * n));
+    double *out[2] = {df_xmalloc((size_t)(m * n)), df_xmalloc((size_t)(m * n))};
+    double *want = df_xmalloc((size_t)(m * n));
     twin(0, 0, m, n, k, 1.0, P.A[0], m, P.B[0], k, 0.0, want, m);
     gt_case("cublasDgemm_v2 64x64x300 op=NN alpha=1 beta=0 data=phi0 ptr=host: shim vs real "
             "cuBLAS");
@@ -746,7 +232,7 @@ static void engaged_group(void)
     cmp_c("C", "dfs_oz_crt_gemm_host", want, out[0], m, n);
     if (!nd)
         gt_fail("every output equals real cuBLAS's: cannot tell that the int8 engine is reached");
-    group_end();
+    df_group_end();
     printf("     (%lld of %lld outputs differ from real cuBLAS)\n", (long long)nd,
            (long long)(m * n));
     free(out[0]);
@@ -797,12 +283,12 @@ static void unit_ld_group(void)
 {
     const int64_t k = 4096, w = 8;
     const int N = moduli_for(k), L = dfs_crt_bits(N);
-    group("unit leading dimension: 1x%lldx%lld NN with lda = 1 and %lldx1x%lld NT with ldb = 1 "
+    df_group("unit leading dimension: 1x%lldx%lld NN with lda = 1 and %lldx1x%lld NT with ldb = 1 "
              "(a row / column contiguous though not transposed), data where the l1 summation "
              "order changes the row's bits (%d moduli): = the twin", (long long)w, (long long)k,
              (long long)w, (long long)k, N);
-    double *x = xmalloc_d((size_t)k), *M = xmalloc_d((size_t)(k * w));
-    double *Mt = xmalloc_d((size_t)(k * w));
+    double *x = df_xmalloc((size_t)k), *M = df_xmalloc((size_t)(k * w));
+    double *Mt = df_xmalloc((size_t)(k * w));
     double want[8], alt[8], got[8];
     fill(M, k * w, G_PHI0, 777);
     for (int64_t c = 0; c < w; c++)
@@ -885,7 +371,7 @@ static void unit_ld_group(void)
             }
         }
     }
-    group_end();
+    df_group_end();
     free(x);
     free(M);
     free(Mt);
@@ -897,10 +383,10 @@ static void accuracy_group(void)
 {
     const int64_t m = 256, n = 256, k = 4096;
     const int S = 200;
-    group("accuracy: 256x256x4096 NN phi 0.5, %d sampled outputs against the correctly rounded "
+    df_group("accuracy: 256x256x4096 NN phi 0.5, %d sampled outputs against the correctly rounded "
              "value: the engine's largest relative error <= 4 x real cuBLAS's (%d moduli)", S,
              moduli_for(k));
-    double *A = xmalloc_d((size_t)(m * k)), *B = xmalloc_d((size_t)(k * n));
+    double *A = df_xmalloc((size_t)(m * k)), *B = df_xmalloc((size_t)(k * n));
     rng r = rng_seed(31337);
     for (int64_t i = 0; i < m * k; i++)
         A[i] = gen_phi(&r, 0.5);
@@ -911,8 +397,8 @@ static void accuracy_group(void)
     upload(dB, Bl, 1, k, n, 0, k, 0);
     gt_gemm g = {.api = GT_DGEMM, .ta = CUBLAS_OP_N, .tb = CUBLAS_OP_N, .m = m, .n = n, .k = k,
                  .lda = m, .ldb = k, .ldc = m, .batch = 1, .A = dA, .B = dB};
-    double *out[2] = {xmalloc_d((size_t)(m * n)), xmalloc_d((size_t)(m * n))};
-    double *Cnan = xmalloc_d((size_t)(m * n));
+    double *out[2] = {df_xmalloc((size_t)(m * n)), df_xmalloc((size_t)(m * n))};
+    double *Cnan = df_xmalloc((size_t)(m * n));
     gt_fill_const(Cnan, (size_t)(m * n), qnan);
     gt_case("cublasDgemm_v2 256x256x4096 op=NN alpha=1 beta=0 data=phi0.5 ptr=host");
     for (int real = 0; real < 2; real++) {
@@ -950,11 +436,11 @@ static void accuracy_group(void)
         gt_fail("%lld of %d sampled outputs differ from dfs_oz_crt_gemm_host; first (row %lld, col "
                 "%lld): GPU %.17g [%016" PRIx64 "], expected %.17g [%016" PRIx64 "]",
                 (long long)twin_bad, S, (long long)(first_bad % m), (long long)(first_bad / m),
-                out[0][first_bad], bits_of(out[0][first_bad]), tw_first, bits_of(tw_first));
+                out[0][first_bad], df_bits(out[0][first_bad]), tw_first, df_bits(tw_first));
     if (!(err[0] <= 4 * err[1]))
         gt_fail("the int8 engine's largest relative error %.3e is more than 4 x real cuBLAS's "
                 "%.3e", err[0], err[1]);
-    group_end();
+    df_group_end();
     printf("     (largest relative error over %d outputs: int8 %.3e, real cuBLAS %.3e, ratio "
            "%.3g%s)\n", S - (int)zero, err[0], err[1], err[1] > 0 ? err[0] / err[1] : 0.0,
            zero ? "; exact zeros skipped" : "");
@@ -989,10 +475,10 @@ int main(void)
     dB0 = gt_dmalloc(BUF * sizeof(double));
     dC = gt_dmalloc((BUF + 2 * GUARD) * sizeof(double));
     d_ab = gt_dmalloc(2 * sizeof(double));
-    hS = pinned_d(BUF);
-    hCt = pinned_d(BUF + 2 * GUARD);
-    hCo = pinned_d(BUF + 2 * GUARD);
-    gotb = xmalloc_d(BUF);
+    hS = df_pinned(BUF);
+    hCt = df_pinned(BUF + 2 * GUARD);
+    hCo = df_pinned(BUF + 2 * GUARD);
+    gotb = df_xmalloc(BUF);
 
     engaged_group();
     bitwise_groups();

@@ -3,6 +3,8 @@
 
 #include "df_common.h"
 
+#include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -90,6 +92,72 @@ void gather(double *dst, const double *src, int64_t m, int64_t n, int64_t ld)
 {
     for (int64_t j = 0; j < n; j++)
         memcpy(dst + j * m, src + j * ld, (size_t)m * sizeof *dst);
+}
+
+int same(double a, double b)
+{
+    return (isnan(a) && isnan(b)) || df_bits(a) == df_bits(b);
+}
+
+int64_t max64(int64_t a, int64_t b)
+{
+    return a > b ? a : b;
+}
+
+int cmp_named(const char *what, const char *want_name, const double *want,
+              const double *got, int64_t len, int64_t ld)
+{
+    if (!memcmp(want, got, (size_t)len * sizeof *want))
+        return 1;
+    int64_t first = -1, nd = 0;
+    for (int64_t i = 0; i < len; i++)
+        if (!same(want[i], got[i]) && !nd++)
+            first = i;
+    if (!nd)
+        return 1;
+    char where[80] = "";
+    if (ld > 0)
+        snprintf(where, sizeof where, " (row %lld, col %lld)", (long long)(first % ld),
+                 (long long)(first / ld));
+    gt_fail("%s: %lld of %lld outputs differ from the %s ones; first %lld%s: %s %.17g "
+            "[%016" PRIx64 "], GPU %.17g [%016" PRIx64 "]", what, (long long)nd, (long long)len,
+            want_name, (long long)first, where, want_name, want[first], df_bits(want[first]),
+            got[first], df_bits(got[first]));
+    return 0;
+}
+
+gt_gemm gemm_setup(gt_gemm_api api, int ta, int tb, int64_t m, int64_t n, int64_t k, int pad,
+                   int nb)
+{
+    const int strided = gt_gemm_api_strided(api);
+    /* the _64 entry point gets its transpositions as CUBLAS_OP_C */
+    const cublasOperation_t opT = api == GT_DGEMM_64 ? CUBLAS_OP_C : CUBLAS_OP_T;
+    gt_gemm g = {.api = api, .ta = ta ? opT : CUBLAS_OP_N, .tb = tb ? opT : CUBLAS_OP_N,
+                 .m = m, .n = n, .k = k, .batch = strided ? nb : 1, .typeA = CUDA_R_64F,
+                 .typeB = CUDA_R_64F, .typeC = CUDA_R_64F, .compute = CUBLAS_COMPUTE_64F,
+                 .algo = CUBLAS_GEMM_DEFAULT};
+    g.lda = max64(ta ? k : m, 1) + pad;
+    g.ldb = max64(tb ? n : k, 1) + pad;
+    g.ldc = max64(m, 1) + pad;
+    if (strided) {
+        g.sA = (long long)(g.lda * (ta ? m : k) + 5);
+        g.sB = (long long)(g.ldb * (tb ? k : n) + 7);
+        g.sC = (long long)(g.ldc * n + 3);
+    }
+    return g;
+}
+
+void poison(double *dst, const double *src, int64_t n)
+{
+    memcpy(dst, src, (size_t)n * sizeof *dst);
+    if (n > 0)
+        dst[0] = gt_qnan();
+    if (n > 1)
+        dst[n - 1] = INFINITY;
+    if (n > 2)
+        dst[n / 2] = -INFINITY;
+    if (n > 3)
+        dst[n / 3] = gt_qnan();
 }
 
 void check_outside(const double *tmpl, const double *out, int nb, int64_t m, int64_t n,

@@ -35,6 +35,20 @@ void upload_A(double *dst, double *stage, size_t cap, const double *A, int64_t m
  * empty matrix), fatal beyond cap. */
 size_t lay_out(double *dst, size_t cap, double *const *L, int nb, int64_t rows, int64_t cols,
                int trans, int64_t ld, int64_t stride, double gap);
+/* Bitwise equal, any NaN equal to any NaN. */
+int same(double a, double b);
+int64_t max64(int64_t a, int64_t b);
+/* len GPU outputs against the expected ones, named want_name (ld > 0: a matrix, for the
+ * message); 1 when all equal, else fails the case naming the first difference. */
+int cmp_named(const char *what, const char *want_name, const double *want, const double *got,
+              int64_t len, int64_t ld);
+/* A gt_gemm for api, ops (ta, tb: CUBLAS_OP_C for the _64 entry point's transpositions) and
+ * sizes, FP64 types, with leading dimensions tight + pad and, for a strided API, batch nb with
+ * strides leaving gaps. */
+gt_gemm gemm_setup(gt_gemm_api api, int ta, int tb, int64_t m, int64_t n, int64_t k, int pad,
+                   int nb);
+/* A copy of n values with NaN and Inf at a few places: the operands of alpha = 0 runs. */
+void poison(double *dst, const double *src, int64_t n);
 /* The m x n matrix at `src` (leading dimension ld) into tight `dst`. */
 void gather(double *dst, const double *src, int64_t m, int64_t n, int64_t ld);
 /* Fails unless everything in the C span outside the nb m x n matrices is as in the template. */

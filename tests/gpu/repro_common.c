@@ -27,38 +27,6 @@ double ab_beta(int ab)
 
 /* ---------- small helpers ---------- */
 
-int same(double a, double b)
-{
-    return (isnan(a) && isnan(b)) || df_bits(a) == df_bits(b);
-}
-
-int64_t max64(int64_t a, int64_t b)
-{
-    return a > b ? a : b;
-}
-
-int cmp_named(const char *what, const char *want_name, const double *want,
-              const double *got, int64_t len, int64_t ld)
-{
-    if (!memcmp(want, got, (size_t)len * sizeof *want))
-        return 1;
-    int64_t first = -1, nd = 0;
-    for (int64_t i = 0; i < len; i++)
-        if (!same(want[i], got[i]) && !nd++)
-            first = i;
-    if (!nd)
-        return 1;
-    char where[80] = "";
-    if (ld > 0)
-        snprintf(where, sizeof where, " (row %lld, col %lld)", (long long)(first % ld),
-                 (long long)(first / ld));
-    gt_fail("%s: %lld of %lld outputs differ from the %s ones; first %lld%s: %s %.17g "
-            "[%016" PRIx64 "], GPU %.17g [%016" PRIx64 "]", what, (long long)nd, (long long)len,
-            want_name, (long long)first, where, want_name, want[first], df_bits(want[first]),
-            got[first], df_bits(got[first]));
-    return 0;
-}
-
 int cmp_out(const char *what, const double *want, const double *got, int64_t len,
             int64_t ld)
 {
@@ -180,19 +148,6 @@ void gendot(int64_t n, double cond, double *x, double *y, uint64_t seed)
     rng r = rng_seed(seed);
     gen_dot(&r, (int)n, cond, x, y, &es);
     free(s);
-}
-
-void poison(double *dst, const double *src, int64_t n)
-{
-    memcpy(dst, src, (size_t)n * sizeof *dst);
-    if (n > 0)
-        dst[0] = qnan;
-    if (n > 1)
-        dst[n - 1] = INFINITY;
-    if (n > 2)
-        dst[n / 2] = -INFINITY;
-    if (n > 3)
-        dst[n / 3] = qnan;
 }
 
 /* ---------- the CPU implementation, spread over threads ---------- */

@@ -44,13 +44,6 @@ extern int call_counter; /* alternates the 32-bit and _64 entry points */
 double ab_alpha(int ab);
 double ab_beta(int ab);
 
-/* Bitwise equal, any NaN equal to any NaN. */
-int same(double a, double b);
-int64_t max64(int64_t a, int64_t b);
-/* len GPU outputs against the expected ones, named want_name (ld > 0: a matrix, for the
- * message). */
-int cmp_named(const char *what, const char *want_name, const double *want, const double *got,
-              int64_t len, int64_t ld);
 /* len GPU outputs against the CPU implementation's. */
 int cmp_out(const char *what, const double *want, const double *got, int64_t len, int64_t ld);
 int cmp_one(const char *what, double want, double got);
@@ -61,8 +54,6 @@ void check_status(const char *routine, cublasStatus_t st);
 void fill(double *x, int64_t n, int g, uint64_t seed);
 /* GenDot (gen.h): x, y of length n with condition number about cond. */
 void gendot(int64_t n, double cond, double *x, double *y, uint64_t seed);
-/* A copy of n values with NaN and Inf at a few places: the operands of alpha = 0 runs. */
-void poison(double *dst, const double *src, int64_t n);
 
 /* y = the CPU's alpha op(A) x + beta y0 for the tight m x n matrix A; returns the number of
  * outputs it computed on the slow path. */

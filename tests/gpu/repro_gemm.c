@@ -101,20 +101,7 @@ void gemm_layout(const problem *P, const char *desc, gt_gemm_api api, int ta, in
 {
     const int64_t m = P->m, n = P->n, k = P->k;
     const int strided = gt_gemm_api_strided(api), nb = strided ? NB : 1;
-    /* the _64 entry point gets its transpositions as CUBLAS_OP_C */
-    const cublasOperation_t opT = api == GT_DGEMM_64 ? CUBLAS_OP_C : CUBLAS_OP_T;
-    gt_gemm g = {.api = api, .ta = ta ? opT : CUBLAS_OP_N, .tb = tb ? opT : CUBLAS_OP_N,
-                 .m = m, .n = n, .k = k, .batch = nb, .typeA = CUDA_R_64F,
-                 .typeB = CUDA_R_64F, .typeC = CUDA_R_64F, .compute = CUBLAS_COMPUTE_64F,
-                 .algo = CUBLAS_GEMM_DEFAULT};
-    g.lda = max64(ta ? k : m, 1) + pad;
-    g.ldb = max64(tb ? n : k, 1) + pad;
-    g.ldc = max64(m, 1) + pad;
-    if (strided) {
-        g.sA = (long long)(g.lda * (ta ? m : k) + 5);
-        g.sB = (long long)(g.ldb * (tb ? k : n) + 7);
-        g.sC = (long long)(g.ldc * n + 3);
-    }
+    gt_gemm g = gemm_setup(api, ta, tb, m, n, k, pad, nb);
     double *const *Ls[4] = {P->A, P->A0, P->B, P->B0};
     double *dst[4] = {dA, dA0, dB, dB0};
     for (int q = 0; q < 4; q++) {

@@ -186,37 +186,78 @@ START_TEST(crt_scale_truncates)
 }
 END_TEST
 
+/* One random DGEMM case of the scheme-II tests: data of generator g (B sometimes phi 1, C phi
+ * 2, an Inf or NaN in A every 12th case), m, n below maxmn, k from ks[nk], ld padding, alpha and
+ * beta from a list every 3rd case; C1 = the scheme-I CPU DGEMM (correctly rounded), C2 =
+ * dfs_oz_crt_gemm_host with mods moduli (fast or verifying), both from C0. */
+typedef struct {
+    int ta, tb;
+    int64_t m, n, k, lda, ldb, ldc;
+    double alpha, beta;
+    double *A, *B, *C0, *C1, *C2;
+    dfs_oz_stats s2;
+} crt_case;
+
+static void crt_case_run(rng *r, int it, int g, int maxmn, const int64_t *ks, int nk, int mods,
+                         int fast, crt_case *t)
+{
+    static const double scal[] = {1.0, 1.0, -1.0, 3.0, 0.1, 0x1p-1074, 1e300, 0.0};
+    t->ta = below(r, 2);
+    t->tb = below(r, 2);
+    t->m = 1 + below(r, maxmn);
+    t->n = 1 + below(r, maxmn);
+    t->k = ks[below(r, nk)];
+    const int64_t m = t->m, n = t->n, k = t->k;
+    t->lda = (t->ta ? k : m) + below(r, 2);
+    t->ldb = (t->tb ? n : k) + below(r, 2);
+    t->ldc = m + below(r, 2);
+    const int64_t na = t->lda * (t->ta ? m : k), nb = t->ldb * (t->tb ? k : n), nc = t->ldc * n;
+    t->A = malloc((size_t)na * sizeof(double));
+    t->B = malloc((size_t)nb * sizeof(double));
+    t->C0 = malloc((size_t)nc * sizeof(double));
+    t->C1 = malloc((size_t)nc * sizeof(double));
+    t->C2 = malloc((size_t)nc * sizeof(double));
+    gen_fill(r, g, t->A, na);
+    gen_fill(r, below(r, 2) ? g : G_PHI1, t->B, nb);
+    gen_fill(r, G_PHI2, t->C0, nc);
+    if (it % 12 == 11)
+        t->A[below(r, (int)na)] = it % 24 == 11 ? NAN : -INFINITY;
+    t->alpha = it % 3 ? 1.0 : scal[below(r, 8)];
+    t->beta = it % 3 ? 0.0 : scal[below(r, 8)];
+    memcpy(t->C1, t->C0, (size_t)nc * sizeof(double));
+    memcpy(t->C2, t->C0, (size_t)nc * sizeof(double));
+    dfs_oz_params p = dfs_oz_default_params();
+    dfs_oz_stats s1;
+    dfs_oz_gemm_host(&p, t->ta, t->tb, m, n, k, t->alpha, t->A, t->lda, t->B, t->ldb, t->beta,
+                     t->C1, t->ldc, &s1);
+    dfs_oz_crt_gemm_host(t->ta, t->tb, m, n, k, t->alpha, t->A, t->lda, t->B, t->ldb, t->beta,
+                         t->C2, t->ldc, mods, fast, &t->s2);
+}
+
+static void crt_case_free(crt_case *t)
+{
+    free(t->A);
+    free(t->B);
+    free(t->C0);
+    free(t->C1);
+    free(t->C2);
+}
+
 START_TEST(crt_gemm_correctly_rounded)
 {
     rng r = rng_seed(93);
     static const int gens[] = {G_PHI0, G_PHI1, G_PHI4, G_PHI8, G_ERANGE, G_MIXED, G_SUBNORMAL};
     static const int64_t ks[] = {1, 7, 64, 300};
     static const int modss[] = {12, 18, 24}; /* about 42, 70 and 88 bits per element at k = 300 */
-    static const double scal[] = {1.0, 1.0, -1.0, 3.0, 0.1, 0x1p-1074, 1e300, 0.0};
     long outputs = 0, slow = 0, outputs24 = 0, slow24 = 0;
     for (int it = 0; it < 168; it++) {
         const int g = gens[it % 7], mods = modss[(it / 7) % 3];
-        const int ta = below(&r, 2), tb = below(&r, 2);
-        const int64_t m = 1 + below(&r, 12), n = 1 + below(&r, 12), k = ks[below(&r, 4)];
-        const int64_t lda = (ta ? k : m) + below(&r, 2), ldb = (tb ? n : k) + below(&r, 2);
-        const int64_t ldc = m + below(&r, 2);
-        double *A = malloc((size_t)(lda * (ta ? m : k)) * sizeof *A);
-        double *B = malloc((size_t)(ldb * (tb ? k : n)) * sizeof *B);
-        double *C0 = malloc((size_t)(ldc * n) * sizeof *C0), *C1 = malloc((size_t)(ldc * n) * sizeof *C1),
-               *C2 = malloc((size_t)(ldc * n) * sizeof *C2);
-        gen_fill(&r, g, A, lda * (ta ? m : k));
-        gen_fill(&r, below(&r, 2) ? g : G_PHI1, B, ldb * (tb ? k : n));
-        gen_fill(&r, G_PHI2, C0, ldc * n);
-        if (it % 12 == 11)
-            A[below(&r, (int)(lda * (ta ? m : k)))] = it % 24 == 11 ? NAN : -INFINITY;
-        const double alpha = it % 3 ? 1.0 : scal[below(&r, 8)];
-        const double beta = it % 3 ? 0.0 : scal[below(&r, 8)];
-        memcpy(C1, C0, (size_t)(ldc * n) * sizeof *C0);
-        memcpy(C2, C0, (size_t)(ldc * n) * sizeof *C0);
-        dfs_oz_params p = dfs_oz_default_params();
-        dfs_oz_stats s1, s2;
-        dfs_oz_gemm_host(&p, ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C1, ldc, &s1);
-        dfs_oz_crt_gemm_host(ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C2, ldc, mods, 0, &s2);
+        crt_case t;
+        crt_case_run(&r, it, g, 12, ks, 4, mods, 0, &t);
+        const int ta = t.ta, tb = t.tb;
+        const int64_t m = t.m, n = t.n, k = t.k, ldc = t.ldc;
+        const double alpha = t.alpha, beta = t.beta, *C1 = t.C1, *C2 = t.C2;
+        const dfs_oz_stats s2 = t.s2;
         for (int64_t c = 0; c < n; c++)
             for (int64_t i = 0; i < ldc; i++)
                 if (!same_bits(C1[i + c * ldc], C2[i + c * ldc]))
@@ -231,11 +272,7 @@ START_TEST(crt_gemm_correctly_rounded)
             outputs24 += m * n;
             slow24 += s2.slow;
         }
-        free(A);
-        free(B);
-        free(C0);
-        free(C1);
-        free(C2);
+        crt_case_free(&t);
     }
     printf("crt gemm: %ld outputs the same bits as the scheme-I CPU DGEMM (correctly rounded), "
            "%ld of them computed directly; with 24 moduli, phi 0-4 data, alpha 1, beta 0: "
@@ -255,31 +292,15 @@ START_TEST(crt_gemm_fast)
     rng r = rng_seed(94);
     static const int gens[] = {G_PHI0, G_PHI1, G_PHI4, G_PHI8, G_ERANGE, G_MIXED, G_SUBNORMAL};
     static const int64_t ks[] = {1, 7, 64, 300, 2000};
-    static const double scal[] = {1.0, 1.0, -1.0, 3.0, 0.1, 0x1p-1074, 1e300, 0.0};
     long outputs = 0, differ_few = 0, outputs_few = 0, checked = 0;
     for (int it = 0; it < 210; it++) {
         const int g = gens[it % 7], mods = 8 + below(&r, 17);
-        const int ta = below(&r, 2), tb = below(&r, 2);
-        const int64_t m = 1 + below(&r, 10), n = 1 + below(&r, 10), k = ks[below(&r, 5)];
-        const int64_t lda = (ta ? k : m) + below(&r, 2), ldb = (tb ? n : k) + below(&r, 2);
-        const int64_t ldc = m + below(&r, 2);
-        double *A = malloc((size_t)(lda * (ta ? m : k)) * sizeof *A);
-        double *B = malloc((size_t)(ldb * (tb ? k : n)) * sizeof *B);
-        double *C0 = malloc((size_t)(ldc * n) * sizeof *C0), *C1 = malloc((size_t)(ldc * n) * sizeof *C1),
-               *C2 = malloc((size_t)(ldc * n) * sizeof *C2);
-        gen_fill(&r, g, A, lda * (ta ? m : k));
-        gen_fill(&r, below(&r, 2) ? g : G_PHI1, B, ldb * (tb ? k : n));
-        gen_fill(&r, G_PHI2, C0, ldc * n);
-        if (it % 12 == 11)
-            A[below(&r, (int)(lda * (ta ? m : k)))] = it % 24 == 11 ? NAN : -INFINITY;
-        const double alpha = it % 3 ? 1.0 : scal[below(&r, 8)];
-        const double beta = it % 3 ? 0.0 : scal[below(&r, 8)];
-        memcpy(C1, C0, (size_t)(ldc * n) * sizeof *C0);
-        memcpy(C2, C0, (size_t)(ldc * n) * sizeof *C0);
-        dfs_oz_params p = dfs_oz_default_params();
-        dfs_oz_stats s1, s2;
-        dfs_oz_gemm_host(&p, ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C1, ldc, &s1);
-        dfs_oz_crt_gemm_host(ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C2, ldc, mods, 1, &s2);
+        crt_case t;
+        crt_case_run(&r, it, g, 10, ks, 5, mods, 1, &t);
+        const int ta = t.ta, tb = t.tb;
+        const int64_t m = t.m, n = t.n, k = t.k, lda = t.lda, ldb = t.ldb, ldc = t.ldc;
+        const double alpha = t.alpha, beta = t.beta, *A = t.A, *B = t.B, *C0 = t.C0, *C1 = t.C1,
+                     *C2 = t.C2;
         const int bits = dfs_crt_scale_bits(mods, k);
         for (int64_t c = 0; c < n; c++)
             for (int64_t i = 0; i < m; i++) {
@@ -327,11 +348,7 @@ START_TEST(crt_gemm_fast)
                     differ_few += !same_bits(got, cr);
                 }
             }
-        free(A);
-        free(B);
-        free(C0);
-        free(C1);
-        free(C2);
+        crt_case_free(&t);
     }
     printf("crt fast: %ld outputs, %ld checked against the truncation bound; with <= 11 moduli "
            "%ld of %ld not correctly rounded\n", outputs, checked, differ_few, outputs_few);
