@@ -93,7 +93,8 @@ DFS_HD void dfs_crt_scale(double a, int tau, int b, int *neg, dfs_u128 *mag)
         *mag = (dfs_u128)m << sh; /* below 2^b: no overflow */
 }
 
-/* The residue of (-1)^neg mag modulo m, in [-(m/2), (m-1)/2] (fits int8 for m <= 256). */
+/* The residue of (-1)^neg mag modulo m, in [-(m/2), (m-1)/2] (fits int8 for m <= 256), in
+ * 128-bit arithmetic: the reference the tests hold dfs_crt_residue_limbs to. */
 DFS_HD int dfs_crt_residue(int neg, dfs_u128 mag, int m)
 {
     /* mag mod m without 128-bit division: 2^64 mod m, then two 64-bit remainders */
