@@ -180,28 +180,9 @@ static cublasStatus_t one_gemm(const run *R, const dfs_gemm_call *c, const doubl
     f.step.lower_L = verify && N > 1 ? dfs_crt_bits(N - 1) : 0;
     f.step.verify = verify;
     f.step.k = k;
-    f.tauA = l.c.tauA;
-    f.tauB = l.c.tauB;
-    f.needA = l.c.needA;
-    f.needB = l.c.needB;
-    f.nrmA = l.c.nrmA;
-    f.nrmB = l.c.nrmB;
-    f.stats = verify ? l.c.stats : NULL;
-    f.seq = seq;
-    f.alpha = dev_scalars ? c->alpha : NULL;
-    f.beta_p = dev_scalars ? c->beta : NULL;
-    f.alpha_v = dev_scalars ? 0 : *c->alpha;
-    f.beta_v = dev_scalars ? 0 : *c->beta;
-    f.C = C;
-    f.ldc = c->ldc;
-    f.list = l.list;
-    f.count = l.c.count;
     f.Cl = l.Cl;
-    dfs_oz_finish_args d; /* the direct kernel's view of the same block */
-    memset(&d, 0, sizeof d);
-    dfs_oz_finish_call_fields(&d, R->x, c, A, B, C);
-    d.list = l.list;
-    d.count = l.c.count;
+    dfs_oz_finish_ws_fields(&f.blk, &l.c, l.list, verify, seq);
+    dfs_oz_finish_call_fields(&f.blk, R->x, c, A, B, C);
 
     const int32_t one = 1, zero = 0;
     const void *one_p = dev_scalars ? (const void *)ione : &one;
@@ -241,16 +222,16 @@ static cublasStatus_t one_gemm(const run *R, const dfs_gemm_call *c, const doubl
             if (DFS_DRV(cuMemsetD32Async)((CUdeviceptr)(uintptr_t)l.c.count, 0, 1, R->st) !=
                 CUDA_SUCCESS)
                 return CUBLAS_STATUS_EXECUTION_FAILED;
-            f.bm = d.bm = mb;
-            f.bn = d.bn = nb;
-            f.r0 = d.r0 = r0;
-            f.c0 = d.c0 = c0;
+            f.blk.bm = mb;
+            f.blk.bn = nb;
+            f.blk.r0 = r0;
+            f.blk.c0 = c0;
             err |= dfs_launch(R->k[verify ? DFS_OZ_K_CRT_VERIFY : DFS_OZ_K_CRT_FAST],
                               (unsigned)((mb * nb + DFS_OZ_FINISH_THREADS - 1) /
                                          DFS_OZ_FINISH_THREADS),
                               1, 1, DFS_OZ_FINISH_THREADS, 1, R->st, &f);
             err |= dfs_launch(R->k[DFS_OZ_K_DIRECT], (unsigned)R->sms * 4, 1, 1,
-                              32 * DFS_OZ_DIRECT_WARPS, 1, R->st, &d);
+                              32 * DFS_OZ_DIRECT_WARPS, 1, R->st, &f.blk);
         }
     }
     if (err)

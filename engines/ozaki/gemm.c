@@ -130,6 +130,21 @@ void dfs_oz_finish_call_fields(dfs_oz_finish_args *f, const dfs_ctx *x, const df
     f->bcs = tb ? 1 : c->ldb;
 }
 
+void dfs_oz_finish_ws_fields(dfs_oz_finish_args *f, const dfs_oz_call_ws *w, uint32_t *list,
+                             int verify, unsigned long long seq)
+{
+    f->tauA = w->tauA;
+    f->tauB = w->tauB;
+    f->needA = w->needA;
+    f->needB = w->needB;
+    f->nrmA = w->nrmA;
+    f->nrmB = w->nrmB;
+    f->stats = verify ? w->stats : NULL;
+    f->seq = seq;
+    f->list = list;
+    f->count = w->count;
+}
+
 int dfs_oz_launch_direct_all(const CUfunction *kern, CUstream st, int sms, const dfs_ctx *x,
                              const dfs_gemm_call *c, const double *A, const double *B, double *C)
 {
@@ -304,16 +319,7 @@ static cublasStatus_t one_gemm(const run *R, const dfs_gemm_call *c, const doubl
             f.beta = beta_bits;
             f.verify = verify;
             f.fixed_sum = o->fixed_sum;
-            f.tauA = l.c.tauA;
-            f.tauB = l.c.tauB;
-            f.needA = l.c.needA;
-            f.needB = l.c.needB;
-            f.nrmA = l.c.nrmA;
-            f.nrmB = l.c.nrmB;
-            f.stats = verify ? l.c.stats : NULL;
-            f.seq = seq;
-            f.list = l.list;
-            f.count = l.c.count;
+            dfs_oz_finish_ws_fields(&f, &l.c, l.list, verify, seq);
             dfs_oz_finish_call_fields(&f, R->x, c, A, B, C);
             err |= dfs_launch(
                 R->k[DFS_OZ_K_FINISH],

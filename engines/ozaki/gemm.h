@@ -64,6 +64,10 @@ int dfs_oz_launch_rows(const CUfunction *kern, CUstream st, const double *X, int
                        int *maxneed, int beta, double *consts);
 void dfs_oz_finish_call_fields(dfs_oz_finish_args *f, const dfs_ctx *x, const dfs_gemm_call *c,
                                const double *A, const double *B, double *C);
+/* The fields of a finish/direct block that come from the call's workspace: rows, list,
+ * counters (stats only when verifying; seq the call's number). */
+void dfs_oz_finish_ws_fields(dfs_oz_finish_args *f, const dfs_oz_call_ws *w, uint32_t *list,
+                             int verify, unsigned long long seq);
 /* Every output of C by the direct kernel (exact; with alpha = 0, C = RN(beta C) and A and B
  * are not read).  0 on success. */
 int dfs_oz_launch_direct_all(const CUfunction *kern, CUstream st, int sms, const dfs_ctx *x,

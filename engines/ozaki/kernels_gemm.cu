@@ -243,27 +243,28 @@ extern "C" __global__ void __launch_bounds__(256) dfs_crt_residues(dfs_crt_resid
 __device__ __forceinline__ void crt_finish(const dfs_crt_finish_args &a, int64_t *win,
                                            int64_t *res)
 {
+    const dfs_oz_finish_args &b = a.blk;
     const int64_t e = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
     int how = DFS_OZ_WRITTEN, lower = 0;
-    if (e < a.bm * a.bn) {
-        const int64_t r = e % a.bm, c = e / a.bm; /* r fastest: Cl and C reads coalesce */
-        const int64_t gr = a.r0 + r, gc = a.c0 + c;
-        const double alpha = a.alpha ? *a.alpha : a.alpha_v;
-        const double beta = a.beta_p ? *a.beta_p : a.beta_v;
-        double *out = a.C + gr + gc * a.ldc;
+    if (e < b.bm * b.bn) {
+        const int64_t r = e % b.bm, c = e / b.bm; /* r fastest: Cl and C reads coalesce */
+        const int64_t gr = b.r0 + r, gc = b.c0 + c;
+        const double alpha = b.alpha ? *b.alpha : b.alpha_v;
+        const double beta = b.beta_p ? *b.beta_p : b.beta_v;
+        double *out = b.C + gr + gc * b.ldc;
         const double cv = beta != 0 ? *out : 0.0;
         double v = 0.0;
-        how = dfs_crt_output(&a.step, a.Cl + c * a.bm + r, a.bm * a.bn, a.tauA[gr], a.tauB[gc],
-                             a.nrmA[gr], a.nrmB[gc],
-                             a.needA[gr] == DFS_OZ_SPECIAL || a.needB[gc] == DFS_OZ_SPECIAL, alpha,
+        how = dfs_crt_output(&a.step, a.Cl + c * b.bm + r, b.bm * b.bn, b.tauA[gr], b.tauB[gc],
+                             b.nrmA[gr], b.nrmB[gc],
+                             b.needA[gr] == DFS_OZ_SPECIAL || b.needB[gc] == DFS_OZ_SPECIAL, alpha,
                              beta, cv, win, res, &v, &lower);
         if (how == DFS_OZ_WRITTEN)
             *out = v;
         else /* C kept as it was: the direct kernel reads it for beta * C */
-            a.list[atomicAdd(a.count, 1u)] = pack_rc(r, c);
+            b.list[atomicAdd(b.count, 1u)] = pack_rc(r, c);
     }
-    if (a.stats)
-        count_outputs(a.stats, a.seq, e, how, lower);
+    if (b.stats)
+        count_outputs(b.stats, b.seq, e, how, lower);
 }
 
 extern "C" __global__ void __launch_bounds__(DFS_OZ_FINISH_THREADS)

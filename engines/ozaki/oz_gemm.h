@@ -87,22 +87,12 @@ typedef struct {
     signed char *R;
 } dfs_crt_residue_args;
 
-/* One block of C from the int32 sums of its moduli, Cl[l * bm * bn + c * bm + r]: the
- * fields of dfs_oz_finish_args's meaning (list, count, stats, scalars, C) and the per-call
- * step of crt_finish.h. */
+/* One block of C from the int32 sums of its moduli, Cl[l * bm * bn + c * bm + r]: blk is the
+ * same block as the direct kernel sees it (geometry, rows, list, counters, scalars, C, op(A),
+ * op(B); its slice fields unused), step the per-call constants of crt_finish.h. */
 typedef struct {
     const int32_t *Cl;
-    int64_t bm, bn, r0, c0;
-    const int *tauA, *tauB, *needA, *needB;
-    const double *nrmA, *nrmB;
-    unsigned long long *stats; /* as dfs_oz_finish_args (verify only) */
-    unsigned long long seq;
-    const double *alpha, *beta_p;
-    double alpha_v, beta_v;
-    double *C;
-    int64_t ldc;
-    uint32_t *list;
-    unsigned *count;
+    dfs_oz_finish_args blk;
     dfs_crt_step step;
 } dfs_crt_finish_args;
 
