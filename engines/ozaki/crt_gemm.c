@@ -259,15 +259,7 @@ cublasStatus_t dfs_crt_dgemm_gpu(const dfs_ctx *x, const dfs_gemm_call *c,
         return DFS_STATUS_DECLINED;
     pthread_mutex_lock(&x->scratch->lock);
     cublasStatus_t s = CUBLAS_STATUS_SUCCESS;
-    /* alpha = 0 known on the host: C = RN(beta C) with A and B not read (as cuBLAS) */
-    const int scale_only = x->pointer_mode == CUBLAS_POINTER_MODE_HOST && *c->alpha == 0;
     for (int64_t i = 0; i < c->batch && s == CUBLAS_STATUS_SUCCESS; i++) {
-        if (scale_only) {
-            s = dfs_oz_launch_direct_all(R.k, R.st, R.sms, x, c, NULL, NULL, c->C + i * c->strideC)
-                    ? CUBLAS_STATUS_EXECUTION_FAILED
-                    : CUBLAS_STATUS_SUCCESS;
-            continue;
-        }
         s = one_gemm(&R, c, c->A + i * c->strideA, c->B + i * c->strideB, c->C + i * c->strideC);
         if (s == DFS_STATUS_DECLINED && i > 0) {
             /* a later entry cannot get the workspace the first one had: cannot happen (the

@@ -54,6 +54,13 @@ static long long int_option(const dfs_options *o, const char *key, long long lo,
     return def;
 }
 
+/* alpha = 0 in host pointer mode: every engine here computes C = RN(beta C) without touching A
+ * and B (dfs_oz_dgemm_scale). */
+static int host_alpha_zero(const dfs_ctx *x, const dfs_gemm_call *c)
+{
+    return x->pointer_mode == CUBLAS_POINTER_MODE_HOST && *c->alpha == 0;
+}
+
 static void read_options(const dfs_options *o, int knobs, dfs_oz_gemm_opts *g)
 {
     memset(g, 0, sizeof *g);
@@ -76,6 +83,8 @@ static void read_options(const dfs_options *o, int knobs, dfs_oz_gemm_opts *g)
 
 static cublasStatus_t repro_dgemm(const dfs_ctx *x, const dfs_gemm_call *c)
 {
+    if (host_alpha_zero(x, c))
+        return dfs_oz_dgemm_scale(x, c);
     dfs_oz_gemm_opts g;
     read_options(x->options, 0, &g);
     const char *p = dfs_option_get(x->options, "products");
@@ -100,6 +109,8 @@ static cublasStatus_t repro_dgemm(const dfs_ctx *x, const dfs_gemm_call *c)
 
 static cublasStatus_t ozaki_dgemm(const dfs_ctx *x, const dfs_gemm_call *c)
 {
+    if (host_alpha_zero(x, c))
+        return dfs_oz_dgemm_scale(x, c);
     dfs_oz_gemm_opts g;
     read_options(x->options, 1, &g);
     return dfs_oz_dgemm_gpu(x, c, &g);
@@ -107,6 +118,8 @@ static cublasStatus_t ozaki_dgemm(const dfs_ctx *x, const dfs_gemm_call *c)
 
 static cublasStatus_t int8_dgemm(const dfs_ctx *x, const dfs_gemm_call *c)
 {
+    if (host_alpha_zero(x, c))
+        return dfs_oz_dgemm_scale(x, c);
     const dfs_crt_gemm_opts o = {
         0, (int)int_option(x->options, "moduli", 0, DFS_CRT_MODULI, 0),
         (size_t)int_option(x->options, "workspace_mb", 16, 1 << 24, 8192) << 20};

@@ -355,17 +355,24 @@ cublasStatus_t dfs_oz_dgemm_gpu(const dfs_ctx *x, const dfs_gemm_call *c,
         return DFS_STATUS_DECLINED;
     pthread_mutex_lock(&x->scratch->lock);
     cublasStatus_t s = CUBLAS_STATUS_SUCCESS;
-    /* alpha = 0 known on the host: C = RN(beta C) with A and B not read (as cuBLAS) */
-    const int scale_only = x->pointer_mode == CUBLAS_POINTER_MODE_HOST && *c->alpha == 0;
     for (int64_t i = 0; i < c->batch && s == CUBLAS_STATUS_SUCCESS; i++)
-        s = scale_only ? (dfs_oz_launch_direct_all(R.k, R.st, R.sms, x, c, NULL, NULL,
-                                                   c->C + i * c->strideC)
-                              ? CUBLAS_STATUS_EXECUTION_FAILED
-                              : CUBLAS_STATUS_SUCCESS)
-                       : one_gemm(&R, c, c->A + i * c->strideA, c->B + i * c->strideB,
-                                  c->C + i * c->strideC, o->workspace);
+        s = one_gemm(&R, c, c->A + i * c->strideA, c->B + i * c->strideB, c->C + i * c->strideC,
+                     o->workspace);
     pthread_mutex_unlock(&x->scratch->lock);
     if (s == CUBLAS_STATUS_EXECUTION_FAILED)
         dfs_log_once(DFS_LOG_ERROR, "repro-gemm", "repro: a DGEMM kernel failed");
     return s;
+}
+
+cublasStatus_t dfs_oz_dgemm_scale(const dfs_ctx *x, const dfs_gemm_call *c)
+{
+    const CUfunction *k = dfs_module_kernels(&module);
+    if (!k)
+        return DFS_STATUS_DECLINED;
+    const int sms = dfs_sm_count(x->device);
+    for (int64_t i = 0; i < c->batch; i++)
+        if (dfs_oz_launch_direct_all(k, (CUstream)x->stream, sms, x, c, NULL, NULL,
+                                     c->C + i * c->strideC))
+            return CUBLAS_STATUS_EXECUTION_FAILED;
+    return CUBLAS_STATUS_SUCCESS;
 }

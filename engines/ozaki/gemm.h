@@ -21,6 +21,10 @@ typedef struct {
 cublasStatus_t dfs_oz_dgemm_gpu(const dfs_ctx *x, const dfs_gemm_call *c,
                                 const dfs_oz_gemm_opts *o);
 
+/* C = RN(beta C) for every batch entry, A and B not read: the call with alpha = 0 (known on
+ * the host), as cuBLAS computes it. */
+cublasStatus_t dfs_oz_dgemm_scale(const dfs_ctx *x, const dfs_gemm_call *c);
+
 /* The DGEMM by the Ozaki scheme II on integer tensor cores (crt_gemm.c). */
 typedef struct {
     int verify;       /* 1: correctly rounded (repro); 0: the int8 engine's fast result */
