@@ -120,12 +120,21 @@ DFS_HD int dfs_crt_inverse(int x, int m)
     return s0 < 0 ? s0 + m : s0;
 }
 
-/* a~ = trunc(a 2^(b - tau)) (dfs_crt_scale) in 18-bit limbs, the least significant first: what
- * the residue of each modulus is computed from (dfs_crt_residue_limbs).  b <= 100 < 6 * 18. */
-#define DFS_CRT_ALIMBS 6
+/* The limbs that integers of b bits need, their sign included. */
+DFS_HD int dfs_crt_limbs(int b)
+{
+    return (b + 21) / 21;
+}
+
+/* a~ = trunc(a 2^(b - tau)) (dfs_crt_scale) as nl = dfs_crt_limbs(b) limbs of 21 bits,
+ * a~ = sum l_i 2^(21 i): what the residue of each modulus is computed from
+ * (dfs_crt_residue_limbs).  The limbs below the top one, l[nl - 1], lie in [0, 2^21) (two's
+ * complement), the top one is signed and below 2^20 in magnitude (b - 21 (nl - 1) <= 20); the
+ * limbs above it are zero.  b <= 100: nl <= 5. */
+#define DFS_CRT_LB 21
+#define DFS_CRT_ALIMBS 5
 typedef struct {
-    uint32_t l[DFS_CRT_ALIMBS];
-    int neg;
+    int32_t l[DFS_CRT_ALIMBS];
 } dfs_crt_int;
 
 DFS_HD void dfs_crt_int_of(double a, int tau, int b, dfs_crt_int *x)
@@ -133,47 +142,65 @@ DFS_HD void dfs_crt_int_of(double a, int tau, int b, dfs_crt_int *x)
     int neg;
     dfs_u128 mag;
     dfs_crt_scale(a, tau, b, &neg, &mag);
-    x->neg = neg;
-    for (int i = 0; i < DFS_CRT_ALIMBS; i++)
-        x->l[i] = (uint32_t)(mag >> (18 * i)) & 0x3ffffu;
-}
-
-/* The residue of x modulo p <= 256 in [-(p/2), (p-1)/2] (dfs_crt_residue's value), from its
- * first nl limbs (the others zero: nl = ceil(b / 18) does): sum l_i (2^(18 i) mod p) < 2^29 in
- * 32 bits, one remainder (with a constant p, a multiplication). */
-DFS_HD int dfs_crt_residue_limbs(const dfs_crt_int *x, int nl, unsigned p)
-{
-    const unsigned c18 = (1u << 18) % p;
-    unsigned s = 0, c = 1; /* c = 2^(18 i) mod p */
+    const int nl = dfs_crt_limbs(b), sh = DFS_CRT_LB * (nl - 1);
+    const dfs_u128 v = neg ? (dfs_u128)0 - mag : mag; /* two's complement, 128 bits */
+    /* the top limb: floor(v / 2^sh) */
+    const dfs_u128 low = ((dfs_u128)1 << sh) - 1;
+    const int32_t top = neg ? -(int32_t)((mag + low) >> sh) : (int32_t)(mag >> sh);
 #if defined(__CUDA_ARCH__)
 #pragma unroll
 #endif
-    for (int i = 0; i < DFS_CRT_ALIMBS; i++) {
-        if (i < nl)
-            s += x->l[i] * c;
-        c = c * c18 % p;
-    }
-    unsigned r = s % p;
-    if (x->neg && r)
-        r = p - r;
-    return r > (p - 1) / 2 ? (int)r - (int)p : (int)r;
+    for (int i = 0; i < DFS_CRT_ALIMBS; i++) /* constant indices: registers on the GPU */
+        x->l[i] = i < nl - 1 ? (int32_t)((uint32_t)(v >> (DFS_CRT_LB * i)) & 0x1fffffu)
+                  : i == nl - 1 ? top
+                                : 0;
 }
 
-/* The limbs that integers of b bits need. */
-DFS_HD int dfs_crt_limbs(int b)
+/* The same integer for b <= 62 in 64-bit arithmetic, as three limbs (the top one, l[2], signed
+ * and below 2^20 in magnitude; l[3] = l[4] = 0): what the GPU's residue kernel uses when the
+ * moduli give no row more than 62 bits (dfs_crt_max_bits). */
+DFS_HD void dfs_crt_int_of62(double a, int tau, int b, dfs_crt_int *x)
 {
-    return (b + 17) / 18;
+    uint64_t m;
+    int e;
+    const int neg = dfs_d_split(a, &m, &e);
+    const int sh = e + b - tau; /* a~ = m 2^sh, truncated, below 2^b <= 2^62 */
+    const uint64_t mag = m == 0 || sh <= -64 ? 0 : sh < 0 ? m >> -sh : m << sh;
+    const int64_t v = neg ? -(int64_t)mag : (int64_t)mag;
+    x->l[0] = (int32_t)((uint64_t)v & 0x1fffffu);
+    x->l[1] = (int32_t)(((uint64_t)v >> DFS_CRT_LB) & 0x1fffffu);
+    x->l[2] = (int32_t)(v >> (2 * DFS_CRT_LB)); /* arithmetic shift */
+    x->l[3] = 0;
+    x->l[4] = 0;
+}
+
+/* The symmetric residue, in [-(p/2), (p-1)/2], of y a~ modulo p <= 256 from the first nl limbs
+ * of a~ (the others zero) and coef[i] = y 2^(21 i) mod p (dfs_crt_coefs): K + sum l_i coef[i]
+ * with K the least multiple of p from 2^28 lies in [0, 2^32) for the limbs of dfs_crt_int_of or
+ * dfs_crt_int_of62 (the sum is above -2^20 * 255 and below 4 * 2^21 * 255 + 2^20 * 255), so it
+ * is computed in wrapping 32-bit arithmetic, then one remainder (with a constant p, a
+ * multiplication). */
+DFS_HD int dfs_crt_residue_limbs(const dfs_crt_int *x, int nl, const uint32_t *coef, unsigned p)
+{
+    unsigned s = ((1u << 28) + p - 1) / p * p;
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+#endif
+    for (int i = 0; i < DFS_CRT_ALIMBS; i++)
+        if (i < nl)
+            s += (unsigned)x->l[i] * coef[i];
+    const unsigned r = s % p;
+    return r > (p - 1) / 2 ? (int)r - (int)p : (int)r;
 }
 
 #define DFS_CRT_LIMBS 6 /* 32-bit limbs of M < 2^190 */
 
 /* What reconstruction with the first n moduli needs, computed once per call on the host (and
  * small enough to travel in a kernel's arguments): M = prod m_l and M_l = M / m_l in 32-bit
- * limbs (the least significant first), y_l = M_l^-1 modulo m_l, and 1/m_l in binary32. */
+ * limbs (the least significant first), y_l = M_l^-1 modulo m_l. */
 typedef struct {
     int n, limbs; /* limbs: those of M that can be nonzero */
     int y[DFS_CRT_MODULI];
-    float inv[DFS_CRT_MODULI];
     uint32_t Ml[DFS_CRT_MODULI][DFS_CRT_LIMBS], M[DFS_CRT_LIMBS];
 } dfs_crt_table;
 
@@ -200,7 +227,6 @@ DFS_HD void dfs_crt_table_init(dfs_crt_table *t, int n)
         t->limbs--;
     for (int l = 0; l < DFS_CRT_MODULI; l++) {
         t->y[l] = 0;
-        t->inv[l] = 0.0f;
         for (int w = 0; w < DFS_CRT_LIMBS; w++)
             t->Ml[l][w] = 0;
     }
@@ -215,7 +241,22 @@ DFS_HD void dfs_crt_table_init(dfs_crt_table *t, int n)
                 r = r * (dfs_crt_modulus(j) % m) % m;
             }
         t->y[l] = dfs_crt_inverse(r, m);
-        t->inv[l] = 1.0f / (float)m;
+    }
+}
+
+/* The residue kernel's coefficients for the table's moduli: coef[l][i] = y 2^(21 i) mod m_l
+ * with y = y_l (times_y: op(A)'s residues carry y_l, so each int8 GEMM sums c_l y_l and the
+ * reconstruction needs no multiplication) or 1 (op(B)); zero for l >= n. */
+DFS_HD void dfs_crt_coefs(const dfs_crt_table *t, int times_y,
+                          uint32_t coef[DFS_CRT_MODULI][DFS_CRT_ALIMBS])
+{
+    for (int l = 0; l < DFS_CRT_MODULI; l++) {
+        const uint32_t m = (uint32_t)dfs_crt_modulus(l);
+        uint32_t c = l < t->n ? (times_y ? (uint32_t)t->y[l] : 1u) % m : 0u;
+        for (int i = 0; i < DFS_CRT_ALIMBS; i++) {
+            coef[l][i] = c;
+            c = (uint32_t)((uint64_t)c * ((1u << DFS_CRT_LB) % m) % m);
+        }
     }
 }
 
@@ -239,6 +280,13 @@ DFS_HD int dfs_crt_row_bits(int L, double nrm, int64_t k)
     return b > 100 ? 100 : b;
 }
 
+/* The most bits any row gets with L bits of moduli (dfs_crt_row_bits with nrm below 1). */
+DFS_HD int dfs_crt_max_bits(int L)
+{
+    const int b = L - 2 >= 0 ? (L - 2) / 2 : 0;
+    return b > 100 ? 100 : b;
+}
+
 /* The per-call constants of the finish step. */
 typedef struct {
     dfs_crt_table tab;
@@ -248,40 +296,46 @@ typedef struct {
     int64_t k;
 } dfs_crt_step;
 
-/* X from its residues c[l * stride] (int32 sums of residue products; reduced here) modulo the
- * table's moduli: the unique X with |X| < M/4 (dfs_crt_scale_bits leaves that room), as a
- * 192-bit integer.  With t_l = c_l y_l mod m_l, X = sum t_l M_l - q M where q is the nearest
- * integer to sum t_l / m_l: its fractional part is X / M, within 1/4 of an integer, and n terms
- * below 1 in binary32 are off by far less than the 1/4 left (so q, and X, are the same whatever
- * the rounding).  The sum of t_l M_l goes limb by limb into 64-bit words: each term is below
- * 2^40, 24 of them below 2^45, and the carries are propagated once at the end. */
-DFS_HD void dfs_crt_reconstruct_limbs(const dfs_crt_table *t, const int32_t *c, int64_t stride,
-                                      dfs_oz_i192 *x, const int limbs)
+/* X from c[l * stride] (l < t->n <= nmax), the int32 sums of op(A)'s residues (carrying y_l:
+ * dfs_crt_coefs) times op(B)'s modulo the table's moduli: the unique X with |X| < M/4 (dfs_crt_scale_bits leaves that
+ * room), as a 192-bit integer.  With t_l = c_l mod m_l (= X y_l mod m_l), X = sum t_l M_l - q M
+ * where q is the nearest integer to sum t_l / m_l: its fractional part is X / M, within 1/4 of
+ * an integer.  q comes from F = sum t_l floor(2^32 / m_l) in 64 bits: F / 2^32 is below sum t_l /
+ * m_l by less than 24 * 256 / 2^32, far less than the 1/4 left, so q = floor(F / 2^32 + 1/2)
+ * exactly.  c_l lies within 2^31 - 2^14 of 0 (k < 2^17 products of at most 2^14), so c_l + K_l,
+ * K_l the least multiple of m_l from 2^31 - 2^14, lies in [0, 2^32).  The sum of t_l M_l goes
+ * limb by limb into 64-bit words: each term is below 2^40, 24 of them below 2^45, and the
+ * carries are propagated once at the end. */
+DFS_HD void dfs_crt_reconstruct_limbs(const dfs_crt_table *t, const int n, const int32_t *c,
+                                      uint32_t stride, dfs_oz_i192 *x, const int limbs,
+                                      const int nmax)
 {
     int32_t v[DFS_CRT_MODULI];
-    uint64_t acc[DFS_CRT_LIMBS] = {0, 0, 0, 0, 0, 0};
-    float f = 0.0f;
-    /* the loads first, all of them in flight at once */
+    uint64_t acc[DFS_CRT_LIMBS] = {0, 0, 0, 0, 0, 0}, F = 0;
+    /* the loads first, all of them in flight at once; a 32-bit offset stepped (on the GPU one
+     * addition and one address instruction per modulus) */
+    uint32_t off = 0;
 #if defined(__CUDA_ARCH__)
 #pragma unroll
 #endif
-    for (int l = 0; l < DFS_CRT_MODULI; l++)
-        v[l] = l < t->n ? c[l * stride] : 0;
+    for (int l = 0; l < nmax; l++) {
+        v[l] = l < n ? c[off] : 0;
+        off += stride;
+    }
 #if defined(__CUDA_ARCH__)
 #pragma unroll
 #endif
-    for (int l = 0; l < DFS_CRT_MODULI; l++) {
-        if (l < t->n) {
-            const int m = dfs_crt_modulus(l);
-            int r = v[l] % m;
-            r += (r >> 31) & m; /* in [0, m) */
-            const uint32_t tl = (uint32_t)(r * t->y[l]) % (uint32_t)m;
-            f += (float)tl * t->inv[l];
+    for (int l = 0; l < nmax; l++) {
+        if (l < n) {
+            const uint32_t m = (uint32_t)dfs_crt_modulus(l);
+            const uint32_t K = (0x7fffc000u + m - 1) / m * m;
+            const uint32_t tl = ((uint32_t)v[l] + K) % m;
+            F += (uint64_t)tl * (uint32_t)(((uint64_t)1 << 32) / m);
             for (int w = 0; w < limbs; w++)
                 acc[w] += (uint64_t)tl * t->Ml[l][w];
         }
     }
-    const uint32_t q = (uint32_t)(f + 0.5f);
+    const uint32_t q = (uint32_t)((F + 0x80000000u) >> 32);
     /* sum - q M, limb by limb with the carries and borrows in a signed 64-bit word */
     int64_t carry = 0;
     uint32_t o[DFS_CRT_LIMBS];
@@ -297,16 +351,22 @@ DFS_HD void dfs_crt_reconstruct_limbs(const dfs_crt_table *t, const int32_t *c, 
     x->w[2] = o[4] | (uint64_t)o[5] << 32;
 }
 
-DFS_HD void dfs_crt_reconstruct(const dfs_crt_table *t, const int32_t *c, int64_t stride,
-                                dfs_oz_i192 *x)
+/* stride * n < 2^32 (the GPU's blocks of C keep it, crt_gemm.c).  nfix: 0, or t->n when it is
+ * at most 16, as a constant where inlined (the GPU's fast kernels for 14, 15 and 16 moduli:
+ * straight code, fewer registers). */
+DFS_HD void dfs_crt_reconstruct(const dfs_crt_table *t, const int32_t *c, uint32_t stride,
+                                dfs_oz_i192 *x, const int nfix)
 {
-    /* the limbs of M as a constant in each copy (4 up to 16 moduli, below 2^128) */
-    if (t->limbs <= 4)
-        dfs_crt_reconstruct_limbs(t, c, stride, x, 4);
+    /* the limbs of M and the most moduli as constants in each copy: M < 2^128 for up to 16
+     * moduli, 2^160 for up to 20 */
+    if (nfix)
+        dfs_crt_reconstruct_limbs(t, nfix, c, stride, x, 4, nfix);
+    else if (t->limbs <= 4)
+        dfs_crt_reconstruct_limbs(t, t->n, c, stride, x, 4, 16);
     else if (t->limbs == 5)
-        dfs_crt_reconstruct_limbs(t, c, stride, x, 5);
+        dfs_crt_reconstruct_limbs(t, t->n, c, stride, x, 5, 20);
     else
-        dfs_crt_reconstruct_limbs(t, c, stride, x, 6);
+        dfs_crt_reconstruct_limbs(t, t->n, c, stride, x, 6, DFS_CRT_MODULI);
 }
 
 /* A bound, in units of 2^(tau_a + tau_b), of |sum_q a_q b_q - 2^-(bA + bB) sum_q a~_q b~_q| for

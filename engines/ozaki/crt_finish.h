@@ -52,22 +52,59 @@ DFS_HD double dfs_crt_to_double(const dfs_oz_i192 *x, int e0)
 #else
     double r = (double)(top | (rest != 0)); /* 64 bits, sticky below the rounding bit */
 #endif
-    r = scalbn(r, e0 + base - z);
+    /* r 2^s, r in [2^63, 2^64]: a multiplication by the normal 2^s when the result is normal
+     * (exact, what scalbn gives), scalbn itself near the ends of the range */
+    const int s = e0 + base - z;
+    if (s >= -1022 && s <= 1023 - 64)
+        r = dfs_d_mul(r, dfs_d_from_bits((uint64_t)(s + 1023) << 52));
+    else
+        r = scalbn(r, s);
     return neg ? -r : r;
 }
 
-/* Output with residue sums c[l * stride] of rows with top exponents ta, tb and l1 norms nA, nB
- * (dfs_oz_row_l1), special: either holds Inf or NaN.  alpha, beta, cv (C's value; not read when
- * beta = 0).  DFS_OZ_WRITTEN with *v, or DFS_OZ_LISTED (special values, or alpha S + beta C
- * beyond the window), or DFS_OZ_UNDECIDED (verify: the truncation could change the rounding).
- * The row and the column were truncated to dfs_crt_row_bits(st->L, nA, k) and (.., nB, k) bits.
- * *lower (verify, written): one modulus fewer would have left it undecided.  win, res: DFS_OZ_WIN
- * and DFS_OZ_RWIN words (verify only). */
-DFS_HD int dfs_crt_output(const dfs_crt_step *st, const int32_t *c, int64_t stride, int ta, int tb,
-                          double nA, double nB, int special, double alpha, double beta, double cv,
-                          int64_t *win, int64_t *res, double *v, int *lower)
+/* The int8 engine's output (fast) from residue sums c[l * stride] of a row and a column with top
+ * exponents ta, tb truncated to bA and bB bits (nfix: dfs_crt_reconstruct), special: either
+ * holds Inf or NaN: *v = alpha RN(X 2^e0) + beta cv (cv, C's value, not read when beta = 0),
+ * DFS_OZ_WRITTEN, or DFS_OZ_LISTED (special). */
+DFS_HD int dfs_crt_output_fast(const dfs_crt_step *st, const int nfix, const int32_t *c,
+                               uint32_t stride, int ta, int tb, int bA, int bB, int special,
+                               double alpha, double beta, double cv, double *v)
+{
+    if (alpha == 0 || st->k == 0) { /* C = beta C, as cuBLAS: A and B not read */
+        *v = beta != 0 ? dfs_d_mul(beta, cv) : 0.0;
+        return DFS_OZ_WRITTEN;
+    }
+    if (special)
+        return DFS_OZ_LISTED;
+    double s = 0.0;
+    if (ta != DFS_OZ_NONE_TAU && tb != DFS_OZ_NONE_TAU) {
+        dfs_oz_i192 x;
+        dfs_crt_reconstruct(&st->tab, c, stride, &x, nfix);
+        s = dfs_crt_to_double(&x, ta + tb - bA - bB);
+    }
+    if (beta == 0)
+        *v = alpha == 1 ? s : dfs_d_mul(alpha, s);
+    else
+        *v = dfs_d_fma(alpha, s, dfs_d_mul(beta, cv));
+    return DFS_OZ_WRITTEN;
+}
+
+/* Output with residue sums c[l * stride] of a row and a column with top exponents ta, tb,
+ * truncated to bA = dfs_crt_row_bits(st->L, nA, k) and bB bits (nA, nB: their l1 norms,
+ * dfs_oz_row_l1; read in verify only), special: either holds Inf or NaN.  alpha, beta, cv (C's
+ * value; not read when beta = 0).  DFS_OZ_WRITTEN with *v, or DFS_OZ_LISTED (special values, or
+ * alpha S + beta C beyond the window), or DFS_OZ_UNDECIDED (verify: the truncation could change
+ * the rounding).  Not verifying: dfs_crt_output_fast.  *lower (verify, written): one modulus
+ * fewer would have left it undecided.  win, res: DFS_OZ_WIN and DFS_OZ_RWIN words (verify
+ * only). */
+DFS_HD int dfs_crt_output(const dfs_crt_step *st, const int32_t *c, uint32_t stride, int ta,
+                          int tb, int bA, int bB, double nA, double nB, int special, double alpha,
+                          double beta, double cv, int64_t *win, int64_t *res, double *v,
+                          int *lower)
 {
     *lower = 0;
+    if (!st->verify)
+        return dfs_crt_output_fast(st, 0, c, stride, ta, tb, bA, bB, special, alpha, beta, cv, v);
     if (alpha == 0 || st->k == 0) { /* C = beta C, as cuBLAS: A and B not read */
         *v = beta != 0 ? dfs_d_mul(beta, cv) : 0.0;
         return DFS_OZ_WRITTEN;
@@ -77,17 +114,8 @@ DFS_HD int dfs_crt_output(const dfs_crt_step *st, const int32_t *c, int64_t stri
     dfs_oz_i192 x = {{0, 0, 0}};
     const int zero = ta == DFS_OZ_NONE_TAU || tb == DFS_OZ_NONE_TAU;
     if (!zero)
-        dfs_crt_reconstruct(&st->tab, c, stride, &x);
-    const int bA = dfs_crt_row_bits(st->L, nA, st->k), bB = dfs_crt_row_bits(st->L, nB, st->k);
+        dfs_crt_reconstruct(&st->tab, c, stride, &x, 0);
     const int e0 = zero ? 0 : ta + tb - bA - bB;
-    if (!st->verify) {
-        const double s = dfs_crt_to_double(&x, e0);
-        if (beta == 0)
-            *v = alpha == 1 ? s : dfs_d_mul(alpha, s);
-        else
-            *v = dfs_d_fma(alpha, s, dfs_d_mul(beta, cv));
-        return DFS_OZ_WRITTEN;
-    }
     int margin;
     if (!dfs_oz_i192_axpby(&x, e0, alpha, beta, cv, win, DFS_OZ_WIN, e0, res, DFS_OZ_RWIN, v,
                            &margin))

@@ -26,6 +26,7 @@ typedef struct {
     signed char *RA, *RB;
     int32_t *Cl;
     uint32_t *list;
+    int *bitsA, *bitsB;
 } layout;
 
 /* Bytes for blocks of bm x bn with N moduli and k padded to kp; fills l from base when
@@ -38,6 +39,8 @@ static size_t carve(CUdeviceptr base, int64_t m, int64_t n, int64_t kp, int64_t 
     l->RB = dfs_oz_take(base, &off, (size_t)N * bn * kp);
     l->Cl = dfs_oz_take(base, &off, (size_t)N * bm * bn * sizeof(int32_t));
     l->list = dfs_oz_take(base, &off, (size_t)(bm * bn) * sizeof(uint32_t));
+    l->bitsA = dfs_oz_take(base, &off, (size_t)m * sizeof(int));
+    l->bitsB = dfs_oz_take(base, &off, (size_t)n * sizeof(int));
     return off;
 }
 
@@ -65,7 +68,8 @@ static size_t plan(int64_t m, int64_t n, int64_t kp, int N, size_t budget, int64
             if (bn > 65536)
                 continue;
             const size_t need = carve(0, m, n, kp, bm, bn, N, &dry);
-            if (need > budget)
+            /* the finish steps through the sums in 32-bit offsets (dfs_crt_reconstruct) */
+            if (need > budget || (uint64_t)N * (uint64_t)(bm * bn) >= ((uint64_t)1 << 32))
                 continue;
             const double cb = (double)((n + bn - 1) / bn);
             const double passes_a = bm == m ? 1.0 : cb;
@@ -96,15 +100,18 @@ typedef struct {
     int sms;
 } run;
 
-static int launch_residues(const run *R, const double *X, int64_t rs, int64_t qs, int64_t r0,
-                           int64_t rows, int64_t k, int64_t kp, const int *tau, const int *need,
-                           const double *nrm, int L, int N, signed char *out)
+/* The residues of rows r0 .. r0+rows-1 of an operand: a (its fields but the rows set once per
+ * call), in 64-bit integers when the moduli give no row more than 62 bits. */
+static int launch_residues(const run *R, dfs_crt_residue_args *a, int64_t r0, int64_t rows)
 {
-    if (rows <= 0 || kp <= 0)
+    if (rows <= 0 || a->kp <= 0)
         return 0;
-    dfs_crt_residue_args a = {X, rs, qs, r0, rows, k, kp, tau, need, nrm, L, N, out};
-    return dfs_launch(R->k[DFS_OZ_K_RESIDUES], (unsigned)((kp + 63) / 64),
-                      (unsigned)((rows + 31) / 32), 1, 256, 1, R->st, &a);
+    a->r0 = r0;
+    a->rows = rows;
+    const int k62 = dfs_crt_max_bits(a->L) <= 62;
+    return dfs_launch(R->k[k62 ? DFS_OZ_K_RESIDUES62 : DFS_OZ_K_RESIDUES],
+                      (unsigned)((a->kp + 63) / 64), (unsigned)((rows + 31) / 32), 1, 256, 1,
+                      R->st, a);
 }
 
 /* The moduli of a call: fast, the option or the default; verify, the guess (feedback.h) from
@@ -176,6 +183,8 @@ static cublasStatus_t one_gemm(const run *R, const dfs_gemm_call *c, const doubl
     dfs_crt_finish_args f;
     memset(&f, 0, sizeof f);
     dfs_crt_table_init(&f.step.tab, N);
+    f.bitsA = l.bitsA;
+    f.bitsB = l.bitsB;
     f.step.L = dfs_crt_bits(N);
     f.step.lower_L = verify && N > 1 ? dfs_crt_bits(N - 1) : 0;
     f.step.verify = verify;
@@ -187,19 +196,22 @@ static cublasStatus_t one_gemm(const run *R, const dfs_gemm_call *c, const doubl
     const int32_t one = 1, zero = 0;
     const void *one_p = dev_scalars ? (const void *)ione : &one;
     const void *zero_p = dev_scalars ? (const void *)izero : &zero;
-    const int L = f.step.L;
+    /* op(A)'s residues carry y_l (dfs_crt_coefs), op(B)'s not */
+    dfs_crt_residue_args ra = (dfs_crt_residue_args){A, ars, aqs, 0, 0, k, kp, l.c.tauA, l.c.needA, l.c.nrmA, l.bitsA,
+                                f.step.L, N, l.RA, {{0}}};
+    dfs_crt_residue_args rb = (dfs_crt_residue_args){B, bcs, bqs, 0, 0, k, kp, l.c.tauB, l.c.needB, l.c.nrmB, l.bitsB,
+                                f.step.L, N, l.RB, {{0}}};
+    dfs_crt_coefs(&f.step.tab, 1, ra.coef);
+    dfs_crt_coefs(&f.step.tab, 0, rb.coef);
     if (bm == m)
-        err |=
-            launch_residues(R, A, ars, aqs, 0, m, k, kp, l.c.tauA, l.c.needA, l.c.nrmA, L, N, l.RA);
+        err |= launch_residues(R, &ra, 0, m);
     for (int64_t c0 = 0; c0 < n && !err; c0 += bn) {
         const int64_t nb = n - c0 < bn ? n - c0 : bn;
-        err |= launch_residues(R, B, bcs, bqs, c0, nb, k, kp, l.c.tauB, l.c.needB, l.c.nrmB, L, N,
-                               l.RB);
+        err |= launch_residues(R, &rb, c0, nb);
         for (int64_t r0 = 0; r0 < m && !err; r0 += bm) {
             const int64_t mb = m - r0 < bm ? m - r0 : bm;
             if (bm != m)
-                err |= launch_residues(R, A, ars, aqs, r0, mb, k, kp, l.c.tauA, l.c.needA, l.c.nrmA,
-                                       L, N, l.RA);
+                err |= launch_residues(R, &ra, r0, mb);
             if (err)
                 break;
             if (kp > 0) {
@@ -226,10 +238,18 @@ static cublasStatus_t one_gemm(const run *R, const dfs_gemm_call *c, const doubl
             f.blk.bn = nb;
             f.blk.r0 = r0;
             f.blk.c0 = c0;
-            err |= dfs_launch(R->k[verify ? DFS_OZ_K_CRT_VERIFY : DFS_OZ_K_CRT_FAST],
-                              (unsigned)((mb * nb + DFS_OZ_FINISH_THREADS - 1) /
+            /* the fast kernels for 14 to 16 moduli have them as a constant; four columns per
+             * block (crt_finish, kernels_gemm.cu) */
+            const int fk = N == 14 ? DFS_OZ_K_CRT_FAST14
+                           : N == 15 ? DFS_OZ_K_CRT_FAST15
+                           : N == 16 ? DFS_OZ_K_CRT_FAST16
+                                     : DFS_OZ_K_CRT_FAST;
+            const int64_t gy = (nb + 3) / 4;
+            err |= dfs_launch(R->k[verify ? DFS_OZ_K_CRT_VERIFY : fk],
+                              (unsigned)((mb + DFS_OZ_FINISH_THREADS - 1) /
                                          DFS_OZ_FINISH_THREADS),
-                              1, 1, DFS_OZ_FINISH_THREADS, 1, R->st, &f);
+                              (unsigned)(gy < 65535 ? gy : 65535), 1, DFS_OZ_FINISH_THREADS, 1,
+                              R->st, &f);
             err |= dfs_launch(R->k[DFS_OZ_K_DIRECT], (unsigned)R->sms * 4, 1, 1,
                               32 * DFS_OZ_DIRECT_WARPS, 1, R->st, &f.blk);
         }

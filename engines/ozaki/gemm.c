@@ -25,7 +25,8 @@ extern const unsigned char dfs_oz_gemm_fatbin[];
 
 static const char *const names[DFS_OZ_K_COUNT] = {
     "dfs_oz_rows", "dfs_oz_split", "dfs_oz_finish", "dfs_oz_direct", "dfs_crt_residues",
-    "dfs_crt_finish_fast", "dfs_crt_finish_verify"};
+    "dfs_crt_residues62", "dfs_crt_finish_fast", "dfs_crt_finish_fast14", "dfs_crt_finish_fast15",
+    "dfs_crt_finish_fast16", "dfs_crt_finish_verify"};
 static dfs_module module = DFS_MODULE_INIT(dfs_oz_gemm_fatbin, names, DFS_OZ_K_COUNT);
 
 const CUfunction *dfs_oz_gemm_kernels(void)
@@ -92,9 +93,11 @@ int dfs_oz_launch_rows(const CUfunction *kern, CUstream st, const double *X, int
                        int *maxneed, int beta, double *consts)
 {
     dfs_oz_rows_args a = {X, rs, qs, rows, k, tau, need, maxneed, nrm, beta, qs == 1, consts};
-    /* a warp per row, or 32 rows per block of 256 threads (kernels_gemm.cu) */
+    /* a warp per row in blocks of 256 threads, or 32 rows per block of 1024 (kernels_gemm.cu;
+     * host_gemm.h's row_of_gpu follows the order) */
     const int64_t blocks = a.warp_per_row ? (rows * 32 + 255) / 256 : (rows + 31) / 32;
-    return dfs_launch(kern[DFS_OZ_K_ROWS], (unsigned)blocks, 1, 1, 256, 1, st, &a);
+    return dfs_launch(kern[DFS_OZ_K_ROWS], (unsigned)blocks, 1, 1, a.warp_per_row ? 256 : 1024,
+                      1, st, &a);
 }
 
 static int launch_split(const run *R, const double *X, int64_t rs, int64_t qs, int64_t r0,

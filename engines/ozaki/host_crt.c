@@ -13,22 +13,28 @@
 #include <string.h>
 
 /* The residues of row r of op(A) (is_b: column r of op(B)) modulo the n moduli, as the GPU's
- * residue kernel makes them: R[(l * rows + r) * k + q]. */
-static void residues(const gemm_in *g, int is_b, int64_t rows, const dfs_oz_row *info, int L,
-                     int n, signed char *R)
+ * residue kernel makes them (op(A)'s times y_l: dfs_crt_coefs): R[(l * rows + r) * k + q];
+ * bits[r], the row's bits. */
+static void residues(const gemm_in *g, int is_b, int64_t rows, const dfs_oz_row *info,
+                     const dfs_crt_table *tab, int L, int *bits, signed char *R)
 {
     const int64_t k = g->k;
-    for (int64_t r = 0; r < rows; r++)
+    uint32_t coef[DFS_CRT_MODULI][DFS_CRT_ALIMBS];
+    dfs_crt_coefs(tab, !is_b, coef);
+    for (int64_t r = 0; r < rows; r++) {
+        const int live = !info[r].special && info[r].tau != DFS_OZ_NONE_TAU;
+        const int b = info[r].special ? 0 : dfs_crt_row_bits(L, dfs_oz_row_l1(info[r], k), k);
+        bits[r] = b;
         for (int64_t q = 0; q < k; q++) {
             const double v = is_b ? opB(g->tb, g->B, g->ldb, q, r) : opA(g->ta, g->A, g->lda, r, q);
-            const int b = dfs_crt_row_bits(L, dfs_oz_row_l1(info[r], k), k);
-            dfs_crt_int x = {{0, 0, 0, 0, 0, 0}, 0};
-            if (!info[r].special && info[r].tau != DFS_OZ_NONE_TAU)
+            dfs_crt_int x = {{0, 0, 0, 0, 0}};
+            if (live)
                 dfs_crt_int_of(v, info[r].tau, b, &x);
-            for (int l = 0; l < n; l++)
+            for (int l = 0; l < tab->n; l++)
                 R[((size_t)l * rows + r) * k + q] = (signed char)dfs_crt_residue_limbs(
-                    &x, dfs_crt_limbs(b), (unsigned)dfs_crt_modulus(l));
+                    &x, dfs_crt_limbs(b), coef[l], (unsigned)dfs_crt_modulus(l));
         }
+    }
 }
 
 void dfs_oz_crt_gemm_host(int transa, int transb, int64_t m, int64_t n, int64_t k, double alpha,
@@ -51,16 +57,18 @@ void dfs_oz_crt_gemm_host(int transa, int transb, int64_t m, int64_t n, int64_t 
     const size_t kk = k > 0 ? (size_t)k : 1;
     signed char *RA = malloc((size_t)(nmod ? nmod : 1) * (size_t)m * kk);
     signed char *RB = malloc((size_t)(nmod ? nmod : 1) * (size_t)n * kk);
+    int *bA = calloc((size_t)m, sizeof *bA), *bB = calloc((size_t)n, sizeof *bB);
     const dfs_oz_params p = dfs_oz_default_params();
     /* without moduli (a k too large, or none asked) or memory, every output directly */
-    const int usable = ia && ib && RA && RB && nmod && dfs_crt_scale_bits(nmod, k > 0 ? k : 1) > 0;
+    const int usable =
+        ia && ib && RA && RB && bA && bB && nmod && dfs_crt_scale_bits(nmod, k > 0 ? k : 1) > 0;
     if (usable) {
         for (int64_t r = 0; r < m; r++)
             ia[r] = row_of_gpu(&g, 0, r);
         for (int64_t c = 0; c < n; c++)
             ib[c] = row_of_gpu(&g, 1, c);
-        residues(&g, 0, m, ia, step.L, nmod, RA);
-        residues(&g, 1, n, ib, step.L, nmod, RB);
+        residues(&g, 0, m, ia, &step.tab, step.L, bA, RA);
+        residues(&g, 1, n, ib, &step.tab, step.L, bB, RB);
     }
     st->slices_a = st->slices_b = nmod;
     int64_t win[DFS_OZ_WIN], res[DFS_OZ_RWIN];
@@ -82,7 +90,7 @@ void dfs_oz_crt_gemm_host(int transa, int transb, int64_t m, int64_t n, int64_t 
                 double v;
                 int lower;
                 const int how = dfs_crt_output(
-                    &step, sums, 1, ia[r].tau, ib[c].tau, dfs_oz_row_l1(ia[r], k),
+                    &step, sums, 1, ia[r].tau, ib[c].tau, bA[r], bB[c], dfs_oz_row_l1(ia[r], k),
                     dfs_oz_row_l1(ib[c], k), ia[r].special || ib[c].special, alpha, beta,
                     beta != 0 ? *out : 0.0, win, res, &v, &lower);
                 if (how == DFS_OZ_WRITTEN) {
@@ -105,4 +113,6 @@ void dfs_oz_crt_gemm_host(int transa, int transb, int64_t m, int64_t n, int64_t 
     free(ib);
     free(RA);
     free(RB);
+    free(bA);
+    free(bB);
 }

@@ -36,13 +36,13 @@ static inline dfs_oz_row row_of(const gemm_in *g, int is_b, int64_t r)
 
 /* The same, with l1 summed in the order of the GPU's rows pass (kernels_gemm.cu, dfs_oz_rows),
  * so that what depends on its rounding (the int8 engine's bits per row) is the GPU's: with the
- * row contiguous, 32 lanes each take every 32nd element and merge in a butterfly; otherwise 8
- * parts each take every 8th element and merge into the first in order. */
+ * row contiguous, 32 lanes each take every 32nd element and merge in a butterfly; otherwise 32
+ * parts each take every 32nd element and merge into the first in order. */
 static inline dfs_oz_row row_of_gpu(const gemm_in *g, int is_b, int64_t r)
 {
     /* the GPU's test: the element stride along the row is 1 (also for lda or ldb = 1) */
     const int contiguous = is_b ? !g->tb || g->ldb == 1 : g->ta || g->lda == 1;
-    const int parts = contiguous ? 32 : 8;
+    const int parts = 32;
     dfs_oz_row p[32];
     for (int i = 0; i < parts; i++) {
         p[i] = dfs_oz_row_init();

@@ -22,12 +22,13 @@
 
 /* ---------- rows ---------- */
 
-#define ROW_PARTS 8 /* threads per row when the rows are the contiguous dimension */
+#define ROW_PARTS 32 /* threads per row when the rows are the contiguous dimension */
 
-/* 256 threads: with qs == 1 (warp_per_row) a warp per row, its lanes along the row; otherwise
- * 32 rows per block, consecutive threads on consecutive rows (coalesced), ROW_PARTS threads per
- * row each taking every ROW_PARTS-th element, merged through shared memory. */
-extern "C" __global__ void __launch_bounds__(256) dfs_oz_rows(dfs_oz_rows_args a)
+/* With qs == 1 (warp_per_row) 256 threads, a warp per row, its lanes along the row; otherwise
+ * 32 x ROW_PARTS threads for 32 rows, consecutive threads on consecutive rows (coalesced),
+ * ROW_PARTS threads per row each taking every ROW_PARTS-th element (enough warps in flight for
+ * a few thousand rows), merged through shared memory in order. */
+extern "C" __global__ void __launch_bounds__(32 * ROW_PARTS) dfs_oz_rows(dfs_oz_rows_args a)
 {
     __shared__ dfs_oz_row parts[ROW_PARTS][32];
     if (blockIdx.x == 0 && threadIdx.x == 0 && a.consts) {
@@ -186,8 +187,10 @@ extern "C" __global__ void __launch_bounds__(32 * DFS_OZ_DIRECT_WARPS)
 #define RES_Q 64
 
 /* The tile is read with the source's contiguous dimension fastest, then each thread turns 8
- * consecutive q of one row into 8 residues per modulus (8 bytes written per modulus). */
-extern "C" __global__ void __launch_bounds__(256) dfs_crt_residues(dfs_crt_residue_args a)
+ * consecutive q of one row into 8 residues per modulus (8 bytes written per modulus).  R62: no
+ * row has more than 62 bits (dfs_crt_max_bits), so the integers are made in 64 bits, three
+ * limbs each (dfs_crt_int_of62); otherwise in 128 (dfs_crt_int_of).  The same residues. */
+template <bool R62> __device__ __forceinline__ void crt_residues(const dfs_crt_residue_args &a)
 {
     __shared__ double tile[RES_ROWS][RES_Q + 1];
     __shared__ int taus[RES_ROWS], bits[RES_ROWS];
@@ -196,8 +199,11 @@ extern "C" __global__ void __launch_bounds__(256) dfs_crt_residues(dfs_crt_resid
     if (t < RES_ROWS) {
         const int64_t r = rb + t;
         const int live = r < a.rows && a.need[a.r0 + r] != DFS_OZ_SPECIAL;
+        const int b = live ? dfs_crt_row_bits(a.L, a.nrm[a.r0 + r], a.k) : 0;
         taus[t] = live ? a.tau[a.r0 + r] : DFS_OZ_NONE_TAU;
-        bits[t] = live ? dfs_crt_row_bits(a.L, a.nrm[a.r0 + r], a.k) : 0;
+        bits[t] = b;
+        if (blockIdx.x == 0 && r < a.rows)
+            a.bits[a.r0 + r] = b;
     }
     for (int i = t; i < RES_ROWS * RES_Q; i += 256) {
         const int rr = a.rs == 1 ? i % RES_ROWS : i / RES_Q;
@@ -210,14 +216,17 @@ extern "C" __global__ void __launch_bounds__(256) dfs_crt_residues(dfs_crt_resid
     const int64_t r = rb + rr, qb = q0 + g * 8;
     if (r >= a.rows || qb >= a.kp) /* kp is a multiple of 16: qb < kp covers all 8 */
         return;
-    const int tau = taus[rr], b = bits[rr], nl = dfs_crt_limbs(b);
+    const int tau = taus[rr], b = bits[rr];
+    const int nl = R62 ? 3 : dfs_crt_limbs(b);
     dfs_crt_int x[8];
 #pragma unroll
     for (int j = 0; j < 8; j++) {
         if (tau == DFS_OZ_NONE_TAU) {
+#pragma unroll
             for (int i = 0; i < DFS_CRT_ALIMBS; i++)
                 x[j].l[i] = 0;
-            x[j].neg = 0;
+        } else if (R62) {
+            dfs_crt_int_of62(tile[rr][g * 8 + j], tau, b, &x[j]);
         } else {
             dfs_crt_int_of(tile[rr][g * 8 + j], tau, b, &x[j]);
         }
@@ -232,52 +241,90 @@ extern "C" __global__ void __launch_bounds__(256) dfs_crt_residues(dfs_crt_resid
         unsigned w[2] = {0, 0};
 #pragma unroll
         for (int j = 0; j < 8; j++)
-            w[j / 4] |= (unsigned)(unsigned char)dfs_crt_residue_limbs(&x[j], nl, p)
+            w[j / 4] |= (unsigned)(unsigned char)dfs_crt_residue_limbs(&x[j], nl, a.coef[l], p)
                         << (8 * (j % 4));
         *(uint2 *)(out + l * lstride) = make_uint2(w[0], w[1]);
     }
 }
 
+extern "C" __global__ void __launch_bounds__(256)
+    dfs_crt_residues(const __grid_constant__ dfs_crt_residue_args a)
+{
+    crt_residues<false>(a);
+}
+
+extern "C" __global__ void __launch_bounds__(256)
+    dfs_crt_residues62(const __grid_constant__ dfs_crt_residue_args a)
+{
+    crt_residues<true>(a);
+}
+
 /* ---------- the scheme II: finish ---------- */
 
+/* NFIX < 0: verify (dfs_crt_output); otherwise fast (dfs_crt_output_fast) with NFIX moduli, or
+ * any number when NFIX = 0.  Threads along the rows of the block (coalesced), the grid's y along
+ * its columns, several per block when there are many. */
+template <int NFIX>
 __device__ __forceinline__ void crt_finish(const dfs_crt_finish_args &a, int64_t *win,
                                            int64_t *res)
 {
     const dfs_oz_finish_args &b = a.blk;
-    const int64_t e = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    int how = DFS_OZ_WRITTEN, lower = 0;
-    if (e < b.bm * b.bn) {
-        const int64_t r = e % b.bm, c = e / b.bm; /* r fastest: Cl and C reads coalesce */
-        const int64_t gr = b.r0 + r, gc = b.c0 + c;
-        const double alpha = b.alpha ? *b.alpha : b.alpha_v;
-        const double beta = b.beta_p ? *b.beta_p : b.beta_v;
-        double *out = b.C + gr + gc * b.ldc;
-        const double cv = beta != 0 ? *out : 0.0;
-        double v = 0.0;
-        how = dfs_crt_output(&a.step, a.Cl + c * b.bm + r, b.bm * b.bn, b.tauA[gr], b.tauB[gc],
-                             b.nrmA[gr], b.nrmB[gc],
-                             b.needA[gr] == DFS_OZ_SPECIAL || b.needB[gc] == DFS_OZ_SPECIAL, alpha,
-                             beta, cv, win, res, &v, &lower);
-        if (how == DFS_OZ_WRITTEN)
-            *out = v;
-        else /* C kept as it was: the direct kernel reads it for beta * C */
-            b.list[atomicAdd(b.count, 1u)] = pack_rc(r, c);
+    const int64_t r = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    const int64_t gr = b.r0 + r;
+    const double alpha = b.alpha ? *b.alpha : b.alpha_v;
+    const double beta = b.beta_p ? *b.beta_p : b.beta_v;
+    const uint32_t stride = (uint32_t)(b.bm * b.bn);
+    int ta = 0, bA = 0, specA = 0;
+    double nA = 0;
+    if (r < b.bm) {
+        ta = b.tauA[gr];
+        bA = a.bitsA[gr];
+        specA = b.needA[gr] == DFS_OZ_SPECIAL;
+        if (NFIX < 0)
+            nA = b.nrmA[gr];
     }
-    if (b.stats)
-        count_outputs(b.stats, b.seq, e, how, lower);
+    /* the whole block on one column at a time: op(B)'s column data is the same for all */
+    for (int64_t c = blockIdx.y; c < b.bn; c += gridDim.y) {
+        int how = DFS_OZ_WRITTEN, lower = 0;
+        if (r < b.bm) {
+            const int64_t gc = b.c0 + c;
+            double *out = b.C + gr + gc * b.ldc;
+            const double cv = beta != 0 ? *out : 0.0;
+            const int32_t *cl = a.Cl + c * b.bm + r;
+            const int special = specA || b.needB[gc] == DFS_OZ_SPECIAL;
+            double v = 0.0;
+            if (NFIX >= 0)
+                how = dfs_crt_output_fast(&a.step, NFIX, cl, stride, ta, b.tauB[gc], bA,
+                                          a.bitsB[gc], special, alpha, beta, cv, &v);
+            else
+                how = dfs_crt_output(&a.step, cl, stride, ta, b.tauB[gc], bA, a.bitsB[gc], nA,
+                                     b.nrmB[gc], special, alpha, beta, cv, win, res, &v, &lower);
+            if (how == DFS_OZ_WRITTEN)
+                *out = v;
+            else /* C kept as it was: the direct kernel reads it for beta * C */
+                b.list[atomicAdd(b.count, 1u)] = pack_rc(r, c);
+        }
+        if (b.stats)
+            count_outputs(b.stats, b.seq, r + c, how, lower); /* r + c == 0: the first */
+    }
 }
 
-extern "C" __global__ void __launch_bounds__(DFS_OZ_FINISH_THREADS)
-    dfs_crt_finish_fast(const __grid_constant__ dfs_crt_finish_args a)
-{
-    crt_finish(a, NULL, NULL); /* fast: no window */
-}
+#define CRT_FAST(name, nfix)                                                                      \
+    extern "C" __global__ void __launch_bounds__(DFS_OZ_FINISH_THREADS)                           \
+        name(const __grid_constant__ dfs_crt_finish_args a)                                       \
+    {                                                                                             \
+        crt_finish<nfix>(a, NULL, NULL);                                                          \
+    }
+CRT_FAST(dfs_crt_finish_fast, 0)
+CRT_FAST(dfs_crt_finish_fast14, 14)
+CRT_FAST(dfs_crt_finish_fast15, 15)
+CRT_FAST(dfs_crt_finish_fast16, 16)
 
 extern "C" __global__ void __launch_bounds__(DFS_OZ_FINISH_THREADS)
     dfs_crt_finish_verify(const __grid_constant__ dfs_crt_finish_args a)
 {
     __shared__ long long win[DFS_OZ_FINISH_THREADS * DFS_OZ_WIN + DFS_OZ_FINISH_THREADS];
     __shared__ long long res[DFS_OZ_FINISH_THREADS * DFS_OZ_RWIN + DFS_OZ_FINISH_THREADS];
-    crt_finish(a, (int64_t *)win + threadIdx.x * (DFS_OZ_WIN + 1),
-               (int64_t *)res + threadIdx.x * (DFS_OZ_RWIN + 1));
+    crt_finish<-1>(a, (int64_t *)win + threadIdx.x * (DFS_OZ_WIN + 1),
+                   (int64_t *)res + threadIdx.x * (DFS_OZ_RWIN + 1));
 }

@@ -10,7 +10,8 @@
 /* The kernels of kernels_gemm.cu, in the order gemm.c names them. */
 enum {
     DFS_OZ_K_ROWS, DFS_OZ_K_SPLIT, DFS_OZ_K_FINISH, DFS_OZ_K_DIRECT, DFS_OZ_K_RESIDUES,
-    DFS_OZ_K_CRT_FAST, DFS_OZ_K_CRT_VERIFY, DFS_OZ_K_COUNT
+    DFS_OZ_K_RESIDUES62, DFS_OZ_K_CRT_FAST, DFS_OZ_K_CRT_FAST14, DFS_OZ_K_CRT_FAST15,
+    DFS_OZ_K_CRT_FAST16, DFS_OZ_K_CRT_VERIFY, DFS_OZ_K_COUNT
 };
 
 #define DFS_OZ_SPECIAL (-1)  /* need[] of a row holding Inf or NaN */
@@ -75,23 +76,29 @@ typedef struct {
 /* ---- the Ozaki scheme II on integer tensor cores (crt.h, crt_gemm.c) ---- */
 
 /* Residues of rows r0 .. r0+rows-1 of op(X) ((r, q) at X[r * rs + q * qs], q < k) scaled to
- * integers of dfs_crt_row_bits(L, nrm[r], k) bits (dfs_crt_int_of with tau[r]; rows with
- * need[r] == DFS_OZ_SPECIAL, or of zeros, give 0) modulo the first n moduli:
- * R[(l * rows + (r - r0)) * kp + q], int8, with q from k to kp - 1 zero. */
+ * integers of bits[r] = dfs_crt_row_bits(L, nrm[r], k) bits (dfs_crt_int_of with tau[r]; rows
+ * with need[r] == DFS_OZ_SPECIAL, or of zeros, give 0), times y, modulo the first n moduli:
+ * R[(l * rows + (r - r0)) * kp + q], int8, with q from k to kp - 1 zero; coef from
+ * dfs_crt_coefs (y_l for op(A), 1 for op(B)).  The blocks of column 0 write bits[r]. */
 typedef struct {
     const double *X;
     int64_t rs, qs, r0, rows, k, kp;
     const int *tau, *need;
     const double *nrm;
+    int *bits;
     int L, n;
     signed char *R;
+    uint32_t coef[DFS_CRT_MODULI][DFS_CRT_ALIMBS];
 } dfs_crt_residue_args;
 
 /* One block of C from the int32 sums of its moduli, Cl[l * bm * bn + c * bm + r]: blk is the
  * same block as the direct kernel sees it (geometry, rows, list, counters, scalars, C, op(A),
- * op(B); its slice fields unused), step the per-call constants of crt_finish.h. */
+ * op(B); its slice fields unused), bitsA and bitsB the rows' bits (dfs_crt_residue_args), step
+ * the per-call constants of crt_finish.h.  A grid of ceil(bm / DFS_OZ_FINISH_THREADS) x
+ * min(ceil(bn / 4), 65535) blocks: rows along x, columns along y. */
 typedef struct {
     const int32_t *Cl;
+    const int *bitsA, *bitsB;
     dfs_oz_finish_args blk;
     dfs_crt_step step;
 } dfs_crt_finish_args;

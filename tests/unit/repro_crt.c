@@ -84,6 +84,8 @@ START_TEST(crt_exact_products)
         const int b = 1 + below(&r, (182 - dfs_oz_ceil_log2(k)) / 2); /* 2b + log2 k + 2 <= 184 */
         const int n = dfs_crt_count(b, k);
         ck_assert_int_gt(n, 0);
+        dfs_crt_table tab;
+        dfs_crt_table_init(&tab, n);
         int32_t res[DFS_CRT_MODULI] = {0}; /* k <= 3000 products below 2^14: int32 */
         int64_t w[DFS_X_WORDS];
         dfs_xacc exact;
@@ -105,16 +107,27 @@ START_TEST(crt_exact_products)
             const int na = below(&r, 2), nb = below(&r, 2);
             for (int l = 0; l < n; l++) {
                 const int m = dfs_crt_modulus(l);
-                const int ra = dfs_crt_residue(na, ma, m), rb = dfs_crt_residue(nb, mb, m);
+                /* op(A)'s residue carries y_l (dfs_crt_coefs) */
+                int ra = dfs_crt_residue(na, ma, m) * tab.y[l] % m;
+                ra = ra > (m - 1) / 2 ? ra - m : ra < -(m / 2) ? ra + m : ra;
+                const int rb = dfs_crt_residue(nb, mb, m);
                 ck_assert(ra >= -128 && ra <= 127 && rb >= -128 && rb <= 127);
                 res[l] += ra * rb;
             }
             add_product(&exact, na ^ nb, ma, mb);
         }
+        /* int32 sums anywhere in +-(2^31 - 2^14) (k < 2^17 products of at most 2^14): the
+         * same residues, so the same X */
+        if (it % 2) {
+            for (int l = 0; l < n; l++) {
+                const int64_t m = dfs_crt_modulus(l), lim = ((int64_t)1 << 31) - (1 << 14);
+                const int64_t hi = (lim - res[l]) / m, lo = (lim + res[l]) / m;
+                const int64_t t = it % 4 == 1 ? hi : it % 8 == 3 ? -lo : (int64_t)below(&r, 1000);
+                res[l] = (int32_t)(res[l] + t * m);
+            }
+        }
         dfs_oz_i192 x;
-        dfs_crt_table tab;
-        dfs_crt_table_init(&tab, n);
-        dfs_crt_reconstruct(&tab, res, 1, &x);
+        dfs_crt_reconstruct(&tab, res, 1, &x, n <= 16 && it % 2 ? n : 0);
         uint64_t mg[3];
         const int neg = dfs_oz_i192_abs(&x, mg);
         /* exact - X == 0 */
@@ -146,6 +159,9 @@ START_TEST(crt_exact_products)
         }
         for (int w = tab.limbs; w < DFS_CRT_LIMBS; w++)
             ck_assert_int_eq(tab.M[w], 0);
+        /* dfs_crt_reconstruct's copies: up to 16 moduli in 4 limbs, up to 20 in 5 */
+        ck_assert(tab.limbs > 4 || n <= 16);
+        ck_assert(tab.limbs > 5 || n <= 20);
     }
 }
 END_TEST
@@ -175,21 +191,39 @@ START_TEST(crt_scale_truncates)
         ck_assert_int_ge(dfs_x_sign(&x), 0);
         ck_assert(dfs_x_add(&x, 1, 1, 0));
         ck_assert_int_lt(dfs_x_sign(&x), 0);
-        /* the 18-bit limbs the GPU uses: the same integer, the same residues */
-        dfs_crt_int xi;
-        dfs_crt_int_of(a, tau, b, &xi);
-        ck_assert_int_eq(xi.neg, neg);
-        dfs_u128 back = 0;
-        for (int i = DFS_CRT_ALIMBS - 1; i >= 0; i--) {
-            ck_assert(xi.l[i] < (1u << 18));
-            ck_assert(i < dfs_crt_limbs(b) || xi.l[i] == 0);
-            back = back << 18 | xi.l[i];
+        /* the 21-bit limbs the GPU uses (and for b <= 62 its 64-bit ones): the same integer,
+         * the same residues, times y too */
+        dfs_crt_int xs[2];
+        dfs_crt_int_of(a, tau, b, &xs[0]);
+        if (b <= 62)
+            dfs_crt_int_of62(a, tau, b, &xs[1]);
+        dfs_crt_table tab;
+        dfs_crt_table_init(&tab, DFS_CRT_MODULI);
+        uint32_t cy[DFS_CRT_MODULI][DFS_CRT_ALIMBS], c1[DFS_CRT_MODULI][DFS_CRT_ALIMBS];
+        dfs_crt_coefs(&tab, 1, cy);
+        dfs_crt_coefs(&tab, 0, c1);
+        for (int v = 0; v < (b <= 62 ? 2 : 1); v++) {
+            const dfs_crt_int *xi = &xs[v];
+            const int nl = v ? 3 : dfs_crt_limbs(b);
+            /* value: sum l_i 2^(21 i), limbs below the top in [0, 2^21), the top below 2^20 */
+            dfs_u128 back = 0; /* modulo 2^128 */
+            for (int i = DFS_CRT_ALIMBS - 1; i >= 0; i--) {
+                ck_assert(i < nl || xi->l[i] == 0);
+                if (i < nl - 1)
+                    ck_assert(xi->l[i] >= 0 && xi->l[i] < (1 << 21));
+                else if (i == nl - 1)
+                    ck_assert(xi->l[i] >= -(1 << 20) && xi->l[i] < (1 << 20));
+                back = (back << 21) + (dfs_u128)(int64_t)xi->l[i];
+            }
+            ck_assert(back == (neg ? (dfs_u128)0 - mag : mag));
+            for (int l = 0; l < DFS_CRT_MODULI; l++) {
+                const int m = dfs_crt_modulus(l), want = dfs_crt_residue(neg, mag, m);
+                ck_assert_int_eq(dfs_crt_residue_limbs(xi, nl, c1[l], (unsigned)m), want);
+                int wy = want * tab.y[l] % m;
+                wy = wy > (m - 1) / 2 ? wy - m : wy < -(m / 2) ? wy + m : wy;
+                ck_assert_int_eq(dfs_crt_residue_limbs(xi, nl, cy[l], (unsigned)m), wy);
+            }
         }
-        ck_assert(back == mag);
-        for (int l = 0; l < DFS_CRT_MODULI; l++)
-            ck_assert_int_eq(dfs_crt_residue_limbs(&xi, dfs_crt_limbs(b),
-                                                   (unsigned)dfs_crt_modulus(l)),
-                             dfs_crt_residue(neg, mag, dfs_crt_modulus(l)));
     }
 }
 END_TEST
