@@ -23,6 +23,8 @@ static Suite *suite(void)
     repro_dot_tests(t);
     repro_matrix_tests(t);
     repro_bound_tests(t);
+    repro_tail_tests(t);
+    repro_i192_tests(t);
     repro_finish_tests(t);
     repro_crt_tests(t);
     suite_add_tcase(s, t);
