@@ -8,10 +8,10 @@
  * in the log say what was covered.  Compiled with -ffp-contract=off.
  *
  * The tests: repro_xacc.c (the accumulator), repro_dot.c (DDOT), repro_matrix.c (DGEMV, DGEMM),
- * against the reference in repro_common.c, repro_bound.c (the rounding margin and the Ozaki
- * tail bound, against exact values), repro_finish.c (the GPU DGEMM's per-output step on the
- * CPU) and repro_crt.c (the Ozaki scheme II arithmetic and CPU DGEMM); this file gathers them
- * into one suite. */
+ * against the reference in repro_common.c; repro_bound.c (the rounding margin), repro_tail.c
+ * (the Ozaki tail bound) and repro_i192.c (the Ozaki finish's 192-bit fast path), against exact
+ * values; repro_finish.c (the GPU DGEMM's per-output step on the CPU) and repro_crt.c (the Ozaki
+ * scheme II arithmetic and CPU DGEMM); this file gathers them into one suite. */
 #include "repro_test.h"
 
 static Suite *suite(void)
