@@ -27,18 +27,6 @@ double of_bits(uint64_t b)
     return x;
 }
 
-static const double alphas[4] = {1, 0.5, -3, 0};
-static const double betas[3] = {0, 1, -0.75};
-
-double ab_alpha(int ab)
-{
-    return alphas[ab / 3];
-}
-
-double ab_beta(int ab)
-{
-    return betas[ab % 3];
-}
 
 /* ---------- the engine's moduli ---------- */
 
@@ -211,9 +199,7 @@ void make_problem(problem *P, int64_t m, int64_t n, int64_t k, int kind, int nb,
         fill(B, k * n, gen[kind], s + 1);
         fill(P->C[b], m * n, G_PHI1, s + 2);
         if (kind == K_ROWS)
-            for (int64_t q = 0; q < k; q++)
-                for (int64_t i = 0; i < m; i++)
-                    A[i + q * m] *= i % 3 == 0 ? 1e300 : i % 3 == 1 ? 1e-300 : 1.0;
+            wide_rows(A, m, k);
         if (kind == K_TINY) {
             for (int64_t q = 0; q < k; q++)
                 for (int64_t i = 0; i < m; i += 2)
@@ -222,14 +208,8 @@ void make_problem(problem *P, int64_t m, int64_t n, int64_t k, int kind, int nb,
                 for (int64_t q = 0; q < k; q++)
                     B[q + j * k] = ldexp(B[q + j * k], -40);
         }
-        if (kind == K_SPECIAL && k > 0) {
-            A[0 + (k / 2) * m] = INFINITY;          /* row 0 */
-            A[m / 2 + 0 * m] = qnan;                /* row m/2 */
-            B[(k - 1) + (n - 1) * k] = -INFINITY;   /* column n-1 */
-            B[k / 2 + 0 * k] = 0.0;                 /* C(0, 0): Inf * 0 */
-            if (m > 2)
-                A[m - 1 + (k - 1) * m] = -INFINITY; /* row m-1 meets column n-1's -Inf */
-        }
+        if (kind == K_SPECIAL && k > 0)
+            place_specials(A, B, m, n, k);
         poison(P->A0[b], A, m * k);
         poison(P->B0[b], B, k * n);
     }

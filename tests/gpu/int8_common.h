@@ -49,8 +49,6 @@ typedef struct {
 
 /* int8_common.c documents each of these. */
 double of_bits(uint64_t b);
-double ab_alpha(int ab);
-double ab_beta(int ab);
 int parse_mode(const char *mode);
 int moduli_for(int64_t k);
 /* One twin call: op(A) m x k and op(B) k x n stored tight in the layout of (ta, tb) (lda = ta ?

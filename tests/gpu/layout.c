@@ -147,6 +147,36 @@ gt_gemm gemm_setup(gt_gemm_api api, int ta, int tb, int64_t m, int64_t n, int64_
     return g;
 }
 
+static const double ab_alphas[4] = {1, 0.5, -3, 0};
+static const double ab_betas[3] = {0, 1, -0.75};
+
+double ab_alpha(int ab)
+{
+    return ab_alphas[ab / 3];
+}
+
+double ab_beta(int ab)
+{
+    return ab_betas[ab % 3];
+}
+
+void wide_rows(double *A, int64_t m, int64_t k)
+{
+    for (int64_t q = 0; q < k; q++)
+        for (int64_t i = 0; i < m; i++)
+            A[i + q * m] *= i % 3 == 0 ? 1e300 : i % 3 == 1 ? 1e-300 : 1.0;
+}
+
+void place_specials(double *A, double *B, int64_t m, int64_t n, int64_t k)
+{
+    A[0 + (k / 2) * m] = INFINITY;           /* row 0 */
+    A[m / 2 + 0 * m] = gt_qnan();            /* row m/2 */
+    B[(k - 1) + (n - 1) * k] = -INFINITY;    /* column n-1 */
+    B[k / 2 + 0 * k] = 0.0;                  /* C(0, 0): Inf * 0 */
+    if (m > 2)
+        A[m - 1 + (k - 1) * m] = -INFINITY;  /* row m-1 meets column n-1's -Inf */
+}
+
 void poison(double *dst, const double *src, int64_t n)
 {
     memcpy(dst, src, (size_t)n * sizeof *dst);

@@ -49,6 +49,15 @@ gt_gemm gemm_setup(gt_gemm_api api, int ta, int tb, int64_t m, int64_t n, int64_
                    int nb);
 /* A copy of n values with NaN and Inf at a few places: the operands of alpha = 0 runs. */
 void poison(double *dst, const double *src, int64_t n);
+/* (alpha, beta) pair ab (0 .. 11) of the Ozaki engines' DGEMM tests: alpha {1, 0.5, -3, 0} x
+ * beta {0, 1, -0.75}. */
+double ab_alpha(int ab);
+double ab_beta(int ab);
+/* DGEMM test data, the tight m x k op(A) and k x n op(B): rows of A scaled by 1e300, 1e-300, 1
+ * in turn (wide_rows); Inf and NaN placed in row 0, row m/2, row m-1 and column n-1, and a 0
+ * meeting row 0's Inf in C(0, 0) (place_specials; k > 0). */
+void wide_rows(double *A, int64_t m, int64_t k);
+void place_specials(double *A, double *B, int64_t m, int64_t n, int64_t k);
 /* The m x n matrix at `src` (leading dimension ld) into tight `dst`. */
 void gather(double *dst, const double *src, int64_t m, int64_t n, int64_t ld);
 /* Fails unless everything in the C span outside the nb m x n matrices is as in the template. */

@@ -12,18 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const double alphas4[4] = {1, 0.5, -3, 0};
-static const double betas3[3] = {0, 1, -0.75};
-
-double ab_alpha(int ab)
-{
-    return alphas4[ab / 3];
-}
-
-double ab_beta(int ab)
-{
-    return betas3[ab % 3];
-}
 
 /* ---------- small helpers ---------- */
 

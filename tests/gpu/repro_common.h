@@ -40,10 +40,6 @@ extern int call_counter; /* alternates the 32-bit and _64 entry points */
 
 /* ---------- helpers, data, the CPU implementation (repro_common.c) ---------- */
 
-/* (alpha, beta) pair ab (0 .. NAB-1): alpha {1, 0.5, -3, 0} x beta {0, 1, -0.75}. */
-double ab_alpha(int ab);
-double ab_beta(int ab);
-
 /* len GPU outputs against the CPU implementation's. */
 int cmp_out(const char *what, const double *want, const double *got, int64_t len, int64_t ld);
 int cmp_one(const char *what, double want, double got);

@@ -40,17 +40,9 @@ void make_problem(problem *P, int64_t m, int64_t n, int64_t k, int kind, int dis
             fill(B, k * n, gA[kind], s + 1);
             fill(P->C[b], m * n, G_PHI1, s + 2);
             if (kind == GK_ROWS)
-                for (int64_t q = 0; q < k; q++)
-                    for (int64_t i = 0; i < m; i++)
-                        A[i + q * m] *= i % 3 == 0 ? 1e300 : i % 3 == 1 ? 1e-300 : 1.0;
-            if (kind == GK_SPECIAL && k > 0) {
-                A[0 + (k / 2) * m] = INFINITY;    /* row 0 */
-                A[m / 2 + 0 * m] = qnan;          /* row m/2 */
-                B[(k - 1) + (n - 1) * k] = -INFINITY; /* column n-1 */
-                B[k / 2 + 0 * k] = 0.0;           /* C(0, 0): Inf * 0 */
-                if (m > 2)
-                    A[m - 1 + (k - 1) * m] = -INFINITY; /* row m-1 meets column n-1's -Inf */
-            }
+                wide_rows(A, m, k);
+            if (kind == GK_SPECIAL && k > 0)
+                place_specials(A, B, m, n, k);
         }
         poison(P->A0[b], P->A[b], m * k);
         poison(P->B0[b], P->B[b], k * n);
