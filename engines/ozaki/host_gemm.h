@@ -35,13 +35,11 @@ static inline dfs_oz_row row_of(const gemm_in *g, int is_b, int64_t r)
 }
 
 /* The same, with l1 summed in the order of the GPU's rows pass (kernels_gemm.cu, dfs_oz_rows),
- * so that what depends on its rounding (the int8 engine's bits per row) is the GPU's: with the
- * row contiguous, 32 lanes each take every 32nd element and merge in a butterfly; otherwise 32
- * parts each take every 32nd element and merge into the first in order. */
+ * so that what depends on its rounding (the int8 engine's bits per row) is the GPU's: 32 parts
+ * each take every 32nd element, then merge in a butterfly (part i with part i ^ 16, then ^ 8, ...;
+ * the GPU does so whichever dimension of the operand is contiguous). */
 static inline dfs_oz_row row_of_gpu(const gemm_in *g, int is_b, int64_t r)
 {
-    /* the GPU's test: the element stride along the row is 1 (also for lda or ldb = 1) */
-    const int contiguous = is_b ? !g->tb || g->ldb == 1 : g->ta || g->lda == 1;
     const int parts = 32;
     dfs_oz_row p[32];
     for (int i = 0; i < parts; i++) {
@@ -50,19 +48,14 @@ static inline dfs_oz_row row_of_gpu(const gemm_in *g, int is_b, int64_t r)
             dfs_oz_row_add(&p[i],
                            is_b ? opB(g->tb, g->B, g->ldb, q, r) : opA(g->ta, g->A, g->lda, r, q));
     }
-    if (contiguous) {
-        for (int off = 16; off > 0; off >>= 1) {
-            dfs_oz_row n[32];
-            for (int i = 0; i < 32; i++) {
-                n[i] = p[i];
-                dfs_oz_row_merge(&n[i], p[i ^ off]);
-            }
-            for (int i = 0; i < 32; i++)
-                p[i] = n[i];
+    for (int off = 16; off > 0; off >>= 1) {
+        dfs_oz_row n[32];
+        for (int i = 0; i < 32; i++) {
+            n[i] = p[i];
+            dfs_oz_row_merge(&n[i], p[i ^ off]);
         }
-    } else {
-        for (int i = 1; i < parts; i++)
-            dfs_oz_row_merge(&p[0], p[i]);
+        for (int i = 0; i < 32; i++)
+            p[i] = n[i];
     }
     return p[0];
 }

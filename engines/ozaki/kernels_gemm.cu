@@ -22,12 +22,14 @@
 
 /* ---------- rows ---------- */
 
-#define ROW_PARTS 32 /* threads per row when the rows are the contiguous dimension */
+#define ROW_PARTS 32 /* threads per row when the rows are the contiguous dimension: a warp's
+                        worth, as with the rows contiguous */
 
 /* With qs == 1 (warp_per_row) 256 threads, a warp per row, its lanes along the row; otherwise
  * 32 x ROW_PARTS threads for 32 rows, consecutive threads on consecutive rows (coalesced),
  * ROW_PARTS threads per row each taking every ROW_PARTS-th element (enough warps in flight for
- * a few thousand rows), merged through shared memory in order. */
+ * a few thousand rows), merged through shared memory.  Either way the same partial sums merged
+ * in the same order (host_gemm.h's row_of_gpu). */
 extern "C" __global__ void __launch_bounds__(32 * ROW_PARTS) dfs_oz_rows(dfs_oz_rows_args a)
 {
     __shared__ dfs_oz_row parts[ROW_PARTS][32];
@@ -63,12 +65,22 @@ extern "C" __global__ void __launch_bounds__(32 * ROW_PARTS) dfs_oz_rows(dfs_oz_
             for (int64_t q = part; q < a.k; q += ROW_PARTS)
                 dfs_oz_row_add(&ri, x[q * a.qs]);
         }
+        /* merged as a tree, part p with part p + off: the sums of the warp's butterfly above
+         * (its lane 0), so that the norms, hence the int8 engine's bits, do not depend on
+         * which dimension of the operand is contiguous */
         parts[part][lane] = ri;
         __syncthreads();
+        for (int off = ROW_PARTS / 2; off > 0; off >>= 1) {
+            if (part < off) {
+                dfs_oz_row m = parts[part][lane];
+                dfs_oz_row_merge(&m, parts[part + off][lane]);
+                parts[part][lane] = m;
+            }
+            __syncthreads();
+        }
         if (part != 0 || r >= a.rows)
             return;
-        for (int p = 1; p < ROW_PARTS; p++)
-            dfs_oz_row_merge(&ri, parts[p][lane]);
+        ri = parts[0][lane];
     }
     const int need = ri.special ? DFS_OZ_SPECIAL : dfs_oz_row_slices(ri, a.beta);
     a.tau[r] = ri.tau;

@@ -5,6 +5,7 @@
 #include "repro_test.h"
 
 #include "../../engines/ozaki/crt.h"
+#include "../../engines/ozaki/host_gemm.h"
 #include "../common/gen.h"
 
 static int same_bits(double a, double b)
@@ -400,6 +401,56 @@ START_TEST(crt_gemm_fast)
 }
 END_TEST
 
+/* The int8 engine's result does not depend on how op(A) and op(B) are stored: a row whose l1
+ * norm rounds differently when its 32 partial sums are merged in order rather than in the rows
+ * pass's butterfly (so one order per layout would show), and C the same bits for A or A^T, B or
+ * B^T stored. */
+START_TEST(crt_gemm_fast_layout)
+{
+    enum { M = 3, N = 4, K = 64 };
+    rng r = rng_seed(95);
+    double A[M * K], At[K * M], B[K * N], Bt[N * K];
+    gen_fill(&r, G_PHI1, A, M * K);
+    gen_fill(&r, G_PHI1, B, K * N);
+    /* row 0: 1 + 2^-51 (an even last bit) then 31 halves of its ulp, one per partial sum, and
+     * zeros: merged in order, every addition ties back to 1 + 2^-51; in the butterfly the small
+     * ones meet first and add up */
+    for (int q = 0; q < K; q++)
+        A[0 + q * M] = q == 0 ? 1.0 + 0x1p-51 : q < 32 ? 0x1p-53 : 0.0;
+    dfs_oz_row seq = dfs_oz_row_init(), part[32];
+    for (int i = 0; i < 32; i++) {
+        part[i] = dfs_oz_row_init();
+        for (int q = i; q < K; q += 32)
+            dfs_oz_row_add(&part[i], A[0 + q * M]);
+    }
+    for (int i = 0; i < 32; i++)
+        dfs_oz_row_merge(&seq, part[i]);
+    for (int i = 0; i < M; i++)
+        for (int q = 0; q < K; q++)
+            At[q + i * K] = A[i + q * M];
+    for (int q = 0; q < K; q++)
+        for (int c = 0; c < N; c++)
+            Bt[c + q * N] = B[q + c * K];
+    const gemm_in gn = {0, 0, M, N, K, A, B, M, K}, gt = {1, 1, M, N, K, At, Bt, K, N};
+    const dfs_oz_row rn = row_of_gpu(&gn, 0, 0), rt = row_of_gpu(&gt, 0, 0);
+    ck_assert(rn.l1 != seq.l1); /* the orders differ on this row */
+    ck_assert(same_bits(rn.l1, rt.l1));
+    double C[4][M * N];
+    for (int v = 0; v < 4; v++) {
+        const int ta = v & 1, tb = v >> 1;
+        dfs_oz_stats st;
+        memset(C[v], 0, sizeof C[v]);
+        dfs_oz_crt_gemm_host(ta, tb, M, N, K, 1.0, ta ? At : A, ta ? K : M, tb ? Bt : B,
+                             tb ? N : K, 0.0, C[v], M, 8, 1, &st);
+    }
+    for (int v = 1; v < 4; v++)
+        for (int e = 0; e < M * N; e++)
+            if (!same_bits(C[v][e], C[0][e]))
+                ck_abort_msg("crt fast: op layout %d: C[%d] = %a, with A and B as stored %a", v,
+                             e, C[v][e], C[0][e]);
+}
+END_TEST
+
 void repro_crt_tests(TCase *t)
 {
     tcase_add_test(t, crt_moduli);
@@ -407,4 +458,5 @@ void repro_crt_tests(TCase *t)
     tcase_add_test(t, crt_scale_truncates);
     tcase_add_test(t, crt_gemm_correctly_rounded);
     tcase_add_test(t, crt_gemm_fast);
+    tcase_add_test(t, crt_gemm_fast_layout);
 }
