@@ -7,7 +7,9 @@
  * its residues modulo N small pairwise coprime moduli m_l <= 256: residues fit in int8, and the
  * products of residues summed over k < 2^17 terms fit in int32, so each modulus is one exact
  * int8 GEMM with int32 accumulation.  The sum of t_l M_l (t_l from the residues) gives X modulo
- * M = prod m_l, and X itself when M > 4 |X| (dfs_crt_reconstruct).  The truncation error is bounded
+ * M = prod m_l, and X itself when |X| <= 2^(L-1), L = dfs_crt_bits (dfs_crt_reconstruct).  A
+ * row's bits come from the sum of its squares (Cauchy-Schwarz: dfs_crt_row_bits), so that
+ * |X| <= 2^(L-1) whatever the data.  The truncation error is bounded
  * from the rows' l1 norms (as dfs_oz_tail_bound does for slices), so each output can be rounded
  * correctly or sent to the exact direct path, as in the scheme-I engine (README.md). */
 #ifndef DFS_OZ_CRT_H
@@ -35,31 +37,34 @@ DFS_HD int dfs_crt_log2_1024(int l)
     return v[l];
 }
 
-/* A lower bound of log2 of the product of the first n moduli (within n/1024 of it, floored). */
+/* L: a lower bound of log2 of the product M of the first n moduli (within n/1024 of it,
+ * floored), with M > 2^L (1 + 2^-6) (the unit tests check every n): |X| <= 2^(L-1) leaves
+ * dfs_crt_reconstruct the room its fixed-point quotient needs.  n = 1: M = 2^8, L = 7. */
 DFS_HD int dfs_crt_bits(int n)
 {
     int s = 0;
     for (int l = 0; l < n; l++)
         s += dfs_crt_log2_1024(l);
-    return s >> 10;
+    return n == 1 ? 7 : s >> 10;
 }
 
-/* The moduli needed for integers of b bits (each |a~| < 2^b) and k terms: M >= 2^(2b + ceil(log2
- * k) + 2) > 4 |X|.  0 if more than DFS_CRT_MODULI would be needed. */
+/* The moduli needed for integers of b bits (each |a~| < 2^b) and k terms: L >= 2b + ceil(log2 k)
+ * + 1, so |X| < 2^(L-1).  0 if more than DFS_CRT_MODULI would be needed. */
 DFS_HD int dfs_crt_count(int b, int64_t k)
 {
-    const int want = 2 * b + dfs_oz_ceil_log2(k) + 2;
+    const int want = 2 * b + dfs_oz_ceil_log2(k) + 1;
     for (int n = 1; n <= DFS_CRT_MODULI; n++)
         if (dfs_crt_bits(n) >= want)
             return n;
     return 0;
 }
 
-/* The bits per element that n moduli carry for k terms: the largest b with 2b + ceil(log2 k) + 2
- * <= dfs_crt_bits(n) (then M > 4 |X| whatever the data), at most 100; 0 when n is too few. */
+/* The bits per element that n moduli carry for k terms: the largest b with 2b + ceil(log2 k) + 1
+ * <= dfs_crt_bits(n) (then |X| < 2^(L-1) whatever the data), at most 100; 0 when n is too few.
+ * Every row gets at least these (dfs_crt_row_bits with the largest sum of squares, k). */
 DFS_HD int dfs_crt_scale_bits(int n, int64_t k)
 {
-    const int room = dfs_crt_bits(n) - dfs_oz_ceil_log2(k) - 2;
+    const int room = dfs_crt_bits(n) - dfs_oz_ceil_log2(k) - 1;
     const int b = room >= 2 ? room / 2 : 0;
     return b > 100 ? 100 : b;
 }
@@ -260,31 +265,31 @@ DFS_HD void dfs_crt_coefs(const dfs_crt_table *t, int times_y,
     }
 }
 
-/* The bits of a row (or column) of k elements with l1 norm nrm (in units of 2^tau,
- * dfs_oz_row_l1) when the moduli give L = dfs_crt_bits(n) bits: b = floor((L - 2 - h) / 2) with
- * h = ceil(log2 nrm) (nrm enlarged by far more than its rounding errors), at most 100, at least
- * 0 (0: unusable).  Then
- * for a row and a column, sum |a~ b~| <= sqrt(sum a~^2 sum b~^2) <= 2^(bA + bB) sqrt(nA nB)
- * (sum a~^2 <= max |a~| sum |a~| < 2^bA 2^bA nA) <= 2^(L - 2) <= M/4: reconstruction is exact
- * whatever the data, and a row of few large elements gets more bits than k alone allows
- * (dfs_crt_scale_bits: nrm = k). */
-DFS_HD int dfs_crt_row_bits(int L, double nrm, int64_t k)
+/* The most bits any row gets with L bits of moduli: L / 2, at most 100 (dfs_oz_row_l2sq is
+ * above 1/4, so h >= -1 in dfs_crt_row_bits).  Up to 16 moduli (L <= 125) no row gets more
+ * than 62: the integers fit 64 bits (dfs_crt_int_of62). */
+DFS_HD int dfs_crt_max_bits(int L)
 {
-    /* nrm < k (every element below 1): h never exceeds ceil(log2 k), so every row gets at
-     * least dfs_crt_scale_bits */
-    const int hk = dfs_oz_ceil_log2(k > 0 ? k : 1);
-    int h = nrm > 0 ? dfs_oz_exp_up(nrm * (1.0 + 0x1p-30)) : 0;
-    h = h < hk ? h : hk;
-    const int t = L - 2 - h;
-    const int b = t >= 0 ? t / 2 : 0;
+    const int b = L >= 0 ? L / 2 : 0;
     return b > 100 ? 100 : b;
 }
 
-/* The most bits any row gets with L bits of moduli (dfs_crt_row_bits with nrm below 1). */
-DFS_HD int dfs_crt_max_bits(int L)
+/* The bits of a row (or column) of k elements whose squares (in units of 2^(2 tau)) sum to at
+ * most ss (dfs_oz_row_l2sq; 1/4 <= ss <= k) when the moduli give L = dfs_crt_bits(n) bits: the
+ * largest b with 2^(2b) ss <= 2^(L-1), i.e. b = floor((L - 1 - h) / 2) with 2^h the least power
+ * of two >= ss; at most dfs_crt_max_bits(L), at least 0 (0: unusable).  Then for a row and a
+ * column, by Cauchy-Schwarz, |X| <= sum |a~ b~| <= sqrt(sum a~^2 sum b~^2) <= sqrt(2^(2bA)
+ * ssA 2^(2bB) ssB) <= 2^(L-1): reconstruction is exact whatever the data, and a row whose
+ * squares sum to less than k gets more bits than k alone allows (dfs_crt_scale_bits: ss = k). */
+DFS_HD int dfs_crt_row_bits(int L, double ss, int64_t k)
 {
-    const int b = L - 2 >= 0 ? (L - 2) / 2 : 0;
-    return b > 100 ? 100 : b;
+    const int hk = dfs_oz_ceil_log2(k > 0 ? k : 1);
+    int h = ss > 0 ? dfs_oz_exp_up(ss) : hk;
+    h = h < hk ? h : hk;
+    const int t = L - 1 - h;
+    const int b = t >= 0 ? t / 2 : 0;
+    const int mx = dfs_crt_max_bits(L);
+    return b < mx ? b : mx;
 }
 
 /* The per-call constants of the finish step. */
@@ -297,15 +302,15 @@ typedef struct {
 } dfs_crt_step;
 
 /* X from c[l * stride] (l < t->n <= nmax), the int32 sums of op(A)'s residues (carrying y_l:
- * dfs_crt_coefs) times op(B)'s modulo the table's moduli: the unique X with |X| < M/4 (dfs_crt_scale_bits leaves that
- * room), as a 192-bit integer.  With t_l = c_l mod m_l (= X y_l mod m_l), X = sum t_l M_l - q M
- * where q is the nearest integer to sum t_l / m_l: its fractional part is X / M, within 1/4 of
- * an integer.  q comes from F = sum t_l floor(2^32 / m_l) in 64 bits: F / 2^32 is below sum t_l /
- * m_l by less than 24 * 256 / 2^32, far less than the 1/4 left, so q = floor(F / 2^32 + 1/2)
- * exactly.  c_l lies within 2^31 - 2^14 of 0 (k < 2^17 products of at most 2^14), so c_l + K_l,
- * K_l the least multiple of m_l from 2^31 - 2^14, lies in [0, 2^32).  The sum of t_l M_l goes
- * limb by limb into 64-bit words: each term is below 2^40, 24 of them below 2^45, and the
- * carries are propagated once at the end. */
+ * dfs_crt_coefs) times op(B)'s modulo the table's moduli: the unique X with |X| <= 2^(L-1),
+ * which is below M/2 (1 - 2^-7) (dfs_crt_bits; dfs_crt_row_bits keeps |X| there), as a 192-bit
+ * integer.  With t_l = c_l mod m_l (= X y_l mod m_l), sum t_l / m_l = q + X / M for an integer
+ * q, and X / M lies in (-1/2 + 2^-8, 1/2 - 2^-8).  q comes from F = sum t_l floor(2^32 / m_l) in
+ * 64 bits: F / 2^32 is below sum t_l / m_l by less than 24 * 256 / 2^32 < 2^-19, far less than
+ * the 2^-8 left, so q = floor(F / 2^32 + 1/2) exactly.  c_l lies within 2^31 - 2^14 of 0 (k <
+ * 2^17 products of at most 2^14), so c_l + K_l, K_l the least multiple of m_l from 2^31 - 2^14,
+ * lies in [0, 2^32).  The sum of t_l M_l goes limb by limb into 64-bit words: each term is below
+ * 2^40, 24 of them below 2^45, and the carries are propagated once at the end. */
 DFS_HD void dfs_crt_reconstruct_limbs(const dfs_crt_table *t, const int n, const int32_t *c,
                                       uint32_t stride, dfs_oz_i192 *x, const int limbs,
                                       const int nmax)
@@ -345,7 +350,7 @@ DFS_HD void dfs_crt_reconstruct_limbs(const dfs_crt_table *t, const int n, const
         o[w] = (uint32_t)s;
         carry = (s >> 32) + (int64_t)(acc[w] >> 32); /* s >> 32: arithmetic (floor) */
     }
-    /* |X| < M/4 < 2^188: the six limbs hold it in two's complement */
+    /* |X| < M/2 < 2^190: the six limbs hold it in two's complement */
     x->w[0] = o[0] | (uint64_t)o[1] << 32;
     x->w[1] = o[2] | (uint64_t)o[3] << 32;
     x->w[2] = o[4] | (uint64_t)o[5] << 32;

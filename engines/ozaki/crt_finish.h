@@ -90,15 +90,16 @@ DFS_HD int dfs_crt_output_fast(const dfs_crt_step *st, const int nfix, const int
 }
 
 /* Output with residue sums c[l * stride] of a row and a column with top exponents ta, tb,
- * truncated to bA = dfs_crt_row_bits(st->L, nA, k) and bB bits (nA, nB: their l1 norms,
- * dfs_oz_row_l1; read in verify only), special: either holds Inf or NaN.  alpha, beta, cv (C's
+ * truncated to bA = dfs_crt_row_bits(st->L, sA, k) and bB bits (nA, nB: their l1 norms,
+ * dfs_oz_row_l1, sA, sB: their sums of squares, dfs_oz_row_l2sq; read in verify only), special: either holds Inf or NaN.  alpha, beta, cv (C's
  * value; not read when beta = 0).  DFS_OZ_WRITTEN with *v, or DFS_OZ_LISTED (special values, or
  * alpha S + beta C beyond the window), or DFS_OZ_UNDECIDED (verify: the truncation could change
  * the rounding).  Not verifying: dfs_crt_output_fast.  *lower (verify, written): one modulus
  * fewer would have left it undecided.  win, res: DFS_OZ_WIN and DFS_OZ_RWIN words (verify
  * only). */
 DFS_HD int dfs_crt_output(const dfs_crt_step *st, const int32_t *c, uint32_t stride, int ta,
-                          int tb, int bA, int bB, double nA, double nB, int special, double alpha,
+                          int tb, int bA, int bB, double nA, double nB, double sA, double sB,
+                          int special, double alpha,
                           double beta, double cv, int64_t *win, int64_t *res, double *v,
                           int *lower)
 {
@@ -125,8 +126,8 @@ DFS_HD int dfs_crt_output(const dfs_crt_step *st, const int32_t *c, uint32_t str
     if (!dfs_oz_decided(dfs_crt_bound(bA, bB, nA, nB), ta, tb, alpha, margin))
         return DFS_OZ_UNDECIDED;
     if (st->lower_L > 0) {
-        const int lA = dfs_crt_row_bits(st->lower_L, nA, st->k),
-                  lB = dfs_crt_row_bits(st->lower_L, nB, st->k);
+        const int lA = dfs_crt_row_bits(st->lower_L, sA, st->k),
+                  lB = dfs_crt_row_bits(st->lower_L, sB, st->k);
         *lower = lA == 0 || lB == 0 ||
                  !dfs_oz_decided(dfs_crt_bound(lA, lB, nA, nB), ta, tb, alpha, margin);
     }

@@ -1,6 +1,7 @@
 /* crt_gemm.c — DGEMM by the Ozaki scheme II on integer tensor cores (crt.h; host_crt.c is the
  * CPU twin, README.md the method):
- *   dfs_oz_rows        per row of op(A) / column of op(B): top exponent, l1 norm, specials;
+ *   dfs_oz_rows        per row of op(A) / column of op(B): top exponent, l1 norm, sum of
+ *                      squares, specials;
  *   dfs_crt_residues   each row scaled to an integer of dfs_crt_row_bits bits, its int8
  *                      residues modulo each of N moduli;
  *   (cuBLAS)           per modulus, the int8 GEMM with exact int32 sums (k < 2^17);
@@ -34,7 +35,7 @@ typedef struct {
 static size_t carve(CUdeviceptr base, int64_t m, int64_t n, int64_t kp, int64_t bm, int64_t bn,
                     int N, layout *l)
 {
-    size_t off = dfs_oz_carve_call(base, m, n, &l->c);
+    size_t off = dfs_oz_carve_call(base, m, n, 1, &l->c);
     l->RA = dfs_oz_take(base, &off, (size_t)N * bm * kp);
     l->RB = dfs_oz_take(base, &off, (size_t)N * bn * kp);
     l->Cl = dfs_oz_take(base, &off, (size_t)N * bm * bn * sizeof(int32_t));
@@ -174,9 +175,9 @@ static cublasStatus_t one_gemm(const run *R, const dfs_gemm_call *c, const doubl
     err |= DFS_DRV(cuMemsetD32Async)((CUdeviceptr)(uintptr_t)izero, 0, 1, R->st) != CUDA_SUCCESS;
     const int beta_bits = dfs_oz_beta(k > 0 ? k : 1); /* the rows pass's slice count: unused */
     err |= dfs_oz_launch_rows(R->k, R->st, A, ars, aqs, m, k, l.c.tauA, l.c.needA, l.c.nrmA,
-                              l.c.maxneed, beta_bits, l.c.consts);
+                              l.c.ssA, l.c.maxneed, beta_bits, l.c.consts);
     err |= dfs_oz_launch_rows(R->k, R->st, B, bcs, bqs, n, k, l.c.tauB, l.c.needB, l.c.nrmB,
-                              l.c.maxneed + 1, beta_bits, NULL);
+                              l.c.ssB, l.c.maxneed + 1, beta_bits, NULL);
     if (err)
         return CUBLAS_STATUS_EXECUTION_FAILED;
 
@@ -185,6 +186,8 @@ static cublasStatus_t one_gemm(const run *R, const dfs_gemm_call *c, const doubl
     dfs_crt_table_init(&f.step.tab, N);
     f.bitsA = l.bitsA;
     f.bitsB = l.bitsB;
+    f.ssA = l.c.ssA;
+    f.ssB = l.c.ssB;
     f.step.L = dfs_crt_bits(N);
     f.step.lower_L = verify && N > 1 ? dfs_crt_bits(N - 1) : 0;
     f.step.verify = verify;
@@ -197,9 +200,9 @@ static cublasStatus_t one_gemm(const run *R, const dfs_gemm_call *c, const doubl
     const void *one_p = dev_scalars ? (const void *)ione : &one;
     const void *zero_p = dev_scalars ? (const void *)izero : &zero;
     /* op(A)'s residues carry y_l (dfs_crt_coefs), op(B)'s not */
-    dfs_crt_residue_args ra = (dfs_crt_residue_args){A, ars, aqs, 0, 0, k, kp, l.c.tauA, l.c.needA, l.c.nrmA, l.bitsA,
+    dfs_crt_residue_args ra = (dfs_crt_residue_args){A, ars, aqs, 0, 0, k, kp, l.c.tauA, l.c.needA, l.c.ssA, l.bitsA,
                                 f.step.L, N, l.RA, {{0}}};
-    dfs_crt_residue_args rb = (dfs_crt_residue_args){B, bcs, bqs, 0, 0, k, kp, l.c.tauB, l.c.needB, l.c.nrmB, l.bitsB,
+    dfs_crt_residue_args rb = (dfs_crt_residue_args){B, bcs, bqs, 0, 0, k, kp, l.c.tauB, l.c.needB, l.c.ssB, l.bitsB,
                                 f.step.L, N, l.RB, {{0}}};
     dfs_crt_coefs(&f.step.tab, 1, ra.coef);
     dfs_crt_coefs(&f.step.tab, 0, rb.coef);

@@ -54,7 +54,7 @@ typedef struct {
 static size_t carve(CUdeviceptr base, int64_t m, int64_t n, int64_t k, int64_t bm, int64_t bn,
                     int sa, int sb, int pairs, layout *l)
 {
-    size_t off = dfs_oz_carve_call(base, m, n, &l->c);
+    size_t off = dfs_oz_carve_call(base, m, n, 0, &l->c);
     l->SA = dfs_oz_take(base, &off, (size_t)sa * bm * k * sizeof(double));
     l->SB = dfs_oz_take(base, &off, (size_t)sb * bn * k * sizeof(double));
     l->P = dfs_oz_take(base, &off, (size_t)pairs * bm * bn * sizeof(double));
@@ -62,7 +62,7 @@ static size_t carve(CUdeviceptr base, int64_t m, int64_t n, int64_t k, int64_t b
     return off;
 }
 
-size_t dfs_oz_carve_call(CUdeviceptr base, int64_t m, int64_t n, dfs_oz_call_ws *w)
+size_t dfs_oz_carve_call(CUdeviceptr base, int64_t m, int64_t n, int ss, dfs_oz_call_ws *w)
 {
     size_t off = 0;
     w->consts = dfs_oz_take(base, &off, 4 * sizeof(double));
@@ -75,6 +75,8 @@ size_t dfs_oz_carve_call(CUdeviceptr base, int64_t m, int64_t n, dfs_oz_call_ws 
     w->needB = dfs_oz_take(base, &off, (size_t)n * sizeof(int));
     w->nrmA = dfs_oz_take(base, &off, (size_t)m * sizeof(double));
     w->nrmB = dfs_oz_take(base, &off, (size_t)n * sizeof(double));
+    w->ssA = ss ? dfs_oz_take(base, &off, (size_t)m * sizeof(double)) : NULL;
+    w->ssB = ss ? dfs_oz_take(base, &off, (size_t)n * sizeof(double)) : NULL;
     return off;
 }
 
@@ -90,9 +92,9 @@ typedef struct {
 
 int dfs_oz_launch_rows(const CUfunction *kern, CUstream st, const double *X, int64_t rs,
                        int64_t qs, int64_t rows, int64_t k, int *tau, int *need, double *nrm,
-                       int *maxneed, int beta, double *consts)
+                       double *ss, int *maxneed, int beta, double *consts)
 {
-    dfs_oz_rows_args a = {X, rs, qs, rows, k, tau, need, maxneed, nrm, beta, qs == 1, consts};
+    dfs_oz_rows_args a = {X, rs, qs, rows, k, tau, need, maxneed, nrm, ss, beta, qs == 1, consts};
     /* a warp per row in blocks of 256 threads, or 32 rows per block of 1024 (kernels_gemm.cu;
      * host_gemm.h's row_of_gpu follows the order) */
     const int64_t blocks = a.warp_per_row ? (rows * 32 + 255) / 256 : (rows + 31) / 32;
@@ -278,9 +280,9 @@ static cublasStatus_t one_gemm(const run *R, const dfs_gemm_call *c, const doubl
         DFS_DRV(cuMemsetD32Async)((CUdeviceptr)(uintptr_t)l.c.stats, 0, 8, R->st) != CUDA_SUCCESS)
         return CUBLAS_STATUS_EXECUTION_FAILED;
     err |= dfs_oz_launch_rows(R->k, R->st, A, ars, aqs, m, k, l.c.tauA, l.c.needA, l.c.nrmA,
-                              l.c.maxneed, beta_bits, l.c.consts);
+                              NULL, l.c.maxneed, beta_bits, l.c.consts);
     err |= dfs_oz_launch_rows(R->k, R->st, B, bcs, bqs, n, k, l.c.tauB, l.c.needB, l.c.nrmB,
-                              l.c.maxneed + 1, beta_bits, NULL);
+                              NULL, l.c.maxneed + 1, beta_bits, NULL);
     if (!err && fb &&
         DFS_DRV(cuMemcpyDtoHAsync)((void *)fb->need, (CUdeviceptr)(uintptr_t)l.c.maxneed,
                                    2 * sizeof(int), R->st) != CUDA_SUCCESS)

@@ -37,13 +37,14 @@ typedef struct {
 cublasStatus_t dfs_crt_dgemm_gpu(const dfs_ctx *x, const dfs_gemm_call *c,
                                  const dfs_crt_gemm_opts *o);
 
-/* What both DGEMM paths keep in the workspace per call: the rows pass's results, scalars for
+/* What both DGEMM paths keep in the workspace per call: the rows pass's results (l1 norms; the
+ * sums of squares for the int8 path's bits, NULL in scheme I's), scalars for
  * cuBLAS's device pointer mode (1.0 and 0.0 written by the rows kernel, then room for two
  * int32), the list counter and the finish kernels' counters. */
 typedef struct {
     double *consts;
     int *maxneed, *tauA, *needA, *tauB, *needB;
-    double *nrmA, *nrmB;
+    double *nrmA, *nrmB, *ssA, *ssB;
     unsigned *count;
     unsigned long long *stats;
 } dfs_oz_call_ws;
@@ -57,15 +58,16 @@ static inline void *dfs_oz_take(CUdeviceptr base, size_t *off, size_t bytes)
     return p;
 }
 
-/* dfs_oz_call_ws for m rows of op(A) and n columns of op(B) from base (0: counting); the bytes. */
-size_t dfs_oz_carve_call(CUdeviceptr base, int64_t m, int64_t n, dfs_oz_call_ws *w);
+/* dfs_oz_call_ws for m rows of op(A) and n columns of op(B) from base (0: counting), with the
+ * sums of squares (ss) or without; the bytes. */
+size_t dfs_oz_carve_call(CUdeviceptr base, int64_t m, int64_t n, int ss, dfs_oz_call_ws *w);
 
 /* Shared by gemm.c and crt_gemm.c: the kernels of kernels_gemm.cu in the current context
  * (DFS_OZ_K_* in oz_gemm.h), the rows pass, and the call's fields of a finish/direct block. */
 const CUfunction *dfs_oz_gemm_kernels(void);
 int dfs_oz_launch_rows(const CUfunction *kern, CUstream st, const double *X, int64_t rs,
                        int64_t qs, int64_t rows, int64_t k, int *tau, int *need, double *nrm,
-                       int *maxneed, int beta, double *consts);
+                       double *ss, int *maxneed, int beta, double *consts);
 void dfs_oz_finish_call_fields(dfs_oz_finish_args *f, const dfs_ctx *x, const dfs_gemm_call *c,
                                const double *A, const double *B, double *C);
 /* The fields of a finish/direct block that come from the call's workspace: rows, list,

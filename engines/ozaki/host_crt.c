@@ -23,7 +23,7 @@ static void residues(const gemm_in *g, int is_b, int64_t rows, const dfs_oz_row 
     dfs_crt_coefs(tab, !is_b, coef);
     for (int64_t r = 0; r < rows; r++) {
         const int live = !info[r].special && info[r].tau != DFS_OZ_NONE_TAU;
-        const int b = info[r].special ? 0 : dfs_crt_row_bits(L, dfs_oz_row_l1(info[r], k), k);
+        const int b = info[r].special ? 0 : dfs_crt_row_bits(L, dfs_oz_row_l2sq(info[r], k), k);
         bits[r] = b;
         for (int64_t q = 0; q < k; q++) {
             const double v = is_b ? opB(g->tb, g->B, g->ldb, q, r) : opA(g->ta, g->A, g->lda, r, q);
@@ -91,7 +91,8 @@ void dfs_oz_crt_gemm_host(int transa, int transb, int64_t m, int64_t n, int64_t 
                 int lower;
                 const int how = dfs_crt_output(
                     &step, sums, 1, ia[r].tau, ib[c].tau, bA[r], bB[c], dfs_oz_row_l1(ia[r], k),
-                    dfs_oz_row_l1(ib[c], k), ia[r].special || ib[c].special, alpha, beta,
+                    dfs_oz_row_l1(ib[c], k), dfs_oz_row_l2sq(ia[r], k), dfs_oz_row_l2sq(ib[c], k),
+                    ia[r].special || ib[c].special, alpha, beta,
                     beta != 0 ? *out : 0.0, win, res, &v, &lower);
                 if (how == DFS_OZ_WRITTEN) {
                     *out = v;

@@ -53,6 +53,7 @@ extern "C" __global__ void __launch_bounds__(32 * ROW_PARTS) dfs_oz_rows(dfs_oz_
             o.low = __shfl_xor_sync(0xffffffffu, ri.low, off);
             o.special = __shfl_xor_sync(0xffffffffu, ri.special, off);
             o.l1 = __shfl_xor_sync(0xffffffffu, ri.l1, off);
+            o.ss = __shfl_xor_sync(0xffffffffu, ri.ss, off);
             dfs_oz_row_merge(&ri, o);
         }
         if (lane != 0)
@@ -86,6 +87,8 @@ extern "C" __global__ void __launch_bounds__(32 * ROW_PARTS) dfs_oz_rows(dfs_oz_
     a.tau[r] = ri.tau;
     a.need[r] = need;
     a.nrm[r] = dfs_oz_row_l1(ri, a.k);
+    if (a.ss)
+        a.ss[r] = dfs_oz_row_l2sq(ri, a.k);
     if (need > 0)
         atomicMax(a.maxneed, need);
 }
@@ -211,7 +214,7 @@ template <bool R62> __device__ __forceinline__ void crt_residues(const dfs_crt_r
     if (t < RES_ROWS) {
         const int64_t r = rb + t;
         const int live = r < a.rows && a.need[a.r0 + r] != DFS_OZ_SPECIAL;
-        const int b = live ? dfs_crt_row_bits(a.L, a.nrm[a.r0 + r], a.k) : 0;
+        const int b = live ? dfs_crt_row_bits(a.L, a.ss[a.r0 + r], a.k) : 0;
         taus[t] = live ? a.tau[a.r0 + r] : DFS_OZ_NONE_TAU;
         bits[t] = b;
         if (blockIdx.x == 0 && r < a.rows)
@@ -287,13 +290,15 @@ __device__ __forceinline__ void crt_finish(const dfs_crt_finish_args &a, int64_t
     const double beta = b.beta_p ? *b.beta_p : b.beta_v;
     const uint32_t stride = (uint32_t)(b.bm * b.bn);
     int ta = 0, bA = 0, specA = 0;
-    double nA = 0;
+    double nA = 0, sA = 0;
     if (r < b.bm) {
         ta = b.tauA[gr];
         bA = a.bitsA[gr];
         specA = b.needA[gr] == DFS_OZ_SPECIAL;
-        if (NFIX < 0)
+        if (NFIX < 0) {
             nA = b.nrmA[gr];
+            sA = a.ssA[gr];
+        }
     }
     /* the whole block on one column at a time: op(B)'s column data is the same for all */
     for (int64_t c = blockIdx.y; c < b.bn; c += gridDim.y) {
@@ -310,7 +315,7 @@ __device__ __forceinline__ void crt_finish(const dfs_crt_finish_args &a, int64_t
                                           a.bitsB[gc], special, alpha, beta, cv, &v);
             else
                 how = dfs_crt_output(&a.step, cl, stride, ta, b.tauB[gc], bA, a.bitsB[gc], nA,
-                                     b.nrmB[gc], special, alpha, beta, cv, win, res, &v, &lower);
+                                     b.nrmB[gc], sA, a.ssB[gc], special, alpha, beta, cv, win, res, &v, &lower);
             if (how == DFS_OZ_WRITTEN)
                 *out = v;
             else /* C kept as it was: the direct kernel reads it for beta * C */

@@ -20,14 +20,15 @@ enum {
 #define DFS_OZ_MAX_SLICES 16  /* the most slices per operand (the option max_splits) */
 
 /* Per row of op(X), element (r, q) at X[r * rs + q * qs], q < k: the top exponent tau, the
- * slices it needs (dfs_oz_row_slices, or DFS_OZ_SPECIAL), its l1 norm (dfs_oz_row_l1), and the
+ * slices it needs (dfs_oz_row_slices, or DFS_OZ_SPECIAL), its l1 norm (dfs_oz_row_l1), the bound
+ * of its sum of squares (dfs_oz_row_l2sq) when ss is not NULL, and the
  * largest need over the rows that are not special into *maxneed (zeroed before).  warp_per_row
  * when qs == 1. */
 typedef struct {
     const double *X;
     int64_t rs, qs, rows, k;
     int *tau, *need, *maxneed;
-    double *nrm;
+    double *nrm, *ss;
     int beta, warp_per_row;
     double *consts; /* the kernel also writes 1.0 and 0.0 here (device scalars for cuBLAS) */
 } dfs_oz_rows_args;
@@ -76,7 +77,7 @@ typedef struct {
 /* ---- the Ozaki scheme II on integer tensor cores (crt.h, crt_gemm.c) ---- */
 
 /* Residues of rows r0 .. r0+rows-1 of op(X) ((r, q) at X[r * rs + q * qs], q < k) scaled to
- * integers of bits[r] = dfs_crt_row_bits(L, nrm[r], k) bits (dfs_crt_int_of with tau[r]; rows
+ * integers of bits[r] = dfs_crt_row_bits(L, ss[r], k) bits (dfs_crt_int_of with tau[r]; rows
  * with need[r] == DFS_OZ_SPECIAL, or of zeros, give 0), times y, modulo the first n moduli:
  * R[(l * rows + (r - r0)) * kp + q], int8, with q from k to kp - 1 zero; coef from
  * dfs_crt_coefs (y_l for op(A), 1 for op(B)).  The blocks of column 0 write bits[r]. */
@@ -84,7 +85,7 @@ typedef struct {
     const double *X;
     int64_t rs, qs, r0, rows, k, kp;
     const int *tau, *need;
-    const double *nrm;
+    const double *ss;
     int *bits;
     int L, n;
     signed char *R;
@@ -99,6 +100,7 @@ typedef struct {
 typedef struct {
     const int32_t *Cl;
     const int *bitsA, *bitsB;
+    const double *ssA, *ssB; /* verify: the bits one modulus fewer would give */
     dfs_oz_finish_args blk;
     dfs_crt_step step;
 } dfs_crt_finish_args;

@@ -21,10 +21,12 @@
 
 /* What a row (or column) pass collects: tau = max top exponent (|a| < 2^tau), low = min exponent
  * of the lowest set bit, special = an Inf or NaN seen, l1 = the sum of |a| (rounded, in whatever
- * order: it only bounds, dfs_oz_row_l1).  Start from dfs_oz_row_init(). */
+ * order: it only bounds, dfs_oz_row_l1), ss = the sum of (a 2^-tau)^2 for the tau so far
+ * (rounded, terms below 2^-1000 left out: dfs_oz_row_l2sq bounds it).  Start from
+ * dfs_oz_row_init(). */
 typedef struct {
     int tau, low, special;
-    double l1;
+    double l1, ss;
 } dfs_oz_row;
 
 #define DFS_OZ_NONE_TAU (-100000) /* tau of a row of zeros */
@@ -36,7 +38,21 @@ DFS_HD dfs_oz_row dfs_oz_row_init(void)
     r.low = 100000;
     r.special = 0;
     r.l1 = 0.0;
+    r.ss = 0.0;
     return r;
+}
+
+/* ss (a sum of squares in units of 2^(2 from)) in units of 2^(2 to), to >= from: times
+ * 2^-2(to - from), exactly unless the result is below 2^-1022 (then within 2^-1074); 0 when
+ * that is below 2^-1000 times ss (what is left out is bounded in dfs_oz_row_l2sq). */
+DFS_HD double dfs_oz_ss_rescale(double ss, int from, int to)
+{
+    const int d = 2 * (to - from);
+    if (d == 0 || ss == 0.0)
+        return ss;
+    if (d > 1000)
+        return 0.0;
+    return dfs_d_mul(ss, dfs_d_from_bits((uint64_t)(1023 - d) << 52));
 }
 
 DFS_HD void dfs_oz_row_add(dfs_oz_row *r, double a)
@@ -53,14 +69,25 @@ DFS_HD void dfs_oz_row_add(dfs_oz_row *r, double a)
     dfs_d_split(a, &m, &e);
     int top = e + 64 - dfs_clz64(m); /* |a| < 2^top */
     int low = e + dfs_ctz64(m);
-    r->tau = top > r->tau ? top : r->tau;
+    if (top > r->tau) {
+        r->ss = dfs_oz_ss_rescale(r->ss, r->tau, top);
+        r->tau = top;
+    }
     r->low = low < r->low ? low : r->low;
     r->l1 = dfs_d_add(r->l1, dfs_d_from_bits(b));
+    /* x = |a| 2^-tau = m 2^(e - tau) < 1, exactly; x^2 added when x >= 2^-500 */
+    const int sh = e - r->tau;
+    if (top - r->tau > -500) {
+        const double x = dfs_d_mul((double)m, dfs_d_from_bits((uint64_t)(1023 + sh) << 52));
+        r->ss = dfs_d_add(r->ss, dfs_d_mul(x, x));
+    }
 }
 
 DFS_HD void dfs_oz_row_merge(dfs_oz_row *r, dfs_oz_row o)
 {
-    r->tau = o.tau > r->tau ? o.tau : r->tau;
+    const int t = o.tau > r->tau ? o.tau : r->tau;
+    r->ss = dfs_d_add(dfs_oz_ss_rescale(r->ss, r->tau, t), dfs_oz_ss_rescale(o.ss, o.tau, t));
+    r->tau = t;
     r->low = o.low < r->low ? o.low : r->low;
     r->special |= o.special;
     r->l1 = dfs_d_add(r->l1, o.l1);
@@ -78,6 +105,18 @@ DFS_HD double dfs_oz_row_l1(dfs_oz_row r, int64_t k)
     v = dfs_d_mul(v, dfs_d_from_bits((uint64_t)(1023 + h) << 52));
     v = dfs_d_mul(v, dfs_d_from_bits((uint64_t)(1023 + rest) << 52));
     return dfs_d_is_finite(v) && v < (double)k ? v : (double)k;
+}
+
+/* An upper bound of sum_q (a_q 2^-tau)^2 over the row (each term below 1, so at most k; at least
+ * 1/4, the largest |a| being at least 2^(tau-1)): ss enlarged by 2^-30 of itself for its
+ * roundings (fewer than 3k of at most 2^-53 each, k < 2^20) and by 2^-960 for the terms left out
+ * or lost below 2^-1022 (each below 2^-1000).  0 for a row of zeros. */
+DFS_HD double dfs_oz_row_l2sq(dfs_oz_row r, int64_t k)
+{
+    if (r.tau == DFS_OZ_NONE_TAU)
+        return 0.0;
+    const double v = dfs_d_add(dfs_d_mul(r.ss, 1.0 + 0x1p-30), 0x1p-960);
+    return v < (double)k ? v : (double)k;
 }
 
 /* ceil(log2 k) for k >= 1. */

@@ -5,10 +5,10 @@
  * (engines/ozaki/host_crt.c), gives the same bits for every output when it gets the same moduli:
  * the option moduli= when given (this test reads it from EXBLAS_MODE with the engine's rules),
  * else dfs_crt_fast_moduli(k), at least one bit per element (crt_gemm.c's moduli()).  The bits
- * do not depend on blocking, stream, pointer mode or API, but may on the transposition (the l1
- * norm of a row is summed in the GPU's order for its layout), so every CPU reference here is
- * computed with the call's own transa/transb (on tight copies of the operands in the layout the
- * call sees).  CUBLAS_OP_C is CUBLAS_OP_T for real data.  Any NaN equals any NaN.
+ * do not depend on blocking, stream, pointer mode, API or transposition (the rows pass merges a
+ * row's partial sums in one order for either layout); the CPU references are computed with the
+ * call's own transa/transb all the same (on tight copies of the operands in the layout the call
+ * sees).  CUBLAS_OP_C is CUBLAS_OP_T for real data.  Any NaN equals any NaN.
  *
  *  0. engaged: 64x64x300 phi 0 NN (alpha 1, beta 0): at least one output differs from real
  *     cuBLAS (else the engine was not reached); the count is printed.
@@ -27,10 +27,11 @@
  *     after C's span hold a sentinel that must stay untouched; beta = 0 runs with C full of NaN
  *     (not read); alpha = 0 runs with NaN and Inf in A and B.
  *  2. unit leading dimension: 1 x 8 x 4096 NN with lda = 1 and 8 x 1 x 4096 NT with ldb = 1 (a
- *     row of op(A) / a column of op(B) contiguous in memory although not transposed), with data
- *     crafted so that the two summation orders of the l1 norm (a warp per row, or 8 parts) give
- *     the row different bits: the GPU must equal the twin for the call's own arguments (and
- *     with ld 4, as a control).
+ *     row of op(A) / a column of op(B) contiguous in memory although not transposed: the rows
+ *     pass takes it a warp per row) and with ld 4 (32 parts per row), with data crafted so that
+ *     merging the row's 32 partial sums of squares in order rather than in the butterfly would
+ *     give it different bits: the GPU must equal the twin, which gives the same bits for
+ *     either layout.
  *  3. accuracy: 256x256x4096 NN, x = (U - 0.5) exp(0.5 N): on 200 sampled outputs, the engine's
  *     and real cuBLAS's largest relative errors against the correctly rounded value
  *     (dfs_oz_gemm_host, default parameters), printed; the engine's must be at most 4 times
@@ -243,30 +244,57 @@ static void engaged_group(void)
 
 /* ---------- 2. unit leading dimension ---------- */
 
-/* A vector of k >= 64 elements whose l1 norm, summed by 32 lanes (each every 32nd element, then
- * a butterfly) or by 8 parts (each every 8th, merged in order), falls on either side of a power
- * of two that dfs_crt_row_bits rounds at: j = 0 around 1, j = 1 around 2 (tau = 0: every element
- * below 1).  Big elements at 0 (and 32), the others 2^-56, absorbed by the big ones' partial sum
- * in one order and not the other; a probe 2^-ep at 1 whose truncation decides the output. */
-static void craft(double *x, int64_t k, int j, int ep)
+/* The bits dfs_crt_row_bits gives x (k elements) when its partial sums (32 parts, each every
+ * 32nd element) are merged in the rows pass's butterfly (tree = 1, as the GPU and the twin do
+ * for either layout) or in order (tree = 0: what a layout-dependent pass could do). */
+static int bits_in_order(const double *x, int64_t k, int L, int tree)
 {
-    for (int64_t q = 0; q < k; q++)
-        x[q] = 0x1p-56;
-    if (j == 0) {
-        x[0] = 1 - 0x1p-30 - 0x1p-50 - 7 * 0x1p-47;
-    } else {
-        x[0] = 1 - 0x1p-30;
-        x[32] = 1 - 0x1p-30 - 0x1p-49 - 7 * 0x1p-47;
+    dfs_oz_row p[32], r = dfs_oz_row_init();
+    for (int i = 0; i < 32; i++) {
+        p[i] = dfs_oz_row_init();
+        for (int64_t q = i; q < k; q += 32)
+            dfs_oz_row_add(&p[i], x[q]);
     }
-    x[1] = ldexp(1.0, -ep);
-    if (ep <= 53) /* keep the norm where it was */
-        x[j ? 32 : 0] -= x[1];
+    if (tree) {
+        for (int off = 16; off > 0; off >>= 1)
+            for (int i = 0; i < off; i++)
+                dfs_oz_row_merge(&p[i], p[i + off]);
+        r = p[0];
+    } else {
+        for (int i = 0; i < 32; i++)
+            dfs_oz_row_merge(&r, p[i]);
+    }
+    return dfs_crt_row_bits(L, dfs_oz_row_l2sq(r, k), k);
+}
+
+/* A vector of k >= 64 elements (tau = 0: every element below 1) whose sum of squares lies on
+ * either side of 1/(1 + 2^-30), where dfs_crt_row_bits steps (L odd), depending on the merge
+ * order: a big element x0 at 0, its square's last bit even, and 2^-27 at 2 .. 31 (squares of
+ * half an ulp of x0^2: each absorbed into x0^2 in order, added up among themselves first in the
+ * butterfly); a probe at 1 of the larger bit count's weight, whose truncation decides the
+ * output.  x0 searched down from 1 - 2^-31; 0 if none found in 4096 steps. */
+static int craft(double *x, int64_t k, int L)
+{
+    double x0 = 1 - 0x1p-31;
+    for (int step = 0; step < 4096; step++, x0 = nextafter(x0, 0.0)) {
+        for (int64_t q = 0; q < k; q++)
+            x[q] = q >= 2 && q < 32 ? 0x1p-27 : 0.0;
+        x[0] = x0;
+        const int bt = bits_in_order(x, k, L, 1), bs = bits_in_order(x, k, L, 0);
+        if (bt == bs)
+            continue;
+        const int hi = bt > bs ? bt : bs;
+        x[1] = ldexp(1.0, -hi);
+        if (bits_in_order(x, k, L, 1) == bt && bits_in_order(x, k, L, 0) == bs)
+            return 1;
+    }
+    return 0;
 }
 
 /* The row case (col = 0): op(A) = x (1 x k, stored with lda = 1, op N), op(B) = M (k x w); the
  * column case (col = 1): op(A) = M^T (w x k, op N), op(B) = x (k x 1, stored with ldb = 1, op T).
- * The twin for the call's own arguments (want) and for the other summation order (alt: the same
- * memory read as op T / op N). */
+ * The twin for the call's own arguments (want) and for the same memory read as op T / op N
+ * (alt: the other layout, which must give the same bits). */
 static void unit_refs(int col, const double *x, const double *M, const double *Mt, int64_t k,
                       int64_t w, double *want, double *alt)
 {
@@ -284,44 +312,29 @@ static void unit_ld_group(void)
     const int64_t k = 4096, w = 8;
     const int N = moduli_for(k), L = dfs_crt_bits(N);
     df_group("unit leading dimension: 1x%lldx%lld NN with lda = 1 and %lldx1x%lld NT with ldb = 1 "
-             "(a row / column contiguous though not transposed), data where the l1 summation "
-             "order changes the row's bits (%d moduli): = the twin", (long long)w, (long long)k,
+             "(a row / column contiguous though not transposed), data where the merge order of "
+             "the sum of squares changes the row's bits (%d moduli): = the twin", (long long)w, (long long)k,
              (long long)w, (long long)k, N);
     double *x = df_xmalloc((size_t)k), *M = df_xmalloc((size_t)(k * w));
     double *Mt = df_xmalloc((size_t)(k * w));
     double want[8], alt[8], got[8];
     fill(M, k * w, G_PHI0, 777);
     for (int64_t c = 0; c < w; c++)
-        M[0 + c * k] = M[32 + c * k] = 0.0; /* the big elements meet zeros: the probe shows */
+        M[0 + c * k] = 0.0; /* the big element meets zeros: the probe at 1 shows */
     for (int64_t c = 0; c < w; c++)
         for (int64_t q = 0; q < k; q++)
             Mt[c + q * w] = M[q + c * k];
     for (int col = 0; col < 2; col++) {
-        /* the design whose two orders the twin tells apart (the predicted one first) */
-        int found = 0, fj = 0, fep = 0;
-        for (int jj = 0; jj < 2 && !found; jj++) {
-            const int j = jj ? !(L & 1) : (L & 1);
-            const int pred = dfs_crt_row_bits(L, j ? 1.5 : 0.75, k);
-            for (int e = 0; e <= 80 && !found; e++) {
-                const int ep = e == 0 ? pred : 20 + e;
-                if (ep < 2 || ep > 100)
-                    continue;
-                craft(x, k, j, ep);
-                unit_refs(col, x, M, Mt, k, w, want, alt);
-                for (int i = 0; i < w; i++)
-                    found |= !same(want[i], alt[i]);
-                fj = j;
-                fep = ep;
-            }
-        }
-        if (!found) {
+        if (!(L & 1) || !craft(x, k, L)) {
             gt_case("%s case", col ? "column" : "row");
-            gt_note("no data found whose two summation orders the twin tells apart (%d moduli): "
-                    "case skipped", N);
+            gt_note("no data found whose two merge orders give different bits (%d moduli, L = "
+                    "%d): case skipped", N, L);
             continue;
         }
-        craft(x, k, fj, fep);
         unit_refs(col, x, M, Mt, k, w, want, alt);
+        gt_case("twin, %s case: op(%c) stored transposed or not, the same bits",
+                col ? "column" : "row", col ? 'B' : 'A');
+        cmp_c("C", "the twin for the other layout", want, alt, col ? w : 1, col ? 1 : w);
         for (int ld1 = 1; ld1 >= 0; ld1--) {
             const int64_t ld = ld1 ? 1 : 4;
             gt_gemm g = {.api = GT_DGEMM, .ta = CUBLAS_OP_N,
@@ -347,9 +360,9 @@ static void unit_ld_group(void)
             for (int i = 0; i < 8; i++)
                 nanv[i] = qnan;
             double *Cl[1] = {nanv};
-            gt_case("cublasDgemm_v2 %lldx%lldx%lld op=N%c %s=%lld alpha=1 beta=0 ptr=host (design "
-                    "j=%d, probe 2^-%d)", (long long)g.m, (long long)g.n, (long long)k,
-                    col ? 'T' : 'N', col ? "ldb" : "lda", (long long)ld, fj, fep);
+            gt_case("cublasDgemm_v2 %lldx%lldx%lld op=N%c %s=%lld alpha=1 beta=0 ptr=host (big "
+                    "element %a, probe %a)", (long long)g.m, (long long)g.n, (long long)k,
+                    col ? 'T' : 'N', col ? "ldb" : "lda", (long long)ld, x[0], x[1]);
             const size_t span = c_template(&g, 1, Cl);
             const cublasStatus_t st = call(0, &g, 0, 1.0, 0.0, span);
             if (st != CUBLAS_STATUS_SUCCESS) {
@@ -358,17 +371,12 @@ static void unit_ld_group(void)
             }
             check_around(&g, 1, span);
             gather(got, hCo + GUARD, g.m, g.n, g.ldc);
-            if (!cmp_c("C", "dfs_oz_crt_gemm_host", want, got, g.m, g.n)) {
-                int is_alt = 1;
-                for (int i = 0; i < w; i++)
-                    is_alt &= same(alt[i], got[i]);
-                if (is_alt)
-                    gt_fail("the GPU's result is the twin's for the other summation order: with "
-                            "%s = 1 the GPU's rows pass sums this %s of op(%c) as contiguous (a "
-                            "warp per row: its stride is 1), the twin by %s only (host_gemm.h's "
-                            "row_of_gpu)", col ? "ldb" : "lda", col ? "column" : "row",
-                            col ? 'B' : 'A', col ? "transb" : "transa");
-            }
+            if (!cmp_c("C", "dfs_oz_crt_gemm_host", want, got, g.m, g.n))
+                gt_note("with %s = 1 the GPU's rows pass takes this %s of op(%c) as contiguous "
+                        "(a warp per row), with %s = 4 as strided (32 parts): both must merge "
+                        "in the butterfly's order (kernels_gemm.cu, host_gemm.h's row_of_gpu)",
+                        col ? "ldb" : "lda", col ? "column" : "row", col ? 'B' : 'A',
+                        col ? "ldb" : "lda");
         }
     }
     df_group_end();

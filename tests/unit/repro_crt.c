@@ -39,6 +39,37 @@ START_TEST(crt_moduli)
         }
     }
     ck_assert_int_lt(dfs_crt_bits(DFS_CRT_MODULI), 190);
+    /* M > 2^L (1 + 2^-6) exactly (the room dfs_crt_reconstruct's quotient needs with |X| <=
+     * 2^(L-1)): 64 M > 65 2^L, in 32-bit limbs */
+    for (int n = 1; n <= DFS_CRT_MODULI; n++) {
+        uint64_t M[8] = {1}, P[8] = {0};
+        for (int l = 0; l < n; l++) {
+            uint64_t carry = 0;
+            for (int w = 0; w < 8; w++) {
+                const uint64_t t = M[w] * (uint64_t)dfs_crt_modulus(l) + carry;
+                M[w] = t & 0xffffffffu;
+                carry = t >> 32;
+            }
+        }
+        const int L = dfs_crt_bits(n);
+        P[L / 32] = (uint64_t)65 << (L % 32); /* 65 2^L, not normalised */
+        uint64_t carry = 0;
+        for (int w = 0; w < 8; w++) {
+            const uint64_t t = P[w] + carry;
+            P[w] = t & 0xffffffffu;
+            carry = t >> 32;
+        }
+        carry = 0;
+        for (int w = 0; w < 8; w++) { /* 64 M */
+            const uint64_t t = (M[w] << 6) + carry;
+            M[w] = t & 0xffffffffu;
+            carry = t >> 32;
+        }
+        int w = 7;
+        while (w > 0 && M[w] == P[w])
+            w--;
+        ck_assert_msg(M[w] > P[w], "%d moduli: M is not above 2^%d (1 + 2^-6)", n, L);
+    }
     ck_assert_int_eq(dfs_crt_count(100, 1 << 16), 0); /* 218 bits: beyond the moduli */
     /* the bits n moduli carry: the most that dfs_crt_count still gives n (or fewer) for */
     static const int64_t ks[] = {1, 2, 300, 1 << 16, (1 << 17) - 1};
@@ -401,6 +432,93 @@ START_TEST(crt_gemm_fast)
 }
 END_TEST
 
+/* dfs_oz_row_l2sq bounds the sum of (a 2^-tau)^2 from above, closely (within 2^-25 of it and
+ * 2^-900), for rows of every generator, summed in order (row_of) or in the rows pass's order
+ * (row_of_gpu), against MPFR; and the bits it gives keep |X| <= 2^(L-1) for the row times
+ * itself (Cauchy-Schwarz's equality case). */
+START_TEST(crt_row_l2sq)
+{
+    rng r = rng_seed(96);
+    static const int64_t ks[] = {1, 2, 33, 300, 4096};
+    mpfr_t acc, t;
+    mpfr_init2(acc, 4200);
+    mpfr_init2(t, 120);
+    for (int it = 0; it < 180; it++) {
+        const int g = it % G_COUNT;
+        const int64_t k = ks[(it / G_COUNT) % 5];
+        double *x = malloc((size_t)k * sizeof *x);
+        ck_assert_ptr_nonnull(x);
+        gen_fill(&r, g, x, k);
+        if (g == G_SUBNORMAL && k > 1)
+            x[0] = 1e300; /* a row of both ends: most squares far below 2^-1000 */
+        const gemm_in gi = {0, 0, 1, 1, k, x, x, 1, k};
+        const dfs_oz_row ro[2] = {row_of(&gi, 0, 0), row_of_gpu(&gi, 0, 0)};
+        for (int v = 0; v < 2; v++) {
+            const dfs_oz_row ri = ro[v];
+            if (ri.special || ri.tau == DFS_OZ_NONE_TAU) {
+                ck_assert(ri.special || dfs_oz_row_l2sq(ri, k) == 0.0);
+                continue;
+            }
+            mpfr_set_zero(acc, 1);
+            for (int64_t q = 0; q < k; q++) {
+                mpfr_set_d(t, x[q], MPFR_RNDN);
+                mpfr_mul_2si(t, t, -ri.tau, MPFR_RNDN);
+                mpfr_sqr(t, t, MPFR_RNDN); /* exact: 106 bits in 120 */
+                mpfr_add(acc, acc, t, MPFR_RNDN);
+            }
+            const double exact_dn = mpfr_get_d(acc, MPFR_RNDD), exact_up = mpfr_get_d(acc, MPFR_RNDU);
+            const double b = dfs_oz_row_l2sq(ri, k);
+            ck_assert_msg(b >= exact_up && b >= 0.25 && b <= (double)k,
+                          "gen %s k %lld order %d: bound %a below the sum of squares %a",
+                          gen_label(g), (long long)k, v, b, exact_up);
+            ck_assert_msg(b <= exact_dn * (1 + 0x1p-25) + 0x1p-900 || b == (double)k,
+                          "gen %s k %lld order %d: bound %a far above the sum of squares %a",
+                          gen_label(g), (long long)k, v, b, exact_dn);
+        }
+        free(x);
+    }
+    mpfr_clear(acc);
+    mpfr_clear(t);
+}
+END_TEST
+
+/* The bits per row are as many as Cauchy-Schwarz allows and no more: A = a row of k equal
+ * elements v, B = its transpose, so X = k a~^2 = the bound itself, with every moduli count.
+ * The int8 engine's CPU twin must give k v^2 within the truncation error; one bit more per
+ * element (dfs_crt_row_bits with L instead of L - 1) puts X above M/2 in about half the cases,
+ * and the reconstruction then wraps. */
+START_TEST(crt_gemm_fast_tight)
+{
+    static const int64_t ks[] = {1, 2, 3, 5, 64, 1000, 4097};
+    static const double vs[] = {0.5, 0.75, 0.9999999, 1 - 0x1p-53, 3.0, 0x1.6a09e667f3bcdp-1};
+    long cases = 0;
+    for (int n = 2; n <= DFS_CRT_MODULI; n++)
+        for (int ik = 0; ik < 7; ik++)
+            for (int iv = 0; iv < 6; iv++) {
+                const int64_t k = ks[ik];
+                const double v = vs[iv];
+                double *a = malloc((size_t)k * sizeof *a), c = 0;
+                ck_assert_ptr_nonnull(a);
+                for (int64_t q = 0; q < k; q++)
+                    a[q] = v;
+                dfs_oz_stats st;
+                /* op(A) = a as 1 x k (lda 1), op(B) = a as k x 1 */
+                dfs_oz_crt_gemm_host(0, 0, 1, 1, k, 1.0, a, 1, a, k, 0.0, &c, 1, n, 1, &st);
+                const long double want = (long double)k * v * v;
+                const int bits = dfs_crt_scale_bits(n, k);
+                const long double tol = bits > 0 ? 2.0L * k * v * v * ldexpl(1.0L, 1 - bits) +
+                                                       want * 0x1p-50L
+                                                 : want;
+                ck_assert_msg(fabsl((long double)c - want) <= tol,
+                              "%d moduli, k %lld, v %a: %a, want %La (allowed %La)", n,
+                              (long long)k, v, c, want, tol);
+                cases++;
+                free(a);
+            }
+    ck_assert_int_gt(cases, 900);
+}
+END_TEST
+
 /* The int8 engine's result does not depend on how op(A) and op(B) are stored: a row whose l1
  * norm rounds differently when its 32 partial sums are merged in order rather than in the rows
  * pass's butterfly (so one order per layout would show), and C the same bits for A or A^T, B or
@@ -459,4 +577,6 @@ void repro_crt_tests(TCase *t)
     tcase_add_test(t, crt_gemm_correctly_rounded);
     tcase_add_test(t, crt_gemm_fast);
     tcase_add_test(t, crt_gemm_fast_layout);
+    tcase_add_test(t, crt_row_l2sq);
+    tcase_add_test(t, crt_gemm_fast_tight);
 }
