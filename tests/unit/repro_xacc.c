@@ -129,8 +129,59 @@ START_TEST(xacc_random)
 }
 END_TEST
 
+/* fpe.h's expansion stays exact: after every product, the terms plus what was inserted so far
+ * sum to the products' exact sum (an exact accumulator holds their difference: zero), unless
+ * the thread spilled.  Products of wide and of equal exponents (FastTwoSum's ordering by the
+ * encodings' high words: equal high words, one operand larger in its low word), subnormal
+ * errors, exact cancellation, zeros; some streams spill (too wide for four terms), most not. */
+START_TEST(fpe_exact)
+{
+    rng r = rng_seed(12);
+    int streams = 0, spilled = 0;
+    for (int it = 0; it < 4000; it++) {
+        double t[4] = {0, 0, 0, 0};
+        int64_t w[DFS_X_WORDS];
+        dfs_xacc d;
+        full_init(&d, w);
+        const int n = 1 + below(&r, 60), mode = below(&r, 5);
+        unsigned f = 0;
+        for (int i = 0; i < n && !f; i++) {
+            double x = unif_pm1(&r), y = unif_pm1(&r);
+            if (mode == 0) { /* wide: products from 2^-960 to 2^960 */
+                x = ldexp(x, below(&r, 960) - 480);
+                y = ldexp(y, below(&r, 960) - 480);
+            } else if (mode == 1) { /* one exponent, last bits apart: equal high words */
+                x = 1.0 + (double)below(&r, 1 << 20) * 0x1p-52;
+                y = below(&r, 2) ? -1.0 : 1.0;
+            } else if (mode == 2) { /* products near 2^-960: errors subnormal */
+                x = ldexp(x, -500);
+                y = ldexp(y, -459);
+            } else if (mode == 3 && i > 0 && below(&r, 2)) { /* zeros */
+                x = 0.0;
+            }
+            f |= dfs_fpe_add_product(t, 4, x, y);
+            if (f)
+                break;
+            REQUIRE(dfs_x_add_product(&d, x, y, 0));
+            dfs_xacc e;
+            int64_t ew[DFS_X_WORDS];
+            acc_copy(&e, ew, &d);
+            for (int j = 0; j < 4; j++)
+                REQUIRE(dfs_x_add_double(&e, -t[j], 0));
+            ck_assert_msg(dfs_x_sign(&e) == 0, "stream %d (mode %d), product %d: the terms %a %a "
+                          "%a %a are not the exact sum", it, mode, i, t[0], t[1], t[2], t[3]);
+        }
+        streams++;
+        spilled += (f & DFS_FPE_SPILL) != 0;
+    }
+    printf("repro: fpe exact: %d streams, %d spilled\n", streams, spilled);
+    ck_assert_int_lt(spilled, streams / 2);
+}
+END_TEST
+
 void repro_xacc_tests(TCase *t)
 {
     tcase_add_test(t, reference_and_rounding_edges);
     tcase_add_test(t, xacc_random);
+    tcase_add_test(t, fpe_exact);
 }
