@@ -23,7 +23,8 @@ typedef struct {
     int64_t ld;
     int trans;
     int64_t rows, inner;
-    int *exps; /* out: one per row */
+    int *exps;           /* out: one per row */
+    const double *alpha; /* device pointer mode: the call's alpha; 0 there: src is not read */
 } dfs_df_exps_args;
 
 /* Packs rows r0 .. r0+R-1 of the R x K matrix above, scaled by 2^-exps[r], into DF planes
@@ -35,6 +36,7 @@ typedef struct {
     int64_t r0, R, K, Rp, Kp;
     const int *exps;
     float *hi, *lo;
+    const double *alpha; /* as in dfs_df_exps_args: 0 there, zeros are packed */
 } dfs_df_pack_args;
 
 /* C(m0 + i, n0 + j) = alpha * sum_p op(A)(i, p) op(B)(p, j) + beta * C for i < m, j < n, from

@@ -37,17 +37,17 @@ static void plan_panels(int64_t m, int64_t n, int64_t Kp, size_t budget, int64_t
 
 /* The exponents of the rows of an R x K operand (binary64 only). */
 static int exps(const CUfunction *k, CUstream st, const dfs_df_operand *x, const void *p,
-                int64_t rows, int64_t inner, int *out)
+                int64_t rows, int64_t inner, int *out, const double *alpha_dev)
 {
     if (x->df)
         return 0;
-    dfs_df_exps_args a = {p, x->ld, x->trans, rows, inner, out};
+    dfs_df_exps_args a = {p, x->ld, x->trans, rows, inner, out, alpha_dev};
     return dfs_launch(k[K_EXPS], (unsigned)((rows + 31) / 32), 1, 1, 32, 8, st, &a);
 }
 
 static int pack(const CUfunction *k, CUstream st, const dfs_df_operand *x, const void *p,
                 int64_t r0, int64_t R, int64_t K, int64_t Rp, int64_t Kp, const int *e, float *hi,
-                float *lo)
+                float *lo, const double *alpha_dev)
 {
     const unsigned gx = (unsigned)(Rp / 32), gy = (unsigned)((Kp + 31) / 32);
     if (x->df) {
@@ -56,7 +56,7 @@ static int pack(const CUfunction *k, CUstream st, const dfs_df_operand *x, const
         dfs_df_pack_df_args a = {src, x->ld, x->trans, R, K, Rp, Kp, hi, lo};
         return dfs_launch(k[K_PACK_DF], gx, gy, 1, 32, 8, st, &a);
     }
-    dfs_df_pack_args a = {p, x->ld, x->trans, r0, R, K, Rp, Kp, e, hi, lo};
+    dfs_df_pack_args a = {p, x->ld, x->trans, r0, R, K, Rp, Kp, e, hi, lo, alpha_dev};
     return dfs_launch(k[K_PACK], gx, gy, 1, 32, 8, st, &a);
 }
 
@@ -110,15 +110,16 @@ int dfs_df_gemm_run(dfs_scratch *s, CUstream st, int tile, size_t workspace, int
         g->B = B->df ? NULL : pb;
         g->C = C0 ? C0 + b * strideC : NULL;
         g->Cdf = Cdf0 ? Cdf0 + 2 * b * strideC : NULL;
-        err |= exps(kern, st, A, pa, m, k, expA);
-        err |= exps(kern, st, &Bt, pb, n, k, expB);
+        /* device pointer mode: the kernels read alpha; 0 there: A and B are not read */
+        err |= exps(kern, st, A, pa, m, k, expA, g->alpha);
+        err |= exps(kern, st, &Bt, pb, n, k, expB, g->alpha);
         for (int64_t n0 = 0; n0 < n && !err; n0 += Nb) {
             const int64_t nr = n - n0 < Nb ? n - n0 : Nb, Np = round_up(nr, DFS_DF_BN);
-            err |= pack(kern, st, &Bt, pb, n0, nr, k, Np, Kp, expB, Bhi, Blo);
+            err |= pack(kern, st, &Bt, pb, n0, nr, k, Np, Kp, expB, Bhi, Blo, g->alpha);
             for (int64_t m0 = 0; m0 < m && !err; m0 += Mb) {
                 const int64_t mr = m - m0 < Mb ? m - m0 : Mb, Mp = round_up(mr, DFS_DF_BM);
                 if (n0 == 0 || Mb < m) /* one m panel: packed once per batch entry */
-                    err |= pack(kern, st, A, pa, m0, mr, k, Mp, Kp, expA, Ahi, Alo);
+                    err |= pack(kern, st, A, pa, m0, mr, k, Mp, Kp, expA, Ahi, Alo, g->alpha);
                 g->Mp = Mp;
                 g->Np = Np;
                 g->m = mr;

@@ -15,11 +15,12 @@ extern "C" __global__ void dfs_df_exps(dfs_df_exps_args a)
     __shared__ unsigned long long red[8][33];
     const int tx = threadIdx.x, ty = threadIdx.y;
     const int64_t rbase = (int64_t)blockIdx.x * 32;
+    const int64_t inner = a.alpha && *a.alpha == 0.0 ? 0 : a.inner; /* alpha = 0: not read */
     if (!a.trans) {
         const int64_t r = rbase + tx;
         unsigned long long m = 0;
         if (r < a.rows)
-            for (int64_t p = ty; p < a.inner; p += 8) {
+            for (int64_t p = ty; p < inner; p += 8) {
                 unsigned long long b = dfs_df_abs_bits(a.src[r + p * a.ld]);
                 m = b > m ? b : m;
             }
@@ -36,7 +37,7 @@ extern "C" __global__ void dfs_df_exps(dfs_df_exps_args a)
             if (r >= a.rows)
                 break;
             unsigned long long m = 0;
-            for (int64_t p = tx; p < a.inner; p += 32) {
+            for (int64_t p = tx; p < inner; p += 32) {
                 unsigned long long b = dfs_df_abs_bits(a.src[p + r * a.ld]);
                 m = b > m ? b : m;
             }
@@ -59,13 +60,14 @@ extern "C" __global__ void dfs_df_pack(dfs_df_pack_args a)
     __shared__ double tile[32][33];
     const int tx = threadIdx.x, ty = threadIdx.y;
     const int64_t rb = (int64_t)blockIdx.x * 32, pb = (int64_t)blockIdx.y * 32;
+    const int64_t K = a.alpha && *a.alpha == 0.0 ? 0 : a.K; /* alpha = 0: zeros, not read */
     for (int j = ty; j < 32; j += 8) {
         if (!a.trans) {
             const int64_t r = rb + tx, p = pb + j;
-            tile[j][tx] = r < a.R && p < a.K ? a.src[(a.r0 + r) + p * a.ld] : 0.0;
+            tile[j][tx] = r < a.R && p < K ? a.src[(a.r0 + r) + p * a.ld] : 0.0;
         } else {
             const int64_t r = rb + j, p = pb + tx;
-            tile[tx][j] = r < a.R && p < a.K ? a.src[p + (a.r0 + r) * a.ld] : 0.0;
+            tile[tx][j] = r < a.R && p < K ? a.src[p + (a.r0 + r) * a.ld] : 0.0;
         }
     }
     __syncthreads();

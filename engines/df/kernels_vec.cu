@@ -177,6 +177,8 @@ extern "C" __global__ void __launch_bounds__(256) dfs_df_gemv_n(dfs_df_gemv_args
 {
     __shared__ float xh[256], xl[256];
     __shared__ int xbad;
+    if (a.alpha && *a.alpha == 0.0)
+        return; /* A and x are not read: dfs_df_gemv_final gives beta y */
     const int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
     const bool active = i < a.m;
     const int s = blockIdx.y;
@@ -229,6 +231,8 @@ extern "C" __global__ void __launch_bounds__(256) dfs_df_gemv_t(dfs_df_gemv_args
 {
     __shared__ float xh[256], xl[256];
     __shared__ int xbad;
+    if (a.alpha && *a.alpha == 0.0)
+        return; /* A and x are not read: dfs_df_gemv_final gives beta y */
     const int64_t j = (int64_t)blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32;
     const bool active = j < a.n;
     const int lane = threadIdx.x % 32, s = blockIdx.y;

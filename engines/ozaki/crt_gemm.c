@@ -175,9 +175,11 @@ static cublasStatus_t one_gemm(const run *R, const dfs_gemm_call *c, const doubl
     err |= DFS_DRV(cuMemsetD32Async)((CUdeviceptr)(uintptr_t)izero, 0, 1, R->st) != CUDA_SUCCESS;
     const int beta_bits = dfs_oz_beta(k > 0 ? k : 1); /* the rows pass's slice count: unused */
     err |= dfs_oz_launch_rows(R->k, R->st, A, ars, aqs, m, k, l.c.tauA, l.c.needA, l.c.nrmA,
-                              l.c.ssA, l.c.maxneed, beta_bits, l.c.consts);
+                              l.c.ssA, l.c.maxneed, beta_bits, l.c.consts,
+                              dev_scalars ? c->alpha : NULL);
     err |= dfs_oz_launch_rows(R->k, R->st, B, bcs, bqs, n, k, l.c.tauB, l.c.needB, l.c.nrmB,
-                              l.c.ssB, l.c.maxneed + 1, beta_bits, NULL);
+                              l.c.ssB, l.c.maxneed + 1, beta_bits, NULL,
+                              dev_scalars ? c->alpha : NULL);
     if (err)
         return CUBLAS_STATUS_EXECUTION_FAILED;
 

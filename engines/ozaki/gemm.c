@@ -92,9 +92,11 @@ typedef struct {
 
 int dfs_oz_launch_rows(const CUfunction *kern, CUstream st, const double *X, int64_t rs,
                        int64_t qs, int64_t rows, int64_t k, int *tau, int *need, double *nrm,
-                       double *ss, int *maxneed, int beta, double *consts)
+                       double *ss, int *maxneed, int beta, double *consts,
+                       const double *alpha_dev)
 {
-    dfs_oz_rows_args a = {X, rs, qs, rows, k, tau, need, maxneed, nrm, ss, beta, qs == 1, consts};
+    dfs_oz_rows_args a = {X,  rs,   qs,   rows,      k,      tau,      need,
+                          maxneed, nrm, ss, beta, qs == 1, consts, alpha_dev};
     /* a warp per row in blocks of 256 threads, or 32 rows per block of 1024 (kernels_gemm.cu;
      * host_gemm.h's row_of_gpu follows the order) */
     const int64_t blocks = a.warp_per_row ? (rows * 32 + 255) / 256 : (rows + 31) / 32;
@@ -280,9 +282,11 @@ static cublasStatus_t one_gemm(const run *R, const dfs_gemm_call *c, const doubl
         DFS_DRV(cuMemsetD32Async)((CUdeviceptr)(uintptr_t)l.c.stats, 0, 8, R->st) != CUDA_SUCCESS)
         return CUBLAS_STATUS_EXECUTION_FAILED;
     err |= dfs_oz_launch_rows(R->k, R->st, A, ars, aqs, m, k, l.c.tauA, l.c.needA, l.c.nrmA,
-                              NULL, l.c.maxneed, beta_bits, l.c.consts);
+                              NULL, l.c.maxneed, beta_bits, l.c.consts,
+                              dev_scalars ? c->alpha : NULL);
     err |= dfs_oz_launch_rows(R->k, R->st, B, bcs, bqs, n, k, l.c.tauB, l.c.needB, l.c.nrmB,
-                              NULL, l.c.maxneed + 1, beta_bits, NULL);
+                              NULL, l.c.maxneed + 1, beta_bits, NULL,
+                              dev_scalars ? c->alpha : NULL);
     if (!err && fb &&
         DFS_DRV(cuMemcpyDtoHAsync)((void *)fb->need, (CUdeviceptr)(uintptr_t)l.c.maxneed,
                                    2 * sizeof(int), R->st) != CUDA_SUCCESS)

@@ -67,7 +67,8 @@ size_t dfs_oz_carve_call(CUdeviceptr base, int64_t m, int64_t n, int ss, dfs_oz_
 const CUfunction *dfs_oz_gemm_kernels(void);
 int dfs_oz_launch_rows(const CUfunction *kern, CUstream st, const double *X, int64_t rs,
                        int64_t qs, int64_t rows, int64_t k, int *tau, int *need, double *nrm,
-                       double *ss, int *maxneed, int beta, double *consts);
+                       double *ss, int *maxneed, int beta, double *consts,
+                       const double *alpha_dev);
 void dfs_oz_finish_call_fields(dfs_oz_finish_args *f, const dfs_ctx *x, const dfs_gemm_call *c,
                                const double *A, const double *B, double *C);
 /* The fields of a finish/direct block that come from the call's workspace: rows, list,

@@ -38,6 +38,7 @@ extern "C" __global__ void __launch_bounds__(32 * ROW_PARTS) dfs_oz_rows(dfs_oz_
         a.consts[1] = 0.0;
     }
     const int lane = threadIdx.x & 31;
+    const int skip = a.alpha && *a.alpha == 0.0; /* alpha = 0: X is not read */
     int64_t r;
     dfs_oz_row ri = dfs_oz_row_init();
     if (a.warp_per_row) {
@@ -45,7 +46,7 @@ extern "C" __global__ void __launch_bounds__(32 * ROW_PARTS) dfs_oz_rows(dfs_oz_
         if (r >= a.rows)
             return; /* whole warps */
         const double *x = a.X + r * a.rs;
-        for (int64_t q = lane; q < a.k; q += 32)
+        for (int64_t q = lane; q < a.k && !skip; q += 32)
             dfs_oz_row_add(&ri, x[q * a.qs]);
         for (int off = 16; off > 0; off >>= 1) {
             dfs_oz_row o;
@@ -61,7 +62,7 @@ extern "C" __global__ void __launch_bounds__(32 * ROW_PARTS) dfs_oz_rows(dfs_oz_
     } else {
         const int part = threadIdx.x / 32;
         r = (int64_t)blockIdx.x * 32 + lane;
-        if (r < a.rows) {
+        if (r < a.rows && !skip) {
             const double *x = a.X + r * a.rs;
             for (int64_t q = part; q < a.k; q += ROW_PARTS)
                 dfs_oz_row_add(&ri, x[q * a.qs]);
@@ -102,8 +103,9 @@ extern "C" __global__ void __launch_bounds__(256) dfs_oz_split(dfs_oz_split_args
     const int r_fast = a.rs == 1;
     for (int64_t e = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; e < total; e += stride) {
         const int64_t r = r_fast ? e % a.rows : e / a.k, q = r_fast ? e / a.rows : e % a.k;
-        const double v = a.X[(a.r0 + r) * a.rs + q * a.qs];
         const int tau = a.tau[a.r0 + r];
+        /* a row of zeros (or, alpha = 0, not read: dfs_oz_rows) is not loaded */
+        const double v = tau == DFS_OZ_NONE_TAU ? 0.0 : a.X[(a.r0 + r) * a.rs + q * a.qs];
         double *out = a.S + r * a.srs + q * a.sqs;
         for (int i = 0; i < a.s; i++)
             out[i * a.sstride] =
@@ -220,11 +222,15 @@ template <bool R62> __device__ __forceinline__ void crt_residues(const dfs_crt_r
         if (blockIdx.x == 0 && r < a.rows)
             a.bits[a.r0 + r] = b;
     }
+    __syncthreads();
+    /* rows of zeros, with Inf or NaN, or (alpha = 0) not read by the rows pass: not loaded */
     for (int i = t; i < RES_ROWS * RES_Q; i += 256) {
         const int rr = a.rs == 1 ? i % RES_ROWS : i / RES_Q;
         const int qq = a.rs == 1 ? i / RES_ROWS : i % RES_Q;
         const int64_t r = rb + rr, q = q0 + qq;
-        tile[rr][qq] = r < a.rows && q < a.k ? a.X[(a.r0 + r) * a.rs + q * a.qs] : 0.0;
+        tile[rr][qq] = r < a.rows && q < a.k && taus[rr] != DFS_OZ_NONE_TAU
+                           ? a.X[(a.r0 + r) * a.rs + q * a.qs]
+                           : 0.0;
     }
     __syncthreads();
     const int rr = t / 8, g = t % 8;

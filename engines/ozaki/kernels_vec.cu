@@ -147,6 +147,8 @@ __device__ __forceinline__ void store_terms(const dfs_oz_gemv_args &a, int64_t o
 extern "C" __global__ void __launch_bounds__(DFS_OZ_GEMV_THREADS)
     dfs_oz_gemv_n(dfs_oz_gemv_args a)
 {
+    if (a.alpha && *a.alpha == 0.0)
+        return; /* A and x are not read: dfs_oz_gemv_final gives RN(beta y) */
     const int64_t r = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
     const int s = blockIdx.y;
     if (r >= a.len)
@@ -175,6 +177,8 @@ extern "C" __global__ void __launch_bounds__(DFS_OZ_GEMV_THREADS)
 extern "C" __global__ void __launch_bounds__(DFS_OZ_GEMV_THREADS)
     dfs_oz_gemv_t(dfs_oz_gemv_args a)
 {
+    if (a.alpha && *a.alpha == 0.0)
+        return; /* A and x are not read: dfs_oz_gemv_final gives RN(beta y) */
     const int lane = threadIdx.x & 31;
     const int64_t c = (int64_t)blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32;
     const int s = blockIdx.y;

@@ -31,6 +31,8 @@ typedef struct {
     double *nrm, *ss;
     int beta, warp_per_row;
     double *consts; /* the kernel also writes 1.0 and 0.0 here (device scalars for cuBLAS) */
+    const double *alpha; /* device pointer mode: the call's alpha; 0 there: X is not read (every
+                            row as a row of zeros), as cuBLAS reads no operand then */
 } dfs_oz_rows_args;
 
 /* Slices 0 .. s-1 of rows r0 .. r0+rows-1 of op(X): slice i of element (r, q) goes to
