@@ -91,7 +91,8 @@ DFS_HD int dfs_crt_output_fast(const dfs_crt_step *st, const int nfix, const int
 
 /* Output with residue sums c[l * stride] of a row and a column with top exponents ta, tb,
  * truncated to bA = dfs_crt_row_bits(st->L, sA, k) and bB bits (nA, nB: their l1 norms,
- * dfs_oz_row_l1, sA, sB: their sums of squares, dfs_oz_row_l2sq; read in verify only), special: either holds Inf or NaN.  alpha, beta, cv (C's
+ * dfs_oz_row_l1; sA, sB: their sums of squares, dfs_oz_row_l2sq; read in verify only),
+ * special: either holds Inf or NaN.  alpha, beta, cv (C's
  * value; not read when beta = 0).  DFS_OZ_WRITTEN with *v, or DFS_OZ_LISTED (special values, or
  * alpha S + beta C beyond the window), or DFS_OZ_UNDECIDED (verify: the truncation could change
  * the rounding).  Not verifying: dfs_crt_output_fast.  *lower (verify, written): one modulus
@@ -99,8 +100,8 @@ DFS_HD int dfs_crt_output_fast(const dfs_crt_step *st, const int nfix, const int
  * only). */
 DFS_HD int dfs_crt_output(const dfs_crt_step *st, const int32_t *c, uint32_t stride, int ta,
                           int tb, int bA, int bB, double nA, double nB, double sA, double sB,
-                          int special, double alpha,
-                          double beta, double cv, int64_t *win, int64_t *res, double *v,
+                          int special, double alpha, double beta, double cv, int64_t *win,
+                          int64_t *res, double *v,
                           int *lower)
 {
     *lower = 0;

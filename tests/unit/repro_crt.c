@@ -82,8 +82,8 @@ START_TEST(crt_moduli)
             }
             const int c = dfs_crt_count(b, ks[i]);
             ck_assert(c >= 1 && c <= n);
-            /* every row gets at least these bits, the fullest row (l1 norm k) too, and a row of
-             * one element more */
+            /* every row gets at least these bits, the fullest row (sum of squares k) too, and a
+             * row of one element more */
             const int L = dfs_crt_bits(n);
             ck_assert_int_eq(dfs_crt_row_bits(L, (double)ks[i], ks[i]), b);
             ck_assert_int_ge(dfs_crt_row_bits(L, (double)ks[i] * 0.999, ks[i]), b);
