@@ -18,7 +18,7 @@
  *         scratch one DGEMM may use (default 1024); larger products run block by block.
  * DDOT and DGEMV are always exact (one pass, vec.c); the knobs are DGEMM's.
  *   int8   DGEMM only (EXBLAS_MODE=fast on tensor-core parts): the exact product of the rows
- *          and columns truncated to integers of 51 bits and more (55 above k = 8192; more for
+ *          and columns truncated to integers of 51 bits and more (54 above k = 8192; more for
  *          rows of a few large elements), from int8 residues on integer tensor cores, rounded
  *          once; native accuracy or better on well-scaled data, faster
  *          than native FP64 at large sizes (README.md).  Options: moduli (0 = by k, else 2-24:
