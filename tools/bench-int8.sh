@@ -5,14 +5,17 @@
 # on int8 (EXBLAS_MODE=repro:products=int8) against plain repro at n = 4096 and 8192, phi 0 and 1.
 # Every run checks 256 sampled entries of C against the correctly rounded product (--check 256:
 # the max_rel_err column).  EXTRA_MODES="MODE ..." (modes separated by spaces) adds those modes
-# to the first part's runs.  CSV on stdout (exblas-bench's columns), one header.  A failing run
+# to the first part's runs; FEWER=1 adds the int8 engine with one modulus fewer than its default.  CSV on stdout (exblas-bench's columns), one header.  A failing run
 # prints a comment line and the script goes on.
 set -u
 B=${1:-build}/tools/exblas-bench
 . "$(dirname "$0")/bench-lib.sh"
 for n in 4096 8192 16384; do
+    # one modulus fewer than the default (dfs_crt_fast_moduli: 15 up to k = 8192, 16 above)
+    if [ $n -le 8192 ]; then fewer=int8:moduli=14; else fewer=int8:moduli=15; fi
+    [ "${FEWER:-0}" = 1 ] || fewer=
     for phi in 0.5 2; do
-        for mode in native int8 ${EXTRA_MODES:-}; do
+        for mode in native int8 $fewer ${EXTRA_MODES:-}; do
             bench "$mode" dgemm $n $n $n --phi $phi --reps 5 --warmup 3 --check 256
         done
     done
