@@ -95,8 +95,8 @@ int dfs_oz_launch_rows(const CUfunction *kern, CUstream st, const double *X, int
                        double *ss, int *maxneed, int beta, double *consts,
                        const double *alpha_dev)
 {
-    dfs_oz_rows_args a = {X,   rs,  qs, rows, k,    tau,     need,   maxneed,
-                          nrm, ss,  beta, qs == 1, consts, alpha_dev};
+    dfs_oz_rows_args a = {X,   rs, qs,   rows,    k,      tau,      need, maxneed,
+                          nrm, ss, beta, qs == 1, consts, alpha_dev};
     /* a warp per row in blocks of 256 threads, or 32 rows per block of 1024 (kernels_gemm.cu;
      * host_gemm.h's row_of_gpu follows the order) */
     const int64_t blocks = a.warp_per_row ? (rows * 32 + 255) / 256 : (rows + 31) / 32;
