@@ -15,25 +15,30 @@
 typedef struct {
     const char *name;
     const char *fallback; /* older name of the same function, or NULL */
-    int lib;              /* DFS_LIB_CUBLAS or DFS_LIB_DRIVER */
+    int lib;              /* DFS_LIB_CUBLAS, DFS_LIB_CUBLASLT or DFS_LIB_DRIVER */
 } dfs_sym_info;
 
-enum { DFS_LIB_CUBLAS, DFS_LIB_DRIVER, DFS_LIB_COUNT };
+enum { DFS_LIB_CUBLAS, DFS_LIB_CUBLASLT, DFS_LIB_DRIVER, DFS_LIB_COUNT };
 
 static const dfs_sym_info sym_table[DFS_SYM_COUNT] = {
 #define DFS_X_CUBLAS(n) [DFS_SYM_##n] = {#n, NULL, DFS_LIB_CUBLAS},
+#define DFS_X_CUBLASLT(n) [DFS_SYM_##n] = {#n, NULL, DFS_LIB_CUBLASLT},
 #define DFS_X_DRIVER(n, s, f) [DFS_SYM_##n] = {s, f, DFS_LIB_DRIVER},
-    DFS_CUBLAS_SYMBOLS(DFS_X_CUBLAS) DFS_DRIVER_SYMBOLS(DFS_X_DRIVER)
+    DFS_CUBLAS_SYMBOLS(DFS_X_CUBLAS) DFS_CUBLASLT_SYMBOLS(DFS_X_CUBLASLT)
+    DFS_DRIVER_SYMBOLS(DFS_X_DRIVER)
 #undef DFS_X_CUBLAS
+#undef DFS_X_CUBLASLT
 #undef DFS_X_DRIVER
 };
 
 /* Basename prefixes of the loaded objects searched by dl_iterate_phdr, and the SONAMEs tried
  * as a last resort, per library. */
-static const char *const lib_prefix[DFS_LIB_COUNT] = {"libcublas.so", "libcuda.so"};
+static const char *const lib_prefix[DFS_LIB_COUNT] = {"libcublas.so", "libcublasLt.so",
+                                                       "libcuda.so"};
 static const char *const lib_sonames[DFS_LIB_COUNT][3] = {
     {"libcublas.so.13", "libcublas.so.12", NULL},
-    {"libcuda.so.1", NULL, NULL},
+    {NULL, NULL, NULL}, /* never loaded by dfshim: see resolve.h */
+    {NULL, NULL, NULL}, /* neither: a process that has not loaded it has no CUDA context */
 };
 
 static _Atomic(dfs_fn) cache[DFS_SYM_COUNT];
@@ -157,11 +162,11 @@ dfs_fn dfs_resolve(dfs_sym sym)
     }
     if (!p) {
         /* A missing driver is normal on a machine without a GPU: say it only at info level. */
-        dfs_log_once(s->lib == DFS_LIB_CUBLAS ? DFS_LOG_ERROR : DFS_LOG_INFO, s->name,
-                     "cannot find the real %s: %s",
-                     s->name,
-                     s->lib == DFS_LIB_CUBLAS ? "is libcublas loaded in this process?"
-                                              : "no CUDA driver (libcuda.so.1) in this process");
+        dfs_log_once(s->lib == DFS_LIB_DRIVER ? DFS_LOG_INFO : DFS_LOG_ERROR, s->name,
+                     "cannot find the real %s: %s", s->name,
+                     s->lib == DFS_LIB_CUBLAS     ? "is libcublas loaded in this process?"
+                     : s->lib == DFS_LIB_CUBLASLT ? "is libcublasLt loaded in this process?"
+                                                  : "no CUDA driver (libcuda.so.1) in this process");
         return NULL;
     }
     f = to_fn(p);

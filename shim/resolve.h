@@ -3,13 +3,14 @@
  * Every function the shim or an engine calls in libcublas or libcuda is named once in the
  * tables below and resolved lazily, thread-safely and once per symbol: dlsym(RTLD_NEXT), then
  * the already-loaded object found with dl_iterate_phdr + dlopen(RTLD_NOLOAD), and only as a
- * last resort dlopen of the library by SONAME (with a warning).  Calls made through DFS_REAL
+ * last resort (libcublas only) dlopen of the library by SONAME (with a warning).  Calls made through DFS_REAL
  * never re-enter the shim's exported hooks.  Engines include this header and nothing else of
  * shim/. */
 #ifndef DFS_RESOLVE_H
 #define DFS_RESOLVE_H
 
 #include <cublas.h> /* the legacy API's prototypes; it includes cublas_api.h (not cublas_v2.h) */
+#include <cublasLt.h>
 #include <cublas_api.h>
 #include <cuda.h>
 
@@ -23,6 +24,10 @@
     X(cublasGetMathMode) X(cublasGetVersion_v2) X(cublasCreate_v2) X(cublasSetStream_v2)           \
     X(cublasDgemm) X(cublasDgemv) X(cublasDdot) X(cublasGetError) X(cublasSetKernelStream)         \
     X(cublasShutdown)
+
+/* cuBLASLt entry points (libcublasLt), for the cublasLtMatmul hook. */
+#define DFS_CUBLASLT_SYMBOLS(X)                                                                    \
+    X(cublasLtMatmul) X(cublasLtMatmulDescGetAttribute) X(cublasLtMatrixLayoutGetAttribute)
 
 /* CUDA driver entry points: (our name, exported symbol, fallback symbol for older drivers).
  * The driver API is used instead of cudart because an application may link cudart statically;
@@ -47,14 +52,19 @@
     X(cuLaunchKernel, "cuLaunchKernel", NULL)                                                      \
     X(cuMemAllocAsync, "cuMemAllocAsync", NULL)                                                    \
     X(cuMemFreeAsync, "cuMemFreeAsync", NULL)                                                      \
+    X(cuMemFree, "cuMemFree_v2", NULL)                                                             \
     X(cuMemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2", NULL)                                            \
     X(cuMemsetD32Async, "cuMemsetD32Async", NULL)                                              \
-    X(cuMemHostAlloc, "cuMemHostAlloc", NULL)
+    X(cuMemHostAlloc, "cuMemHostAlloc", NULL)                                                      \
+    X(cuCtxGetId, "cuCtxGetId", NULL)                                                              \
+    X(cuMemcpy2DAsync, "cuMemcpy2DAsync_v2", NULL)                                                 \
+    X(cuMemcpy3DAsync, "cuMemcpy3DAsync_v2", NULL)
 
 typedef enum {
 #define DFS_X_CUBLAS(n) DFS_SYM_##n,
 #define DFS_X_DRIVER(n, s, f) DFS_SYM_##n,
-    DFS_CUBLAS_SYMBOLS(DFS_X_CUBLAS) DFS_DRIVER_SYMBOLS(DFS_X_DRIVER)
+    DFS_CUBLAS_SYMBOLS(DFS_X_CUBLAS) DFS_CUBLASLT_SYMBOLS(DFS_X_CUBLAS)
+    DFS_DRIVER_SYMBOLS(DFS_X_DRIVER)
 #undef DFS_X_CUBLAS
 #undef DFS_X_DRIVER
     DFS_SYM_COUNT
@@ -81,13 +91,18 @@ typedef CUresult (*dfs_fn_cuLaunchKernel)(CUfunction, unsigned, unsigned, unsign
                                           unsigned, unsigned, unsigned, CUstream, void **, void **);
 typedef CUresult (*dfs_fn_cuMemAllocAsync)(CUdeviceptr *, size_t, CUstream);
 typedef CUresult (*dfs_fn_cuMemFreeAsync)(CUdeviceptr, CUstream);
+typedef CUresult (*dfs_fn_cuMemFree)(CUdeviceptr);
 typedef CUresult (*dfs_fn_cuMemcpyDtoHAsync)(void *, CUdeviceptr, size_t, CUstream);
 typedef CUresult (*dfs_fn_cuMemsetD32Async)(CUdeviceptr, unsigned int, size_t, CUstream);
 typedef CUresult (*dfs_fn_cuMemHostAlloc)(void **, size_t, unsigned int);
+typedef CUresult (*dfs_fn_cuCtxGetId)(CUcontext, unsigned long long *);
+typedef CUresult (*dfs_fn_cuMemcpy2DAsync)(const CUDA_MEMCPY2D *, CUstream);
+typedef CUresult (*dfs_fn_cuMemcpy3DAsync)(const CUDA_MEMCPY3D *, CUstream);
 
 typedef void (*dfs_fn)(void);
 
-/* The real function, or NULL when it cannot be found (never aborts). */
+/* The real function, or NULL when it cannot be found (never aborts).  cuBLASLt's come from
+ * libcublasLt, never loaded by dfshim itself: a caller of cublasLtMatmul has it loaded. */
 dfs_fn dfs_resolve(dfs_sym sym);
 
 /* DFS_REAL(cublasDgemm_v2)(...): the real cuBLAS function, typed from cublas_api.h.

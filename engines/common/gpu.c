@@ -63,50 +63,65 @@ CUdeviceptr dfs_scratch_get(dfs_scratch *s, size_t bytes, CUstream stream)
     if (!DFS_DRV(cuMemAllocAsync) || !DFS_DRV(cuMemFreeAsync) || !DFS_DRV(cuEventCreate) ||
         !DFS_DRV(cuEventRecord) || !DFS_DRV(cuStreamWaitEvent))
         return 0;
-    /* Another stream used the space last: order this use after that one. */
-    if (s->ptr && s->stream != stream) {
-        if (!s->done && DFS_DRV(cuEventCreate)(&s->done, CU_EVENT_DISABLE_TIMING) != CUDA_SUCCESS)
-            return 0;
-        if (DFS_DRV(cuEventRecord)(s->done, s->stream) != CUDA_SUCCESS ||
-            DFS_DRV(cuStreamWaitEvent)(stream, s->done, 0) != CUDA_SUCCESS)
-            return 0;
-        s->stream = stream;
-    }
-    if (s->ptr && s->size >= bytes)
-        return s->ptr;
-    if (dfs_stream_capturing(stream)) {
-        dfs_log_once(DFS_LOG_WARN, "scratch-capture",
-                     "an engine needs more workspace while the stream is being captured into a "
-                     "graph; such calls run natively (run the call once before capturing)");
+    const int capturing = dfs_stream_capturing(stream);
+    /* after the last use, whichever stream it was on (a graph cannot wait for an outside
+     * event: captured uses rely on the order the application gives its streams) */
+    if (s->ptr && s->pending && !capturing &&
+        DFS_DRV(cuStreamWaitEvent)(stream, s->done, 0) != CUDA_SUCCESS)
         return 0;
-    }
-    if (s->ptr) {
-        DFS_DRV(cuMemFreeAsync)(s->ptr, stream);
-        s->ptr = 0;
-        s->size = 0;
-    }
-    size_t want = bytes + bytes / 8; /* some headroom against regrowth */
-    CUdeviceptr p = 0;
-    if (DFS_DRV(cuMemAllocAsync)(&p, want, stream) != CUDA_SUCCESS) {
-        want = bytes;
-        if (DFS_DRV(cuMemAllocAsync)(&p, want, stream) != CUDA_SUCCESS)
+    if (!s->ptr || s->size < bytes) {
+        if (capturing) {
+            dfs_log_once(DFS_LOG_WARN, "scratch-capture",
+                         "an engine needs more workspace while the stream is being captured "
+                         "into a graph; such calls run natively (run the call once before "
+                         "capturing)");
             return 0;
+        }
+        if (s->ptr) {
+            DFS_DRV(cuMemFreeAsync)(s->ptr, stream);
+            s->ptr = 0;
+            s->size = 0;
+        }
+        size_t want = bytes + bytes / 8; /* some headroom against regrowth */
+        CUdeviceptr p = 0;
+        if (DFS_DRV(cuMemAllocAsync)(&p, want, stream) != CUDA_SUCCESS) {
+            want = bytes;
+            if (DFS_DRV(cuMemAllocAsync)(&p, want, stream) != CUDA_SUCCESS)
+                return 0;
+        }
+        s->ptr = p;
+        s->size = want;
     }
-    s->ptr = p;
-    s->size = want;
-    s->stream = stream;
-    return p;
+    s->using = stream;
+    s->using_set = !capturing;
+    return s->ptr;
+}
+
+void dfs_scratch_unlock(dfs_scratch *s)
+{
+    if (s->using_set && s->ptr) {
+        if (!s->done && DFS_DRV(cuEventCreate)(&s->done, CU_EVENT_DISABLE_TIMING) != CUDA_SUCCESS)
+            s->done = NULL;
+        if (s->done && DFS_DRV(cuEventRecord)(s->done, s->using) == CUDA_SUCCESS)
+            s->pending = 1;
+    }
+    s->using_set = 0;
+    pthread_mutex_unlock(&s->lock);
 }
 
 void dfs_scratch_release(dfs_scratch *s)
 {
-    if (s->ptr && DFS_DRV(cuMemFreeAsync))
-        DFS_DRV(cuMemFreeAsync)(s->ptr, s->stream);
+    if (s->ptr && DFS_DRV(cuMemFree)) {
+        if (s->pending && DFS_DRV(cuEventSynchronize))
+            DFS_DRV(cuEventSynchronize)(s->done);
+        DFS_DRV(cuMemFree)(s->ptr);
+    }
     if (s->done && DFS_DRV(cuEventDestroy))
         DFS_DRV(cuEventDestroy)(s->done);
     s->ptr = 0;
     s->size = 0;
     s->done = NULL;
+    s->pending = 0;
 }
 
 int dfs_sm_count(int device)

@@ -46,20 +46,28 @@ int dfs_result_to_host(void *host, CUdeviceptr dev, size_t bytes, CUstream strea
 int dfs_stream_capturing(CUstream stream);
 
 /* Per-handle device workspace (owned by the shim's handle state, used by one engine call at a
- * time under `lock`). */
+ * time: between pthread_mutex_lock(&lock) and dfs_scratch_unlock).  No caller's stream is kept
+ * past the call (the application may destroy it): each use is fenced by the event `done`,
+ * recorded on the use's stream when the engine has enqueued its work, and the next use, on
+ * whatever stream, waits for it. */
 struct dfs_scratch {
     pthread_mutex_t lock;
     CUdeviceptr ptr;
     size_t size;
-    CUstream stream; /* the stream of the last use */
-    CUevent done;    /* recorded on `stream` when another stream takes the space */
+    CUevent done;    /* recorded after the last use's work (never inside a graph capture) */
+    int pending;     /* done has been recorded */
+    CUstream using;  /* the stream of the use in progress, when using_set */
+    int using_set;
 };
 typedef struct dfs_scratch dfs_scratch;
 
-/* At least `bytes` of scratch ordered after all earlier uses on `stream`, or 0 when it cannot be
- * had (allocation failure, or growth needed during graph capture).  Call with s->lock held. */
+/* At least `bytes` of scratch ordered after all earlier uses, for work on `stream`, or 0 when
+ * it cannot be had (allocation failure, or growth needed during graph capture).  Call with
+ * s->lock held. */
 CUdeviceptr dfs_scratch_get(dfs_scratch *s, size_t bytes, CUstream stream);
-/* Frees the space (stream-ordered) when the handle goes away. */
+/* Ends a use: fences the work enqueued since dfs_scratch_get, then releases s->lock. */
+void dfs_scratch_unlock(dfs_scratch *s);
+/* Frees the space when the handle goes away (waits for its last use). */
 void dfs_scratch_release(dfs_scratch *s);
 
 #endif

@@ -75,7 +75,7 @@ DFBLAS_EXPORT dfblas_status dfblas_gemm(dfblas_handle h, cudaStream_t stream, df
     pthread_mutex_lock(&h->scratch.lock);
     int r = dfs_df_gemm_run(&h->scratch, (CUstream)stream, DFS_DF_TILE_64x64, ws, m, n,
                             k, 1, &a, &b, 0, &g);
-    pthread_mutex_unlock(&h->scratch.lock);
+    dfs_scratch_unlock(&h->scratch);
     switch (r) {
     case DFS_DF_OK:
         return DFBLAS_SUCCESS;

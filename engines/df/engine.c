@@ -114,7 +114,7 @@ static cublasStatus_t df_dgemm(const dfs_ctx *x, const dfs_gemm_call *c)
     pthread_mutex_lock(&x->scratch->lock);
     int r = dfs_df_gemm_run(x->scratch, (CUstream)x->stream, o.tile, o.workspace, c->m, c->n,
                             c->k, c->batch, &A, &B, c->strideC, &g);
-    pthread_mutex_unlock(&x->scratch->lock);
+    dfs_scratch_unlock(x->scratch);
     switch (r) {
     case DFS_DF_OK:
         return CUBLAS_STATUS_SUCCESS;
@@ -176,7 +176,7 @@ static cublasStatus_t df_ddot(const dfs_ctx *x, const dfs_dot_call *c)
                          {0, 0, 0}, NULL, (int)blocks, NULL};
     double *tmp;
     if (!vec_scratch(x, blocks, 1, &a.part, &a.flag, &tmp)) {
-        pthread_mutex_unlock(&x->scratch->lock);
+        dfs_scratch_unlock(x->scratch);
         return DFS_STATUS_DECLINED;
     }
     a.result = host_result ? tmp : c->result;
@@ -184,7 +184,7 @@ static cublasStatus_t df_ddot(const dfs_ctx *x, const dfs_dot_call *c)
     err |= dfs_launch(k[V_DOT_FINAL], 1, 1, 1, 256, 1, st, &a);
     if (!err && host_result)
         err = dfs_result_to_host(c->result, (CUdeviceptr)(uintptr_t)tmp, sizeof(double), st);
-    pthread_mutex_unlock(&x->scratch->lock);
+    dfs_scratch_unlock(x->scratch);
     if (err) {
         dfs_log_once(DFS_LOG_ERROR, "df-launch-dot", "df: a DOT kernel failed");
         return CUBLAS_STATUS_EXECUTION_FAILED;
@@ -238,13 +238,13 @@ static cublasStatus_t df_dgemv(const dfs_ctx *x, const dfs_gemv_call *c)
     pthread_mutex_lock(&x->scratch->lock);
     double *unused;
     if (!vec_scratch(x, splits * len, len, &a.part, &a.flags, &unused)) {
-        pthread_mutex_unlock(&x->scratch->lock);
+        dfs_scratch_unlock(x->scratch);
         return DFS_STATUS_DECLINED;
     }
     int err = dfs_launch(k[trans ? V_GEMV_T : V_GEMV_N], (unsigned)out_blocks, (unsigned)splits, 1,
                          256, 1, st, &a);
     err |= dfs_launch(k[V_GEMV_FINAL], (unsigned)((len + 255) / 256), 1, 1, 256, 1, st, &a);
-    pthread_mutex_unlock(&x->scratch->lock);
+    dfs_scratch_unlock(x->scratch);
     if (err) {
         dfs_log_once(DFS_LOG_ERROR, "df-launch-gemv", "df: a GEMV kernel failed");
         return CUBLAS_STATUS_EXECUTION_FAILED;

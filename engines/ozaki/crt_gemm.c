@@ -292,7 +292,7 @@ cublasStatus_t dfs_crt_dgemm_gpu(const dfs_ctx *x, const dfs_gemm_call *c,
             s = CUBLAS_STATUS_EXECUTION_FAILED;
         }
     }
-    pthread_mutex_unlock(&x->scratch->lock);
+    dfs_scratch_unlock(x->scratch);
     if (s == CUBLAS_STATUS_EXECUTION_FAILED)
         dfs_log_once(DFS_LOG_ERROR, "crt-gemm", "%s: a DGEMM kernel failed",
                      o->verify ? "repro" : "int8");

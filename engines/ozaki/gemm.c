@@ -367,7 +367,7 @@ cublasStatus_t dfs_oz_dgemm_gpu(const dfs_ctx *x, const dfs_gemm_call *c,
     for (int64_t i = 0; i < c->batch && s == CUBLAS_STATUS_SUCCESS; i++)
         s = one_gemm(&R, c, c->A + i * c->strideA, c->B + i * c->strideB, c->C + i * c->strideC,
                      o->workspace);
-    pthread_mutex_unlock(&x->scratch->lock);
+    dfs_scratch_unlock(x->scratch);
     if (s == CUBLAS_STATUS_EXECUTION_FAILED)
         dfs_log_once(DFS_LOG_ERROR, "repro-gemm", "repro: a DGEMM kernel failed");
     return s;

@@ -80,13 +80,13 @@ cublasStatus_t dfs_oz_ddot_gpu(const dfs_ctx *x, const dfs_dot_call *c)
         a.result = c->result;
         err = dfs_launch(k[K_DOT_SINGLE], 1, 1, 1, DFS_OZ_DOT_THREADS, 1, st, &a);
     } else {
-        pthread_mutex_unlock(&x->scratch->lock);
+        dfs_scratch_unlock(x->scratch);
         dfs_log_once(DFS_LOG_ERROR, "repro-dot-scratch", "repro: no device memory for a DOT");
         return CUBLAS_STATUS_ALLOC_FAILED;
     }
     if (!err && host_result)
         err = dfs_result_to_host(c->result, (CUdeviceptr)(uintptr_t)tmp, sizeof(double), st);
-    pthread_mutex_unlock(&x->scratch->lock);
+    dfs_scratch_unlock(x->scratch);
     if (err) {
         dfs_log_once(DFS_LOG_ERROR, "repro-dot", "repro: a DOT kernel failed");
         return CUBLAS_STATUS_EXECUTION_FAILED;
@@ -152,7 +152,7 @@ cublasStatus_t dfs_oz_dgemv_gpu(const dfs_ctx *x, const dfs_gemv_call *c)
     err |= dfs_launch(k[K_GEMV_FINAL],
                       (unsigned)((a.len + DFS_OZ_FINAL_WARPS - 1) / DFS_OZ_FINAL_WARPS), 1, 1,
                       32 * DFS_OZ_FINAL_WARPS, 1, st, &a);
-    pthread_mutex_unlock(&x->scratch->lock);
+    dfs_scratch_unlock(x->scratch);
     if (err) {
         dfs_log_once(DFS_LOG_ERROR, "repro-gemv", "repro: a GEMV kernel failed");
         return CUBLAS_STATUS_EXECUTION_FAILED;
