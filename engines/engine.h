@@ -28,6 +28,9 @@ typedef enum {
      * value (the record points at copies), Ddot's result returned (the record points at a host
      * variable) */
     DFS_API_LEGACY_DGEMM, DFS_API_LEGACY_DGEMV, DFS_API_LEGACY_DDOT,
+    /* cublasLtMatmul (cuBLASLt): the shim passes an internal handle and a column-major record of
+     * the product; natively the shim itself forwards the original call */
+    DFS_API_LT_MATMUL,
 } dfs_api;
 
 /* C(i) = alpha * op(A(i)) * op(B(i)) + beta * C(i) for i < batch, column-major, FP64.

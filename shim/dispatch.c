@@ -32,6 +32,7 @@ static const char *const api_names[] = {
     [DFS_API_LEGACY_DGEMM] = "cublasDgemm (legacy)",
     [DFS_API_LEGACY_DGEMV] = "cublasDgemv (legacy)",
     [DFS_API_LEGACY_DDOT] = "cublasDdot (legacy)",
+    [DFS_API_LT_MATMUL] = "cublasLtMatmul",
 };
 
 static char op_char(cublasOperation_t op)
@@ -70,11 +71,17 @@ static void trace(dfs_routine r, const void *call, dfs_args args, int engine, in
             declined_by ? ")" : "", (int)st);
 }
 
-static cublasStatus_t invoke(int engine, dfs_routine r, const dfs_ctx *x, const void *call)
+static cublasStatus_t invoke(int engine, dfs_routine r, const dfs_ctx *x, const void *call,
+                             const dfs_foreign *f)
 {
     const dfs_engine *e = dfs_engines[engine];
     cublasStatus_t st;
     depth++;
+    if (engine == 0 && f) {
+        st = f->native(f->arg);
+        depth--;
+        return st;
+    }
     switch (r) {
     case DFS_R_DGEMM:
         st = e->dgemm ? e->dgemm(x, call) : DFS_STATUS_DECLINED;
@@ -119,13 +126,13 @@ static int alpha_is_zero(dfs_routine r, const void *call, cublasPointerMode_t mo
 }
 
 static cublasStatus_t dispatch(dfs_routine r, cublasHandle_t h, const void *call, int64_t min_dim,
-                               dfs_args args)
+                               dfs_args args, const dfs_foreign *f)
 {
     dfs_ctx x = {.handle = h};
     const dfs_config *cfg = dfs_config_current();
     int timed = dfs_timing_enabled();
     if (depth || !cfg || args != DFS_ARGS_OK || (dfs_config_all_native(cfg) && !timed)) {
-        cublasStatus_t st = invoke(0, r, &x, call);
+        cublasStatus_t st = invoke(0, r, &x, call, f);
         dfs_stats_count(r, 0, 0);
         if (dfs_log_on(DFS_LOG_TRACE))
             trace(r, call, args, 0, 0, st);
@@ -148,8 +155,10 @@ static cublasStatus_t dispatch(dfs_routine r, cublasHandle_t h, const void *call
         if (engine != 0 && (!s || handle_wants_native(h) || alpha_is_zero(r, call, x.pointer_mode)))
             engine = 0;
     }
+    if (engine != 0 && f && f->stage && f->stage(f->arg, x.stream) != CUBLAS_STATUS_SUCCESS)
+        engine = 0;
     dfs_timing_slot *slot = timed ? dfs_timing_start(s, x.stream, r, engine) : NULL;
-    cublasStatus_t st = invoke(engine, r, &x, call);
+    cublasStatus_t st = invoke(engine, r, &x, call, f);
     int declined_by = 0;
     if (st == DFS_STATUS_DECLINED) {
         char key[96];
@@ -160,7 +169,7 @@ static cublasStatus_t dispatch(dfs_routine r, cublasHandle_t h, const void *call
                      "(said once per engine and routine)", dfs_engines[engine]->name, what);
         declined_by = engine;
         engine = 0;
-        st = invoke(0, r, &x, call);
+        st = invoke(0, r, &x, call, f);
     }
     if (slot)
         dfs_timing_stop(s, slot, x.stream, engine);
@@ -178,17 +187,28 @@ static int64_t min3(int64_t a, int64_t b, int64_t c)
 
 cublasStatus_t dfs_dispatch_gemm(cublasHandle_t h, const dfs_gemm_call *c, dfs_args args)
 {
-    return dispatch(DFS_R_DGEMM, h, c, min3(c->m, c->n, c->k), args);
+    return dispatch(DFS_R_DGEMM, h, c, min3(c->m, c->n, c->k), args, NULL);
+}
+
+cublasStatus_t dfs_dispatch_gemm_foreign(cublasHandle_t h, const dfs_gemm_call *c, dfs_args args,
+                                         const dfs_foreign *f)
+{
+    return dispatch(DFS_R_DGEMM, h, c, min3(c->m, c->n, c->k), args, f);
+}
+
+int dfs_dispatch_nested(void)
+{
+    return depth > 0;
 }
 
 cublasStatus_t dfs_dispatch_gemv(cublasHandle_t h, const dfs_gemv_call *c, dfs_args args)
 {
-    return dispatch(DFS_R_DGEMV, h, c, c->m < c->n ? c->m : c->n, args);
+    return dispatch(DFS_R_DGEMV, h, c, c->m < c->n ? c->m : c->n, args, NULL);
 }
 
 cublasStatus_t dfs_dispatch_dot(cublasHandle_t h, const dfs_dot_call *c, dfs_args args)
 {
-    return dispatch(DFS_R_DDOT, h, c, c->n, args);
+    return dispatch(DFS_R_DDOT, h, c, c->n, args, NULL);
 }
 
 void dfs_trace_forwarded(const char *api, int64_t m, int64_t n, int64_t k, cublasStatus_t st)

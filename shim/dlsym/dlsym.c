@@ -5,7 +5,7 @@
  *   LD_PRELOAD=libdfshim-dlsym.so:libdfshim.so ./program
  *
  * Only a lookup in an explicit handle of a name libdfshim.so hooks, whose answer lies in a
- * libcublas.so object, and which does not come from libdfshim.so itself (its resolver must reach
+ * libcublas.so or libcublasLt.so object, and which does not come from libdfshim.so itself (its resolver must reach
  * the real functions), is answered with libdfshim.so's function instead.  RTLD_NEXT and
  * RTLD_DEFAULT lookups go straight to glibc by a tail jump (dlsym_x86_64.S), so their meaning,
  * which depends on the caller, is unchanged.  Not loaded by default: it replaces dlsym for the
@@ -19,14 +19,14 @@
 typedef void *(*dlsym_fn)(void *, const char *);
 HIDDEN dlsym_fn dfs_real_dlsym;
 
-/* The names libdfshim.so defines (keep in step with shim/hooks.c and shim/legacy.c). */
+/* The names libdfshim.so defines (keep in step with shim/hooks.c, legacy.c and lt.c). */
 static const char *const hooked[] = {
     "cublasDgemm_v2", "cublasDgemm_v2_64", "cublasDgemv_v2", "cublasDgemv_v2_64",
     "cublasDdot_v2", "cublasDdot_v2_64", "cublasDgemmStridedBatched",
     "cublasDgemmStridedBatched_64", "cublasGemmEx", "cublasGemmEx_64",
     "cublasGemmStridedBatchedEx", "cublasGemmStridedBatchedEx_64", "cublasDestroy_v2",
     "cublasDgemm", "cublasDgemv", "cublasDdot", "cublasSetKernelStream", "cublasGetError",
-    "cublasShutdown",
+    "cublasShutdown", "cublasLtMatmul",
 };
 
 HIDDEN void dfs_dlsym_init(void)
@@ -71,7 +71,9 @@ HIDDEN void *dfs_dlsym_explicit(void *handle, const char *name)
     if (!dfs_real_dlsym)
         return NULL;
     void *p = dfs_real_dlsym(handle, name);
-    if (!p || !name || !is_hooked(name) || strncmp(object_of(p), "libcublas.so", 12) ||
+    const char *obj = object_of(p);
+    if (!p || !name || !is_hooked(name) ||
+        (strncmp(obj, "libcublas.so", 12) && strncmp(obj, "libcublasLt.so", 14)) ||
         !strncmp(object_of(caller), "libdfshim", 9))
         return p;
     /* libdfshim.so's definition, if it is loaded (preloaded: first in the global scope) */

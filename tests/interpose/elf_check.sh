@@ -19,6 +19,7 @@ expected=(
     cublasGemmStridedBatchedEx cublasGemmStridedBatchedEx_64
     cublasDestroy_v2
     cublasDgemm cublasDgemv cublasDdot cublasSetKernelStream cublasGetError cublasShutdown
+    cublasLtMatmul
 )
 linker_symbols=(_init _fini _edata _end __bss_start)
 

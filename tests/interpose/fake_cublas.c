@@ -14,6 +14,8 @@
  * routines are in fake_cublas_v2.c, what both share in fake_cublas_impl.h. */
 #include "fake_cublas_impl.h"
 
+#include "fake_cublaslt.h"
+
 #include <cublas.h> /* the legacy API */
 #include <cuda.h>
 
@@ -283,4 +285,14 @@ EXPORT CUresult cuCtxGetCurrent(CUcontext *ctx)
         return CUDA_ERROR_INVALID_CONTEXT;
     *ctx = (CUcontext)&legacy;
     return CUDA_SUCCESS;
+}
+
+/* ---------- a call into cuBLASLt from inside libcublas ---------- */
+
+/* As cuBLAS's own routines call cuBLASLt: the shim must pass this on untouched and unrouted. */
+EXPORT cublasStatus_t fake_cublas_lt_matmul(const fake_lt_args *a)
+{
+    return cublasLtMatmul(a->lt, a->desc, a->alpha, a->A, a->Adesc, a->B, a->Bdesc, a->beta, a->C,
+                          a->Cdesc, a->D, a->Ddesc, a->algo, a->workspace, a->workspace_size,
+                          a->stream);
 }

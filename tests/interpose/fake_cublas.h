@@ -6,6 +6,8 @@
 #ifndef FAKE_CUBLAS_H
 #define FAKE_CUBLAS_H
 
+#include "fake_cublaslt.h"
+
 #include <cublas_api.h>
 
 /* Calls so far of the entry point `name` (e.g. "cublasDgemm_v2"); NULL: of all entry points;
@@ -35,5 +37,9 @@ const fake_gemmex_args *fake_cublas_last_gemmex(void);
 
 /* The stream the legacy cublasSetKernelStream() last set. */
 cudaStream_t fake_cublas_legacy_stream(void);
+
+/* Calls cublasLtMatmul with these arguments from inside the stand-in libcublas, as cuBLAS's own
+ * routines do (the stand-in is linked to the stand-in libcublasLt). */
+cublasStatus_t fake_cublas_lt_matmul(const fake_lt_args *a);
 
 #endif

@@ -6,7 +6,8 @@
  *      gives libdfshim.so's cublasDgemm_v2, cublasDdot_v2 and legacy cublasDgemm with the
  *      interposer and the library's own without; a name the shim does not hook
  *      (cublasCreate_v2) always the library's; the redirected function computes the right
- *      result and the call is traced as intercepted.
+ *      result and the call is traced as intercepted.  Likewise cublasLtMatmul (hooked) and
+ *      cublasLtCreate (not) in a handle of the stand-in libcublasLt.so.13.
  *   2. RTLD_NEXT keeps its meaning relative to the caller: probe_a's probe_next() finds
  *      probe_b's probe() (2), not probe_a's (1).
  *   3. RTLD_DEFAULT keeps its meaning: from a library loaded with RTLD_LOCAL (LOCAL) it finds a
@@ -50,6 +51,16 @@ int main(int argc, char **argv)
         CHECK(p && !strcmp(object_of(p), want), "dlsym(libcublas handle, %s) is in %s, not %s",
               hooked[i], object_of(p), want);
     }
+    /* cuBLASLt's matmul too, in a handle of the stand-in libcublasLt (the stand-in libcublas's
+     * dependency); a name the shim does not hook stays the library's */
+    void *ltlib = dlopen("libcublasLt.so.13", RTLD_NOW | RTLD_NOLOAD);
+    CHECK(ltlib, "the stand-in libcublasLt.so.13 is not loaded: %s", dlerror());
+    void *mm = dlsym(ltlib, "cublasLtMatmul"), *ltc = dlsym(ltlib, "cublasLtCreate");
+    const char *want_lt = redirect ? "libdfshim.so" : "libcublasLt.so.13";
+    CHECK(mm && !strcmp(object_of(mm), want_lt), "dlsym(libcublasLt handle, cublasLtMatmul) is in "
+          "%s, not %s", object_of(mm), want_lt);
+    CHECK(ltc && !strcmp(object_of(ltc), "libcublasLt.so.13"), "cublasLtCreate comes from %s",
+          object_of(ltc));
     void *create = dlsym(lib, "cublasCreate_v2");
     CHECK(create && !strcmp(object_of(create), "libcublas.so.13"),
           "cublasCreate_v2 (not hooked) comes from %s", object_of(create));
