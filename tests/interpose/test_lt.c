@@ -135,7 +135,16 @@ int main(void)
     expect_forwarded("k of A != k of B", &f, 0, &cur,
                      "forwarded (dimensions that do not agree)");
 
+    const cublasLtMatmulDesc_t descs[] = {desc, d32, de, ds};
+    for (size_t i = 0; i < sizeof descs / sizeof descs[0]; i++)
+        cublasLtMatmulDescDestroy(descs[i]);
+    const cublasLtMatrixLayout_t lays[] = {la, lb, lc, ld, lp, lw};
+    for (size_t i = 0; i < sizeof lays / sizeof lays[0]; i++)
+        cublasLtMatrixLayoutDestroy(lays[i]);
+    cublasLtDestroy(lt);
     remove_tree(dir);
+    free(log);
+    free(dir);
     printf("lt: all checks passed\n");
     return 0;
 }
