@@ -125,6 +125,22 @@ static int alpha_is_zero(dfs_routine r, const void *call, cublasPointerMode_t mo
     return 0;
 }
 
+/* A NULL matrix or vector: cuBLAS's own rules for it (refusal, even where the operand is not
+ * read) are not the engines' business, so such calls run natively. */
+static int null_operand(dfs_routine r, const void *call)
+{
+    if (r == DFS_R_DGEMM) {
+        const dfs_gemm_call *c = call;
+        return !c->A || !c->B || !c->C;
+    }
+    if (r == DFS_R_DGEMV) {
+        const dfs_gemv_call *c = call;
+        return !c->A || !c->x || !c->y;
+    }
+    const dfs_dot_call *c = call;
+    return !c->x || !c->y;
+}
+
 static cublasStatus_t dispatch(dfs_routine r, cublasHandle_t h, const void *call, int64_t min_dim,
                                dfs_args args, const dfs_foreign *f)
 {
@@ -152,7 +168,8 @@ static cublasStatus_t dispatch(dfs_routine r, cublasHandle_t h, const void *call
         x.device = s ? s->dev.ordinal : -1;
         x.options = &rule.options;
         x.scratch = s ? &s->scratch : NULL;
-        if (engine != 0 && (!s || handle_wants_native(h) || alpha_is_zero(r, call, x.pointer_mode)))
+        if (engine != 0 && (!s || handle_wants_native(h) || alpha_is_zero(r, call, x.pointer_mode) ||
+                            null_operand(r, call)))
             engine = 0;
     }
     if (engine != 0 && f && f->stage && f->stage(f->arg, x.stream) != CUBLAS_STATUS_SUCCESS)

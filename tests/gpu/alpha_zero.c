@@ -3,6 +3,7 @@
  * whose A, B and x point to the unmapped address 0x1000 (any read faults the context, and every
  * later CUDA call fails) with alpha = 0.0 and beta = 0.5 on the device, for ops NN, TN, NT, TT
  * and N, T; C must then be exactly 0.5 C.  The same calls in host pointer mode as a control.
+ * With NULL operands instead, the shim's status must be the real cuBLAS's (which refuses them).
  * (Not NULL: cuBLAS 13.1 answers NULL operands in device pointer mode with INVALID_VALUE, measured
  * on an H200.  Not run in native mode: what cuBLAS does with an unreadable operand is its own
  * affair.) */
@@ -69,6 +70,36 @@ static void run(cublasHandle_t h, int dev_ptr, double *dC, const double *dscal)
     }
 }
 
+/* NULL operands with alpha = 0 on the device: cuBLAS refuses them (INVALID_VALUE, measured on
+ * cuBLAS 13.1) without reading anything; the shim must give the same status, whatever engine. */
+static void null_operands(cublasHandle_t h, double *dC, const double *dscal)
+{
+    static const cublasOperation_t ops[2] = {CUBLAS_OP_N, CUBLAS_OP_T};
+    GT_CUBLAS(cublasSetPointerMode_v2(h, CUBLAS_POINTER_MODE_DEVICE));
+    for (int which = 0; which < 3; which++) {
+        const double *A = which == 1 ? NULL : BAD, *B = which == 2 ? NULL : BAD;
+        if (which == 0)
+            A = B = NULL;
+        const char *what = which == 0 ? "A and B" : which == 1 ? "A" : "B";
+        for (int o = 0; o < 2; o++) {
+            gt_case("Dgemm_v2 op=%cN, NULL %s, alpha 0 on the device", gt_op_char(ops[o]), what);
+            const int lda = ops[o] == CUBLAS_OP_N ? M : K;
+            gt_cmp_status("cublasDgemm_v2",
+                          gt_real.Dgemm(h, ops[o], CUBLAS_OP_N, M, N, K, dscal, A, lda, B, K,
+                                        dscal + 1, dC, M),
+                          cublasDgemm_v2(h, ops[o], CUBLAS_OP_N, M, N, K, dscal, A, lda, B, K,
+                                         dscal + 1, dC, M));
+            gt_case("Dgemv_v2 op=%c, NULL %s, alpha 0 on the device", gt_op_char(ops[o]),
+                    which == 0 ? "A and x" : which == 1 ? "A" : "x");
+            gt_cmp_status("cublasDgemv_v2",
+                          gt_real.Dgemv(h, ops[o], M, N, dscal, A, M, B, 1, dscal + 1, dC, 1),
+                          cublasDgemv_v2(h, ops[o], M, N, dscal, A, M, B, 1, dscal + 1, dC, 1));
+        }
+    }
+    GT_CUDA(cudaDeviceSynchronize());
+    GT_CUBLAS(cublasSetPointerMode_v2(h, CUBLAS_POINTER_MODE_HOST));
+}
+
 int main(void)
 {
     gt_init("alpha_zero");
@@ -81,6 +112,8 @@ int main(void)
     gt_group("alpha = 0 with unreadable operands: C = 0.5 C exactly");
     run(h, 0, dC, dscal);
     run(h, 1, dC, dscal);
+    gt_group("NULL operands, alpha = 0 on the device: cuBLAS's status");
+    null_operands(h, dC, dscal);
     GT_CUBLAS(cublasDestroy_v2(h));
     return gt_finish();
 }
