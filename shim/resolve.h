@@ -56,6 +56,7 @@
     X(cuMemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2", NULL)                                            \
     X(cuMemsetD32Async, "cuMemsetD32Async", NULL)                                              \
     X(cuMemHostAlloc, "cuMemHostAlloc", NULL)                                                      \
+    X(cuMemFreeHost, "cuMemFreeHost", NULL)                                                        \
     X(cuCtxGetId, "cuCtxGetId", NULL)                                                              \
     X(cuMemcpy2DAsync, "cuMemcpy2DAsync_v2", NULL)                                                 \
     X(cuMemcpy3DAsync, "cuMemcpy3DAsync_v2", NULL)
@@ -95,6 +96,7 @@ typedef CUresult (*dfs_fn_cuMemFree)(CUdeviceptr);
 typedef CUresult (*dfs_fn_cuMemcpyDtoHAsync)(void *, CUdeviceptr, size_t, CUstream);
 typedef CUresult (*dfs_fn_cuMemsetD32Async)(CUdeviceptr, unsigned int, size_t, CUstream);
 typedef CUresult (*dfs_fn_cuMemHostAlloc)(void **, size_t, unsigned int);
+typedef CUresult (*dfs_fn_cuMemFreeHost)(void *);
 typedef CUresult (*dfs_fn_cuCtxGetId)(CUcontext, unsigned long long *);
 typedef CUresult (*dfs_fn_cuMemcpy2DAsync)(const CUDA_MEMCPY2D *, CUstream);
 typedef CUresult (*dfs_fn_cuMemcpy3DAsync)(const CUDA_MEMCPY3D *, CUstream);

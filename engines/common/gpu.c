@@ -4,6 +4,7 @@
 #include "../../shim/log.h"
 #include "../../shim/resolve.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 const CUfunction *dfs_module_kernels(dfs_module *m)
@@ -58,6 +59,33 @@ int dfs_stream_capturing(CUstream stream)
     return st != CU_STREAM_CAPTURE_STATUS_NONE;
 }
 
+/* EXBLAS_TEST_NO_WORKSPACE=1, a test hook: every workspace allocation fails, as when the device
+ * is out of memory. */
+static int refuse_workspace(void)
+{
+    static int v = -1;
+    if (v < 0) {
+        const char *e = secure_getenv("EXBLAS_TEST_NO_WORKSPACE");
+        v = e && !strcmp(e, "1");
+    }
+    return v;
+}
+
+/* A workspace of `bytes` on `stream`, with some headroom when it can be had; 0 when not. */
+static CUdeviceptr allocate(size_t bytes, size_t *got, CUstream stream)
+{
+    CUdeviceptr p = 0;
+    *got = bytes + bytes / 8; /* some headroom against regrowth */
+    if (!refuse_workspace() && (DFS_DRV(cuMemAllocAsync)(&p, *got, stream) == CUDA_SUCCESS ||
+                                (*got = bytes, DFS_DRV(cuMemAllocAsync)(&p, bytes, stream) ==
+                                                   CUDA_SUCCESS)))
+        return p;
+    dfs_log_once(DFS_LOG_WARN, "scratch-alloc", "no device memory for an engine's workspace "
+                 "(%zu bytes%s): such calls take a path without it or run natively (said once)",
+                 bytes, refuse_workspace() ? ", refused: EXBLAS_TEST_NO_WORKSPACE=1" : "");
+    return 0;
+}
+
 CUdeviceptr dfs_scratch_get(dfs_scratch *s, size_t bytes, CUstream stream)
 {
     if (!DFS_DRV(cuMemAllocAsync) || !DFS_DRV(cuMemFreeAsync) || !DFS_DRV(cuEventCreate) ||
@@ -82,15 +110,12 @@ CUdeviceptr dfs_scratch_get(dfs_scratch *s, size_t bytes, CUstream stream)
             s->ptr = 0;
             s->size = 0;
         }
-        size_t want = bytes + bytes / 8; /* some headroom against regrowth */
-        CUdeviceptr p = 0;
-        if (DFS_DRV(cuMemAllocAsync)(&p, want, stream) != CUDA_SUCCESS) {
-            want = bytes;
-            if (DFS_DRV(cuMemAllocAsync)(&p, want, stream) != CUDA_SUCCESS)
-                return 0;
-        }
+        size_t got;
+        CUdeviceptr p = allocate(bytes, &got, stream);
+        if (!p)
+            return 0;
         s->ptr = p;
-        s->size = want;
+        s->size = got;
     }
     s->using = stream;
     s->using_set = !capturing;

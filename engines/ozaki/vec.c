@@ -40,6 +40,34 @@ static char *scratch(const dfs_ctx *x, size_t bytes, size_t nflags, unsigned **f
     return (char *)(uintptr_t)base;
 }
 
+/* No workspace and the result wanted on the host: one block (exact, slow) writes it into pinned
+ * host memory the device can write, and the call waits for it, as cuBLAS's host-mode DDOT does. */
+static cublasStatus_t dot_to_pinned(const CUfunction *k, CUstream st, dfs_oz_dot_args *a,
+                                    double *result)
+{
+    double *pinned = NULL;
+    if (!DFS_DRV(cuMemHostAlloc) || !DFS_DRV(cuMemFreeHost) || !DFS_DRV(cuStreamSynchronize) ||
+        DFS_DRV(cuMemHostAlloc)((void **)&pinned, sizeof(double),
+                                CU_MEMHOSTALLOC_PORTABLE | CU_MEMHOSTALLOC_DEVICEMAP) !=
+            CUDA_SUCCESS) {
+        dfs_log_once(DFS_LOG_ERROR, "repro-dot-scratch", "repro: no memory for a DOT's result");
+        return CUBLAS_STATUS_ALLOC_FAILED;
+    }
+    dfs_log_once(DFS_LOG_WARN, "repro-dot-single", "repro: no workspace for a DOT; it runs in one "
+                 "block (exact, slow)");
+    a->result = pinned;
+    int err = dfs_launch(k[K_DOT_SINGLE], 1, 1, 1, DFS_OZ_DOT_THREADS, 1, st, a);
+    err = err || DFS_DRV(cuStreamSynchronize)(st) != CUDA_SUCCESS;
+    if (!err)
+        *result = *pinned;
+    DFS_DRV(cuMemFreeHost)(pinned);
+    if (err) {
+        dfs_log_once(DFS_LOG_ERROR, "repro-dot", "repro: a DOT kernel failed");
+        return CUBLAS_STATUS_EXECUTION_FAILED;
+    }
+    return CUBLAS_STATUS_SUCCESS;
+}
+
 cublasStatus_t dfs_oz_ddot_gpu(const dfs_ctx *x, const dfs_dot_call *c)
 {
     CUstream st = (CUstream)x->stream;
@@ -81,8 +109,7 @@ cublasStatus_t dfs_oz_ddot_gpu(const dfs_ctx *x, const dfs_dot_call *c)
         err = dfs_launch(k[K_DOT_SINGLE], 1, 1, 1, DFS_OZ_DOT_THREADS, 1, st, &a);
     } else {
         dfs_scratch_unlock(x->scratch);
-        dfs_log_once(DFS_LOG_ERROR, "repro-dot-scratch", "repro: no device memory for a DOT");
-        return CUBLAS_STATUS_ALLOC_FAILED;
+        return dot_to_pinned(k, st, &a, c->result);
     }
     if (!err && host_result)
         err = dfs_result_to_host(c->result, (CUdeviceptr)(uintptr_t)tmp, sizeof(double), st);

@@ -1,0 +1,154 @@
+/* no_workspace — every workspace allocation refused (EXBLAS_TEST_NO_WORKSPACE=1, the test hook
+ * of engines/common/gpu.c, as when the device is out of memory), in the engine EXBLAS_MODE
+ * names.  Calls must still give the right results: in repro mode bit for bit the engine's CPU
+ * implementation (correctly rounded: the paths that need no workspace), in the other engines
+ * (which decline such calls) bit for bit the real cuBLAS; DGEMM (NN, TN, a strided batch), DGEMV
+ * (N and T, increments 1 and -2), DDOT with the result on the host and on the device.  The log
+ * (EXBLAS_LOG=warn) says once that the workspace could not be had. */
+#include "common.h"
+
+#include "../../engines/ozaki/host.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define M 200
+#define N 150
+#define K 300
+#define NV 100000
+
+static int repro;
+static dfs_oz_params params;
+static dfs_oz_stats stats; /* the CPU implementation's (not checked) */
+
+/* want: repro's CPU result or the real cuBLAS's (computed by the caller into want). */
+static void compare(const char *what, const double *want, const double *got, size_t n, int64_t ld)
+{
+    gt_cmp(what, want, got, n, 8, ld);
+}
+
+static void gemm_case(cublasHandle_t h, cublasOperation_t ta, int batch, const double *hA,
+                      const double *hB, const double *hC, double *dA, double *dB, double *dC)
+{
+    gt_case("Dgemm op=%cN %dx%dx%d batch %d", gt_op_char(ta), M, N, K, batch);
+    const double alpha = 1.5, beta = -0.25;
+    const int lda = ta == CUBLAS_OP_N ? M : K;
+    const long long sA = (long long)M * K, sB = (long long)K * N, sC = (long long)M * N;
+    static double want[2 * M * N], got[2 * M * N];
+    memcpy(want, hC, sizeof(double) * (size_t)sC * (size_t)batch);
+    gt_h2d(dC, hC, sizeof(double) * (size_t)sC * (size_t)batch);
+    if (repro) {
+        for (int b = 0; b < batch; b++)
+            dfs_oz_gemm_host(&params, ta != CUBLAS_OP_N, 0, M, N, K, alpha, hA + b * sA, lda,
+                             hB + b * sB, K, beta, want + b * sC, M, &stats);
+    } else {
+        GT_CUBLAS(gt_real.DgemmSB(h, ta, CUBLAS_OP_N, M, N, K, &alpha, dA, lda, sA, dB, K, sB,
+                                  &beta, dC, M, sC, batch));
+        gt_d2h(want, dC, sizeof(double) * (size_t)sC * (size_t)batch);
+        gt_h2d(dC, hC, sizeof(double) * (size_t)sC * (size_t)batch);
+    }
+    if (batch == 1)
+        GT_CUBLAS(cublasDgemm_v2(h, ta, CUBLAS_OP_N, M, N, K, &alpha, dA, lda, dB, K, &beta, dC, M));
+    else
+        GT_CUBLAS(cublasDgemmStridedBatched(h, ta, CUBLAS_OP_N, M, N, K, &alpha, dA, lda, sA, dB, K,
+                                            sB, &beta, dC, M, sC, batch));
+    gt_d2h(got, dC, sizeof(double) * (size_t)sC * (size_t)batch);
+    compare("C", want, got, (size_t)sC * (size_t)batch, M);
+}
+
+static void gemv_case(cublasHandle_t h, cublasOperation_t t, int inc, const double *hA,
+                      const double *hx, const double *hy, double *dA, double *dx, double *dy)
+{
+    gt_case("Dgemv op=%c %dx%d inc %d", gt_op_char(t), M, N, inc);
+    const double alpha = -1.0, beta = 0.5;
+    const int ylen = t == CUBLAS_OP_N ? M : N;
+    const size_t span = (size_t)(ylen - 1) * (size_t)abs(inc) + 1;
+    static double want[2 * M + 2 * N], got[2 * M + 2 * N];
+    memcpy(want, hy, span * sizeof(double));
+    gt_h2d(dy, hy, span * sizeof(double));
+    if (repro) {
+        dfs_oz_gemv_host(&params, t != CUBLAS_OP_N, M, N, alpha, hA, M, hx, inc, beta, want, inc,
+                         &stats);
+    } else {
+        GT_CUBLAS(gt_real.Dgemv(h, t, M, N, &alpha, dA, M, dx, inc, &beta, dy, inc));
+        gt_d2h(want, dy, span * sizeof(double));
+        gt_h2d(dy, hy, span * sizeof(double));
+    }
+    GT_CUBLAS(cublasDgemv_v2(h, t, M, N, &alpha, dA, M, dx, inc, &beta, dy, inc));
+    gt_d2h(got, dy, span * sizeof(double));
+    compare("y", want, got, span, 0);
+}
+
+static void dot_case(cublasHandle_t h, int device_result, const double *hx, const double *hy,
+                     double *dx, double *dy, double *dr)
+{
+    gt_case("Ddot n=%d result on the %s", NV, device_result ? "device" : "host");
+    double want, got;
+    if (repro) {
+        want = dfs_oz_dot_host(&params, NV, hx, 1, hy, -1, &stats);
+    } else {
+        GT_CUBLAS(gt_real.Ddot(h, NV, dx, 1, dy, -1, &want));
+    }
+    if (device_result) {
+        GT_CUBLAS(cublasSetPointerMode_v2(h, CUBLAS_POINTER_MODE_DEVICE));
+        GT_CUBLAS(cublasDdot_v2(h, NV, dx, 1, dy, -1, dr));
+        GT_CUBLAS(cublasSetPointerMode_v2(h, CUBLAS_POINTER_MODE_HOST));
+        gt_d2h(&got, dr, sizeof got);
+    } else {
+        GT_CUBLAS(cublasDdot_v2(h, NV, dx, 1, dy, -1, &got));
+    }
+    compare("result", &want, &got, 1, 0);
+}
+
+int main(void)
+{
+    char log[64];
+    snprintf(log, sizeof log, "/tmp/dfshim-nows-%d.log", (int)getpid());
+    setenv("EXBLAS_LOG", "warn", 1);
+    setenv("EXBLAS_LOG_FILE", log, 1);
+    gt_init("no_workspace");
+    const char *hook = getenv("EXBLAS_TEST_NO_WORKSPACE"), *mode = getenv("EXBLAS_MODE");
+    if (!hook || strcmp(hook, "1"))
+        gt_fatal("run with EXBLAS_TEST_NO_WORKSPACE=1");
+    repro = mode && !strncmp(mode, "repro", 5);
+    params = dfs_oz_default_params();
+
+    const size_t na = 2u * M * K, nb = 2u * K * N, nc = 2u * M * N;
+    double *hA = gt_hmalloc(na * 8), *hB = gt_hmalloc(nb * 8), *hC = gt_hmalloc(nc * 8);
+    double *hx = gt_hmalloc(NV * 8), *hy = gt_hmalloc(NV * 8);
+    gt_fill(hA, na, 1), gt_fill(hB, nb, 2), gt_fill(hC, nc, 3), gt_fill(hx, NV, 4);
+    gt_fill(hy, NV, 5);
+    double *dA = gt_dmalloc(na * 8), *dB = gt_dmalloc(nb * 8), *dC = gt_dmalloc(nc * 8);
+    double *dx = gt_dmalloc(NV * 8), *dy = gt_dmalloc(NV * 8), *dr = gt_dmalloc(8);
+    double *dyv = gt_dmalloc(nc * 8);
+    gt_h2d(dA, hA, na * 8), gt_h2d(dB, hB, nb * 8), gt_h2d(dx, hx, NV * 8), gt_h2d(dy, hy, NV * 8);
+    cublasHandle_t h;
+    GT_CUBLAS(cublasCreate_v2(&h));
+
+    gt_group("no workspace (%s)", mode ? mode : "native");
+    gemm_case(h, CUBLAS_OP_N, 1, hA, hB, hC, dA, dB, dC);
+    gemm_case(h, CUBLAS_OP_T, 1, hA, hB, hC, dA, dB, dC);
+    gemm_case(h, CUBLAS_OP_N, 2, hA, hB, hC, dA, dB, dC);
+    for (int t = 0; t < 2; t++)
+        for (int inc = 1; inc >= -2; inc -= 3)
+            gemv_case(h, t ? CUBLAS_OP_T : CUBLAS_OP_N, inc, hA, hx, hC, dA, dx, dyv);
+    dot_case(h, 0, hx, hy, dx, dy, dr);
+    dot_case(h, 1, hx, hy, dx, dy, dr);
+    GT_CUDA(cudaDeviceSynchronize());
+
+    gt_case("the log says it once");
+    FILE *f = fopen(log, "r");
+    int lines = 0;
+    char line[512];
+    while (f && fgets(line, sizeof line, f))
+        lines += strstr(line, "no device memory for an engine's workspace") != NULL;
+    if (f)
+        fclose(f);
+    if (mode && strcmp(mode, "native") && lines != 1)
+        gt_fail("%d log lines about the workspace, expected 1", lines);
+    unlink(log);
+    GT_CUBLAS(cublasDestroy_v2(h));
+    return gt_finish();
+}
