@@ -125,17 +125,17 @@ static int alpha_is_zero(dfs_routine r, const void *call, cublasPointerMode_t mo
     return 0;
 }
 
-/* A NULL matrix or vector: cuBLAS's own rules for it (refusal, even where the operand is not
- * read) are not the engines' business, so such calls run natively. */
+/* A NULL matrix, vector or scalar: cuBLAS's own rules for it (refusal, even where the operand
+ * is not read) are not the engines' business, so such calls run natively. */
 static int null_operand(dfs_routine r, const void *call)
 {
     if (r == DFS_R_DGEMM) {
         const dfs_gemm_call *c = call;
-        return !c->A || !c->B || !c->C;
+        return !c->A || !c->B || !c->C || !c->alpha || !c->beta;
     }
     if (r == DFS_R_DGEMV) {
         const dfs_gemv_call *c = call;
-        return !c->A || !c->x || !c->y;
+        return !c->A || !c->x || !c->y || !c->alpha || !c->beta;
     }
     const dfs_dot_call *c = call;
     return !c->x || !c->y;
@@ -168,8 +168,8 @@ static cublasStatus_t dispatch(dfs_routine r, cublasHandle_t h, const void *call
         x.device = s ? s->dev.ordinal : -1;
         x.options = &rule.options;
         x.scratch = s ? &s->scratch : NULL;
-        if (engine != 0 && (!s || handle_wants_native(h) || alpha_is_zero(r, call, x.pointer_mode) ||
-                            null_operand(r, call)))
+        if (engine != 0 && (!s || null_operand(r, call) || handle_wants_native(h) ||
+                            alpha_is_zero(r, call, x.pointer_mode)))
             engine = 0;
     }
     if (engine != 0 && f && f->stage && f->stage(f->arg, x.stream) != CUBLAS_STATUS_SUCCESS)
