@@ -55,6 +55,12 @@ DFS_HD double dfs_f32_pow2(int e)
     return d;
 }
 
+/* x 2^e in two exact steps (e may lie outside binary64's exponent range, the product not). */
+DFS_HD double dfs_f32_scale(double x, int e)
+{
+    return x * dfs_f32_pow2(e / 2) * dfs_f32_pow2(e - e / 2);
+}
+
 /* x rounded to the nearest multiple of 2^g (ties to even), for |x| <= 2^(g + 50) and
  * -1000 < g < 900: (x + sigma) - sigma with sigma = 1.5 * 2^(g + 52), both additions exact
  * but the first's rounding. */

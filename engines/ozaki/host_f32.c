@@ -54,11 +54,9 @@ static void split(parts *o, const double *v, int64_t k, int S, int p)
             mu = fabs(v[q]);
     }
     o->e = mu > 0 ? dfs_f32_top(mu) : 0;
-    /* 2^-e in two steps: e may be below -1022 */
-    const double s1 = dfs_f32_pow2(-o->e / 2), s2 = dfs_f32_pow2(-o->e - (-o->e / 2));
     double *r = o->x;
     for (int64_t q = 0; q < k; q++)
-        r[q] = isfinite(v[q]) ? v[q] * s1 * s2 : 0.0;
+        r[q] = isfinite(v[q]) ? dfs_f32_scale(v[q], -o->e) : 0.0;
     double *cur = o->rest[0];
     memcpy(cur, r, (size_t)k * sizeof *cur);
     for (int s = 0; s + 1 < S; s++) {
@@ -194,12 +192,10 @@ void dfs_oz_f32_gemm_host(int transa, int transb, int64_t m, int64_t n, int64_t 
             }
             s = one(&pa[i], &pb[j], k, S, fa, fb, &bd);
             /* back to scale: 2^eA then 2^eB (each exact unless the result leaves the range) */
-            const double v1 = s * dfs_f32_pow2(pa[i].e / 2) * dfs_f32_pow2(pa[i].e - pa[i].e / 2);
-            const double val = v1 * dfs_f32_pow2(pb[j].e / 2) * dfs_f32_pow2(pb[j].e - pb[j].e / 2);
+            const double val = dfs_f32_scale(dfs_f32_scale(s, pa[i].e), pb[j].e);
             *c = alpha * val + bc;
             if (bound) {
-                double sc = bd * dfs_f32_pow2(pa[i].e / 2) * dfs_f32_pow2(pa[i].e - pa[i].e / 2);
-                sc = sc * dfs_f32_pow2(pb[j].e / 2) * dfs_f32_pow2(pb[j].e - pb[j].e / 2);
+                const double sc = dfs_f32_scale(dfs_f32_scale(bd, pa[i].e), pb[j].e);
                 bound[i + j * m] = fabs(alpha) * sc * (1 + 0x1p-40) +
                                    0x1p-52 * (fabs(alpha * val) + fabs(bc)) + 0x1p-1073;
             }
