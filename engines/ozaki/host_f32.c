@@ -37,9 +37,8 @@
 typedef struct {
     int e;           /* the scale: values were multiplied by 2^-e */
     int special;     /* an Inf or NaN */
-    double *x;       /* the scaled values */
     double *P[MAX_SPLITS - 1];
-    double *rest[MAX_SPLITS]; /* Rb_t (B), or r_A in rest[S-1] (A): exact */
+    double *rest[MAX_SPLITS]; /* rest[0]: the scaled values; Rb_t (B), r_A = rest[S-1] (A): exact */
     float *R[MAX_SPLITS];     /* fl32 of rest[] */
 } parts;
 
@@ -54,11 +53,8 @@ static void split(parts *o, const double *v, int64_t k, int S, int p)
             mu = fabs(v[q]);
     }
     o->e = mu > 0 ? dfs_f32_top(mu) : 0;
-    double *r = o->x;
     for (int64_t q = 0; q < k; q++)
-        r[q] = isfinite(v[q]) ? dfs_f32_scale(v[q], -o->e) : 0.0;
-    double *cur = o->rest[0];
-    memcpy(cur, r, (size_t)k * sizeof *cur);
+        o->rest[0][q] = isfinite(v[q]) ? dfs_f32_scale(v[q], -o->e) : 0.0;
     for (int s = 0; s + 1 < S; s++) {
         for (int64_t q = 0; q < k; q++) {
             o->P[s][q] = dfs_f32_round_to(o->rest[s][q], -(s + 1) * p);
@@ -74,7 +70,7 @@ static int parts_alloc(parts *o, int64_t k)
 {
     memset(o, 0, sizeof *o);
     size_t d = (size_t)k * sizeof(double), f = (size_t)k * sizeof(float);
-    int ok = (o->x = malloc(d)) != NULL;
+    int ok = 1;
     for (int s = 0; s < MAX_SPLITS - 1; s++)
         ok &= (o->P[s] = malloc(d)) != NULL;
     for (int t = 0; t < MAX_SPLITS; t++) {
@@ -86,13 +82,25 @@ static int parts_alloc(parts *o, int64_t k)
 
 static void parts_free(parts *o)
 {
-    free(o->x);
     for (int s = 0; s < MAX_SPLITS - 1; s++)
         free(o->P[s]);
     for (int t = 0; t < MAX_SPLITS; t++) {
         free(o->rest[t]);
         free(o->R[t]);
     }
+}
+
+/* Every row of op(A) (is_b: column of op(B)) of g split into o[]; 0 when memory runs out. */
+static int split_all(parts *o, const gemm_in *g, int is_b, double *v, int S, int p)
+{
+    for (int64_t r = 0; r < (is_b ? g->n : g->m); r++) {
+        if (!parts_alloc(&o[r], g->k))
+            return 0;
+        for (int64_t q = 0; q < g->k; q++)
+            v[q] = is_b ? opB(g->tb, g->B, g->ldb, q, r) : opA(g->ta, g->A, g->lda, r, q);
+        split(&o[r], v, g->k, S, p);
+    }
+    return 1;
 }
 
 /* sum_q x_q y_q in binary32, in order, with FMA */
@@ -136,7 +144,7 @@ static double one(const parts *a, const parts *b, int64_t k, int S, float *fa, f
     /* the roundings of the rests */
     double trunc = 0;
     for (int64_t q = 0; q < k; q++) {
-        const double bq = fabs(b->x[q]);
+        const double bq = fabs(b->rest[0][q]);
         double t = fabs(a->rest[S - 1][q]) * bq + fabs((double)a->R[S - 1][q]) * bq;
         double parts_abs = fabs((double)a->R[S - 1][q]) + bq;
         for (int s = 1; s < S; s++) {
@@ -162,21 +170,9 @@ void dfs_oz_f32_gemm_host(int transa, int transb, int64_t m, int64_t n, int64_t 
     double *v = malloc((size_t)(k > 0 ? k : 1) * sizeof *v);
     float *fa = malloc((size_t)(k > 0 ? k : 1) * sizeof *fa);
     float *fb = malloc((size_t)(k > 0 ? k : 1) * sizeof *fb);
-    int ok = pa && pb && v && fa && fb && k > 0;
-    for (int64_t i = 0; ok && i < m; i++) {
-        ok = parts_alloc(&pa[i], k);
-        for (int64_t q = 0; ok && q < k; q++)
-            v[q] = opA(transa, A, lda, i, q);
-        if (ok)
-            split(&pa[i], v, k, S, p);
-    }
-    for (int64_t j = 0; ok && j < n; j++) {
-        ok = parts_alloc(&pb[j], k);
-        for (int64_t q = 0; ok && q < k; q++)
-            v[q] = opB(transb, B, ldb, q, j);
-        if (ok)
-            split(&pb[j], v, k, S, p);
-    }
+    const gemm_in g = {transa, transb, m, n, k, A, B, lda, ldb};
+    int ok = pa && pb && v && fa && fb && k > 0 && split_all(pa, &g, 0, v, S, p) &&
+             split_all(pb, &g, 1, v, S, p);
     for (int64_t j = 0; j < n; j++)
         for (int64_t i = 0; i < m; i++) {
             double *c = &C[i + j * ldc], s, bd;
