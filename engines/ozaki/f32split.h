@@ -1,17 +1,25 @@
 /* f32split.h — the split of the Ozaki scheme on binary32 products (issue 8: DGEMM from cuBLAS
  * SGEMM), shared by the CPU model (host_f32.c) and, next, the GPU kernels.
  *
- * Each row of op(A) (column of op(B)) is scaled by 2^-e, e the least integer with max |x| <
- * 2^e, so that its values lie in (-1, 1) whatever their range in binary64 (exact: a power of
- * two).  With S splits the scaled row x is cut into S - 1 slices of p bits,
+ * Each row of op(A) (column of op(B)) is scaled by 2^-e, e = top - h with top the least integer
+ * with max |x| < 2^top, so that its values lie in (-2^h, 2^h) whatever their range in binary64
+ * (exact: a power of two).  h, the headroom (dfs_f32_headroom), is as large as binary32's range
+ * allows for sums of k products of two such values (k 2^(2h) <= 2^126), so that the small
+ * elements of a row keep as many bits as binary32 can hold.  With S splits the scaled row x is
+ * cut into S - 1 slices of p bits,
  *
- *     slice s = x_{s-1} rounded to a multiple of 2^(-s p),   x_s = x_{s-1} - slice s   (exact),
+ *     slice s = x_{s-1} rounded to a multiple of 2^(h - s p),   x_s = x_{s-1} - slice s  (exact),
  *
- * |slice s| <= 2^(-(s-1) p - 1) + 2^(-s p - 1), and a last part, the rest rounded to binary32.
- * With p = floor((24 - ceil(log2 k)) / 2), a product of two slices summed over k terms is a
- * multiple of 2^(-(s+t) p) below k 2^(2p) of those units <= 2^24: exact in binary32 in any order
- * of summation, so cuBLAS SGEMM computes it exactly.  Products with a last part are not exact;
- * host_f32.c gives their bound. */
+ * |slice s| <= 2^(h - (s-1) p - 1) + 2^(h - s p - 1), and a last part, the rest rounded to
+ * binary32.  With p = floor((24 - ceil(log2 k)) / 2), a product of two slices summed over k
+ * terms is a multiple of 2^(2h - (s+t) p) below k 2^(2p) of those units <= 2^24, all of them
+ * normal binary32 numbers: exact in binary32 in any order of summation, so cuBLAS SGEMM computes
+ * it exactly.  Products with a last part are not exact; host_f32.c gives their bound.
+ *
+ * Range: an element 2^span below its row's largest keeps its bits down to binary32's underflow
+ * when 2h - spanA - spanB stays well above binary32's smallest normal; outputs of a row and a
+ * column whose spans add up to more than dfs_f32_wide_limit(k) are computed directly in
+ * binary64 instead (there an underflow could cost more than binary64's own rounding). */
 #ifndef DFS_OZ_F32SPLIT_H
 #define DFS_OZ_F32SPLIT_H
 
@@ -20,14 +28,39 @@
 #include <stdint.h>
 #include <string.h>
 
-/* Bits per slice for inner dimension k (at least 1). */
-DFS_HD int dfs_f32_slice_bits(int64_t k)
+/* The largest inner dimension the split is exact for (p >= 1). */
+#define DFS_F32_MAX_K ((int64_t)1 << 22)
+
+/* ceil(log2 k) for k >= 1 (0 for k <= 1). */
+DFS_HD int dfs_f32_log2k(int64_t k)
 {
     int lg = 0;
     while (lg < 62 && ((int64_t)1 << lg) < k)
         lg++;
-    const int p = (24 - lg) / 2;
+    return lg;
+}
+
+/* Bits per slice for inner dimension k (at least 1). */
+DFS_HD int dfs_f32_slice_bits(int64_t k)
+{
+    const int p = (24 - dfs_f32_log2k(k)) / 2;
     return p < 1 ? 1 : p;
+}
+
+/* The headroom h: rows and columns scaled to (-2^h, 2^h), k 2^(2h) <= 2^126. */
+DFS_HD int dfs_f32_headroom(int64_t k)
+{
+    return (126 - dfs_f32_log2k(k)) / 2;
+}
+
+/* The most spanA + spanB (each the distance, in binades, from a row's largest element to its
+ * smallest nonzero one, dfs_f32_top of each) that an output is computed from binary32 products
+ * for: the smallest products of elements then stay at or above 2^(2h - limit - 2) = 2^-66, so
+ * that binary32's underflow, even flushed to zero (below 2^-126 per rounding, at most 16
+ * roundings per term), costs at most 2^-56 of them. */
+DFS_HD int dfs_f32_wide_limit(int64_t k)
+{
+    return 2 * dfs_f32_headroom(k) + 64;
 }
 
 /* The least e with |x| < 2^e, for a finite x != 0 (bit operations: the same on CPU and GPU). */
@@ -55,9 +88,15 @@ DFS_HD double dfs_f32_pow2(int e)
     return d;
 }
 
-/* x 2^e in two exact steps (e may lie outside binary64's exponent range, the product not). */
+/* x 2^e, e in [-2300, 2000]: in steps of at most 2^-1022 down, then two halves, all exact
+ * while the product stays in binary64's normal range; below it, within 2^-1074 (the steps
+ * all go one way, so nothing rounded is scaled back up). */
 DFS_HD double dfs_f32_scale(double x, int e)
 {
+    while (e < -2044) {
+        x = x * dfs_f32_pow2(-1022);
+        e += 1022;
+    }
     return x * dfs_f32_pow2(e / 2) * dfs_f32_pow2(e - e / 2);
 }
 

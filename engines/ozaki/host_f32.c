@@ -18,10 +18,15 @@
  *                                          + gamma'_pairs sum |partials| ]
  *                    + 2^-52 (|alpha v| + |beta c|) + 2^-1073
  *
- * with u = 2^-24, eta = 2^-150 (binary32's underflow at this scale), gamma_k = k u / (1 - k u)
+ * with u = 2^-24, eta = 2^-126 (binary32's underflow, taken as flush to zero, which cuBLAS's
+ * kernels may do; the headroom of f32split.h keeps it far below the values), gamma_k = k u / (1 - k u)
  * (any order of summation, with or without FMA: what cuBLAS SGEMM may do), gamma' the binary64
  * sum of the partials.  Slice x slice products are exact in binary32 in any order.  Here the
- * inexact products are summed in binary32 in order with FMA, one of the orders SGEMM may use. */
+ * inexact products are summed in binary32 in order with FMA, one of the orders SGEMM may use.
+ *
+ * Outputs of a row and a column holding Inf or NaN, or whose ranges add up to more than
+ * dfs_f32_wide_limit, are plain binary64 sums instead, as on the GPU (bound: gamma_{k+5} of
+ * sum |a b|, any order; +Inf for the specials). */
 #include "host.h"
 
 #include "f32split.h"
@@ -36,6 +41,7 @@
 /* One row of op(A) or column of op(B), scaled and split. */
 typedef struct {
     int e;           /* the scale: values were multiplied by 2^-e */
+    int span;        /* top of the largest |x| minus top of the smallest nonzero one */
     int special;     /* an Inf or NaN */
     double *P[MAX_SPLITS - 1];
     double *rest[MAX_SPLITS]; /* rest[0]: the scaled values; Rb_t (B), r_A = rest[S-1] (A): exact */
@@ -44,20 +50,24 @@ typedef struct {
 
 static void split(parts *o, const double *v, int64_t k, int S, int p)
 {
-    double mu = 0;
+    double mu = 0, lo = INFINITY;
     o->special = 0;
     for (int64_t q = 0; q < k; q++) {
         if (!isfinite(v[q]))
             o->special = 1;
-        else if (fabs(v[q]) > mu)
-            mu = fabs(v[q]);
+        else if (v[q] != 0) {
+            mu = fmax(mu, fabs(v[q]));
+            lo = fmin(lo, fabs(v[q]));
+        }
     }
-    o->e = mu > 0 ? dfs_f32_top(mu) : 0;
+    const int h = dfs_f32_headroom(k);
+    o->e = mu > 0 ? dfs_f32_top(mu) - h : 0;
+    o->span = mu > 0 ? dfs_f32_top(mu) - dfs_f32_top(lo) : 0;
     for (int64_t q = 0; q < k; q++)
         o->rest[0][q] = isfinite(v[q]) ? dfs_f32_scale(v[q], -o->e) : 0.0;
     for (int s = 0; s + 1 < S; s++) {
         for (int64_t q = 0; q < k; q++) {
-            o->P[s][q] = dfs_f32_round_to(o->rest[s][q], -(s + 1) * p);
+            o->P[s][q] = dfs_f32_round_to(o->rest[s][q], h - (s + 1) * p);
             o->rest[s + 1][q] = o->rest[s][q] - o->P[s][q];
         }
     }
@@ -116,7 +126,7 @@ static float dot32(const float *x, const float *y, int64_t k)
 static double one(const parts *a, const parts *b, int64_t k, int S, float *fa, float *fb,
                   double *bound)
 {
-    const double u = 0x1p-24, eta = 0x1p-150, gk = (double)k * u / (1 - (double)k * u);
+    const double u = 0x1p-24, eta = 0x1p-126, gk = (double)k * u / (1 - (double)k * u);
     double sum = 0, mag = 0, err = 0;
     int npairs = 0;
     for (int s = 1; s <= S; s++)
@@ -171,27 +181,39 @@ void dfs_oz_f32_gemm_host(int transa, int transb, int64_t m, int64_t n, int64_t 
     float *fa = malloc((size_t)(k > 0 ? k : 1) * sizeof *fa);
     float *fb = malloc((size_t)(k > 0 ? k : 1) * sizeof *fb);
     const gemm_in g = {transa, transb, m, n, k, A, B, lda, ldb};
-    int ok = pa && pb && v && fa && fb && k > 0 && split_all(pa, &g, 0, v, S, p) &&
-             split_all(pb, &g, 1, v, S, p);
+    int ok = pa && pb && v && fa && fb && k > 0 && k <= DFS_F32_MAX_K &&
+             split_all(pa, &g, 0, v, S, p) && split_all(pb, &g, 1, v, S, p);
+    const int wide = dfs_f32_wide_limit(k);
     for (int64_t j = 0; j < n; j++)
         for (int64_t i = 0; i < m; i++) {
             double *c = &C[i + j * ldc], s, bd;
             const double bc = beta == 0 ? 0 : beta * *c;
-            if (!ok || pa[i].special || pb[j].special) { /* plain binary64, IEEE's specials */
+            if (!ok || pa[i].special || pb[j].special || pa[i].span + pb[j].span > wide) {
+                /* plain binary64, IEEE's specials */
+                double mag = 0;
                 s = 0;
-                for (int64_t q = 0; q < k; q++)
-                    s += opA(transa, A, lda, i, q) * opB(transb, B, ldb, q, j);
+                for (int64_t q = 0; q < k; q++) {
+                    const double t = opA(transa, A, lda, i, q) * opB(transb, B, ldb, q, j);
+                    s += t;
+                    mag += fabs(t);
+                }
                 *c = alpha * s + bc;
-                if (bound)
-                    bound[i + j * m] = INFINITY;
+                if (bound) {
+                    const double g = (double)(k + 5) * 0x1p-53 / (1 - (double)(k + 5) * 0x1p-53);
+                    bound[i + j * m] = ok && !pa[i].special && !pb[j].special
+                                           ? fabs(alpha) * g * mag * (1 + 0x1p-40) +
+                                                 0x1p-52 * (fabs(alpha * s) + fabs(bc)) + 0x1p-1073
+                                           : INFINITY;
+                }
                 continue;
             }
             s = one(&pa[i], &pb[j], k, S, fa, fb, &bd);
-            /* back to scale: 2^eA then 2^eB (each exact unless the result leaves the range) */
-            const double val = dfs_f32_scale(dfs_f32_scale(s, pa[i].e), pb[j].e);
+            /* back to scale: 2^(eA + eB) in two exact steps (exact unless the result leaves
+             * binary64's range) */
+            const double val = dfs_f32_scale(s, pa[i].e + pb[j].e);
             *c = alpha * val + bc;
             if (bound) {
-                const double sc = dfs_f32_scale(dfs_f32_scale(bd, pa[i].e), pb[j].e);
+                const double sc = dfs_f32_scale(bd, pa[i].e + pb[j].e);
                 bound[i + j * m] = fabs(alpha) * sc * (1 + 0x1p-40) +
                                    0x1p-52 * (fabs(alpha * val) + fabs(bc)) + 0x1p-1073;
             }

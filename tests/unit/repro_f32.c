@@ -4,8 +4,9 @@
  *     random rows are binary32 numbers, add up with the rest to the row exactly, and their
  *     products summed in binary32 in order and in reverse order both equal the exact sum;
  *   f32_bound: every output of dfs_oz_f32_gemm_host (2 and 3 splits, all ops, every data
- *     generator, k from 1 to 4096, rows scaled to 2^+-900) within its own error bound of the
- *     correctly rounded product (MPFR), plus half an ulp;
+ *     generator, k from 1 to 4096, rows scaled to 2^+-900, a row and a column spread over ~100
+ *     binades each) within its own error bound of the correctly rounded product (MPFR), plus
+ *     half an ulp;
  *   f32_gain: on the paper's data (uniform in [-5, 5]) at k = 4096 the largest relative error
  *     is at least 15 times (2 splits) and 500 times (3 splits) below binary32 GEMM's (binary32
  *     inputs, binary32 sums in the same order), as the paper measured. */
@@ -43,20 +44,21 @@ START_TEST(f32_split)
             double mu = 0;
             for (int64_t q = 0; q < k; q++)
                 mu = fmax(mu, fabs(src[q]));
-            const int e = dfs_f32_top(mu);
+            const int h = dfs_f32_headroom(k), e = dfs_f32_top(mu) - h;
+            ck_assert((double)k * ldexp(1, 2 * h) <= 0x1p126);
             for (int64_t q = 0; q < k; q++)
-                src[q] = ldexp(src[q], -e); /* in (-1, 1) */
+                src[q] = ldexp(src[q], -e); /* in (-2^h, 2^h) */
             for (int s = 0; s < 2; s++)
                 P[v][s] = malloc((size_t)k * 8);
             for (int64_t q = 0; q < k; q++) {
                 double rest = src[q];
                 for (int s = 0; s < 2; s++) {
-                    P[v][s][q] = dfs_f32_round_to(rest, -(s + 1) * p);
+                    P[v][s][q] = dfs_f32_round_to(rest, h - (s + 1) * p);
                     ck_assert((double)(float)P[v][s][q] == P[v][s][q]);
                     rest -= P[v][s][q];
                 }
                 ck_assert(P[v][0][q] + P[v][1][q] + rest == src[q]);
-                ck_assert(fabs(rest) <= ldexp(1, -2 * p - 1));
+                ck_assert(fabs(rest) <= ldexp(1, h - 2 * p - 1));
             }
         }
         for (int s = 0; s < 2; s++)
@@ -102,6 +104,12 @@ START_TEST(f32_bound)
                     for (int64_t i = 0; i < m; i++) /* rows far apart in range */
                         for (int64_t q = 0; q < k; q++)
                             A[ta ? q + i * lda : i + q * lda] *= ldexp(1, (int)(i - 2) * 450);
+                    /* wide rows: row 1 of op(A) and column 1 of op(B) spread over ~100 binades
+                     * each (near the limit alone, computed in binary64 together) */
+                    for (int64_t q = 0; q < k; q++) {
+                        A[ta ? q + lda : 1 + q * lda] *= ldexp(1, -(int)(q % 4) * 33);
+                        B[tb ? 1 + q * ldb : q + ldb] *= ldexp(1, -(int)(q % 5) * 26);
+                    }
                     for (int i = 0; i < 20; i++)
                         C0[i] = C[i] = unif_pm1(&r);
                     const double alpha = 1.25, beta = (op & 2) ? 0.0 : 0.5;
