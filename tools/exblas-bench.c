@@ -6,6 +6,10 @@
  *   exblas-bench dgemm M N K [--op NN|NT|TN|TT] [options]
  *   exblas-bench dgemv M N [--op N|T] [options]
  *   exblas-bench ddot N [options]
+ *   exblas-bench sgemm M N K [--op NN|NT|TN|TT] [options]
+ *                   cublasSgemm (never intercepted) on the same data rounded to binary32: the
+ *                   reference for the ozaki-sgemm engine; --check compares its result with the
+ *                   exact product of the binary64 data
  * Options:
  *   --reps R        timed runs (default 10)          --warmup W   untimed runs first (default 3)
  *   --shim PATH     the libdfshim.so to preload (default ../shim/libdfshim.so next to this
@@ -34,7 +38,7 @@
  *                   B and C are copied to the host once; the check is not timed.
  * Output (GPU time, CUDA events on the default stream; median and min of R runs):
  *   routine,mode,m,n,k,op,reps,median_ms,min_ms,gflops,gbps,phi,max_rel_err
- *   gflops = 2mnk/t (dgemm), 2mn/t (dgemv), 2n/t (ddot), with t the median; gbps = bytes of the
+ *   gflops = 2mnk/t (dgemm, sgemm), 2mn/t (dgemv), 2n/t (ddot), with t the median; gbps = bytes of the
  *   operands read or written once / t (beta = 0: C and y are written, not read).  Fields that do
  *   not apply are empty.  mode is EXBLAS_MODE ("auto" when unset) or "no-shim".  phi is the
  *   --phi value, empty without --phi (uniform data).  max_rel_err is the --check result,
@@ -74,7 +78,7 @@
 #define CUDA_CHECK(x) cuda_check((x), #x, __LINE__)
 #define CUBLAS_CHECK(x) cublas_check((x), #x, __LINE__)
 
-typedef enum { DGEMM, DGEMV, DDOT } routine;
+typedef enum { DGEMM, DGEMV, DDOT, SGEMM } routine;
 
 typedef struct {
     routine r;
@@ -110,6 +114,7 @@ static void usage(FILE *f)
     fputs("usage: exblas-bench dgemm M N K [--op NN|NT|TN|TT] [options]\n"
           "       exblas-bench dgemv M N [--op N|T] [options]\n"
           "       exblas-bench ddot N [options]\n"
+          "       exblas-bench sgemm M N K [--op NN|NT|TN|TT] [options]   (cublasSgemm, binary32)\n"
           "options: --reps R (10)  --warmup W (3)  --shim PATH  --no-shim\n"
           "         --host-overhead [--calls N (2000)] [--quick-return]   (dgemm only)\n"
           "         --phi X   data (U - 0.5) exp(X N) instead of uniform in [-1,1) (X >= 0)\n"
@@ -145,10 +150,10 @@ static double unit_random(void)
     return (double)(next_random() >> 11) * 0x1.0p-53;
 }
 
-/* n values in device memory: uniform in [-1, 1), or with phi >= 0 (U - 0.5) exp(phi N). */
-static double *device_random(size_t n, const options *o)
+/* n values in host memory: uniform in [-1, 1), or with phi >= 0 (U - 0.5) exp(phi N). */
+static double *host_random(size_t n, const options *o)
 {
-    double *h = malloc((n ? n : 1) * sizeof *h), *d;
+    double *h = malloc((n ? n : 1) * sizeof *h);
     if (!h) {
         fprintf(stderr, "exblas-bench: out of host memory\n");
         exit(1);
@@ -168,14 +173,34 @@ static double *device_random(size_t n, const options *o)
         const double g = sqrt(-2.0 * log(u1)) * cos(6.283185307179586 * u2);
         h[i] = u * exp(o->phi * g);
     }
+    return h;
+}
+
+/* The same in device memory; f (when not NULL) gets them rounded to binary32 there too. */
+static double *device_random(size_t n, const options *o, float **f)
+{
+    double *h = host_random(n, o), *d;
     CUDA_CHECK(cudaMalloc((void **)&d, (n ? n : 1) * sizeof *d));
     CUDA_CHECK(cudaMemcpy(d, h, n * sizeof *d, cudaMemcpyHostToDevice));
+    if (f) {
+        float *hf = malloc((n ? n : 1) * sizeof *hf);
+        if (!hf) {
+            fprintf(stderr, "exblas-bench: out of host memory\n");
+            exit(1);
+        }
+        for (size_t i = 0; i < n; i++)
+            hf[i] = (float)h[i];
+        CUDA_CHECK(cudaMalloc((void **)f, (n ? n : 1) * sizeof **f));
+        CUDA_CHECK(cudaMemcpy(*f, hf, n * sizeof *hf, cudaMemcpyHostToDevice));
+        free(hf);
+    }
     free(h);
     return d;
 }
 
 typedef struct {
     double *A, *B, *C; /* dgemv: A, x, y; ddot: x, y, result */
+    float *fA, *fB, *fC; /* sgemm */
     int lda, ldb;
     const double *one, *zero;
 } operands;
@@ -190,6 +215,11 @@ static cublasStatus_t issue(cublasHandle_t h, const options *o, const operands *
         return cublasDgemv(h, o->ta, m, o->n, d->one, d->A, d->lda, d->B, 1, d->zero, d->C, 1);
     case DDOT:
         return cublasDdot(h, o->n, d->A, 1, d->B, 1, d->C);
+    case SGEMM: {
+        static const float onef = 1.0f, zerof = 0.0f;
+        return cublasSgemm(h, o->ta, o->tb, m, o->n, o->k, &onef, d->fA, d->lda, d->fB, d->ldb,
+                           &zerof, d->fC, o->m > 1 ? o->m : 1);
+    }
     }
     return CUBLAS_STATUS_INVALID_VALUE;
 }
@@ -206,7 +236,7 @@ static const char *op_name(const options *o)
 {
     static char s[3];
     s[0] = o->ta == CUBLAS_OP_N ? 'N' : 'T';
-    s[1] = o->r == DGEMM ? (o->tb == CUBLAS_OP_N ? 'N' : 'T') : '\0';
+    s[1] = o->r == DGEMM || o->r == SGEMM ? (o->tb == CUBLAS_OP_N ? 'N' : 'T') : '\0';
     return o->r == DDOT ? "" : s;
 }
 
@@ -222,7 +252,7 @@ static void print_phi(const options *o)
 
 static void print_dims(const options *o, int m)
 {
-    static const char *const names[] = {"dgemm", "dgemv", "ddot"};
+    static const char *const names[] = {"dgemm", "dgemv", "ddot", "sgemm"};
     const char *mode = getenv("EXBLAS_MODE");
     printf("%s,", names[o->r]);
     dfs_csv_field(o->no_shim ? "no-shim" : mode && *mode ? mode : "auto");
@@ -269,7 +299,21 @@ static double check_dgemm(const options *o, const operands *d)
     if (m == 0 || n == 0)
         return 0.0;
     CUDA_CHECK(cudaDeviceSynchronize()); /* the shim may have worked on streams of its own */
-    double *A = host_copy(d->A, m * k), *B = host_copy(d->B, k * n), *C = host_copy(d->C, m * n);
+    double *A = host_copy(d->A, m * k), *B = host_copy(d->B, k * n), *C;
+    if (o->r == SGEMM) { /* binary32 results against the exact product of the binary64 data */
+        float *Cf = malloc(m * n * sizeof *Cf);
+        C = malloc(m * n * sizeof *C);
+        if (!Cf || !C) {
+            fprintf(stderr, "exblas-bench: out of host memory for --check\n");
+            exit(1);
+        }
+        CUDA_CHECK(cudaMemcpy(Cf, d->fC, m * n * sizeof *Cf, cudaMemcpyDeviceToHost));
+        for (size_t i = 0; i < m * n; i++)
+            C[i] = Cf[i];
+        free(Cf);
+    } else {
+        C = host_copy(d->C, m * n);
+    }
     const int ta = o->ta != CUBLAS_OP_N, tb = o->tb != CUBLAS_OP_N;
     const dfs_oz_params p = dfs_oz_default_params();
     const double alpha = *d->one; /* host pointer mode */
@@ -322,9 +366,9 @@ static void bench_gpu(cublasHandle_t h, const options *o, const operands *d)
 
     double med = dfs_median(ms, o->reps); /* sorts ms: ms[0] is the min */
     double m = o->m, n = o->n, k = o->k, flops, bytes;
-    if (o->r == DGEMM) {
+    if (o->r == DGEMM || o->r == SGEMM) {
         flops = 2 * m * n * k;
-        bytes = 8 * (m * k + k * n + m * n);
+        bytes = (o->r == SGEMM ? 4 : 8) * (m * k + k * n + m * n);
     } else if (o->r == DGEMV) {
         flops = 2 * m * n;
         bytes = 8 * (m * n + m + n); /* A, x and y */
@@ -399,7 +443,7 @@ static int parse_phi(const char *s, options *o)
 
 static int parse_op(const char *s, options *o)
 {
-    size_t want = o->r == DGEMM ? 2 : 1;
+    size_t want = o->r == DGEMM || o->r == SGEMM ? 2 : 1;
     if (strlen(s) != want || o->r == DDOT)
         return -1;
     for (size_t i = 0; i < want; i++)
@@ -415,10 +459,10 @@ static int parse_args(int argc, char **argv, options *o)
 {
     if (argc < 2)
         return -1;
-    static const char *const names[] = {"dgemm", "dgemv", "ddot"};
-    static const int ndims[] = {3, 2, 1};
+    static const char *const names[] = {"dgemm", "dgemv", "ddot", "sgemm"};
+    static const int ndims[] = {3, 2, 1, 3};
     int r = -1;
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < 4; i++)
         if (!strcmp(argv[1], names[i]))
             r = i;
     if (r < 0)
@@ -467,8 +511,8 @@ static int parse_args(int argc, char **argv, options *o)
         fprintf(stderr, "exblas-bench: --host-overhead and --quick-return are for dgemm only\n");
         return -1;
     }
-    if (o->check && (o->r != DGEMM || o->host_overhead)) {
-        fprintf(stderr, "exblas-bench: --check is for dgemm only, without --host-overhead\n");
+    if (o->check && ((o->r != DGEMM && o->r != SGEMM) || o->host_overhead)) {
+        fprintf(stderr, "exblas-bench: --check is for dgemm and sgemm, without --host-overhead\n");
         return -1;
     }
     if (o->quick_return && !o->host_overhead) {
@@ -512,21 +556,22 @@ int main(int argc, char **argv)
     static const double host_one = 1.0, host_zero = 0.0;
     d.one = &host_one;
     d.zero = &host_zero;
-    if (o.r == DGEMM) {
+    if (o.r == DGEMM || o.r == SGEMM) {
+        const int s = o.r == SGEMM;
         d.lda = o.ta == CUBLAS_OP_N ? o.m : o.k;
         d.ldb = o.tb == CUBLAS_OP_N ? o.k : o.n;
-        d.A = device_random(m * k, &o);
-        d.B = device_random(k * n, &o);
-        d.C = device_random(m * n, &o);
+        d.A = device_random(m * k, &o, s ? &d.fA : NULL);
+        d.B = device_random(k * n, &o, s ? &d.fB : NULL);
+        d.C = device_random(m * n, &o, s ? &d.fC : NULL);
     } else if (o.r == DGEMV) {
         d.lda = o.m;
-        d.A = device_random(m * n, &o);
-        d.B = device_random(o.ta == CUBLAS_OP_N ? n : m, &o);
-        d.C = device_random(o.ta == CUBLAS_OP_N ? m : n, &o);
+        d.A = device_random(m * n, &o, NULL);
+        d.B = device_random(o.ta == CUBLAS_OP_N ? n : m, &o, NULL);
+        d.C = device_random(o.ta == CUBLAS_OP_N ? m : n, &o, NULL);
     } else {
-        d.A = device_random(n, &o);
-        d.B = device_random(n, &o);
-        d.C = device_random(1, &o);
+        d.A = device_random(n, &o, NULL);
+        d.B = device_random(n, &o, NULL);
+        d.C = device_random(1, &o, NULL);
         CUBLAS_CHECK(cublasSetPointerMode(h, CUBLAS_POINTER_MODE_DEVICE));
     }
     d.lda = d.lda > 1 ? d.lda : 1;
@@ -540,6 +585,11 @@ int main(int argc, char **argv)
     CUDA_CHECK(cudaFree(d.A));
     CUDA_CHECK(cudaFree(d.B));
     CUDA_CHECK(cudaFree(d.C));
+    if (o.r == SGEMM) {
+        CUDA_CHECK(cudaFree(d.fA));
+        CUDA_CHECK(cudaFree(d.fB));
+        CUDA_CHECK(cudaFree(d.fC));
+    }
     CUBLAS_CHECK(cublasDestroy(h));
     return 0;
 }
