@@ -188,13 +188,13 @@ int main(int argc, char **argv)
 
     printf("\nEngines:\n");
     for (int e = 0; e < dfs_engine_count; e++) {
-        printf("  %-10s %s", dfs_engines[e]->name, dfs_engines[e]->summary);
+        printf("  %-11s %s", dfs_engines[e]->name, dfs_engines[e]->summary);
         for (int i = 0; i < ndev; i++)
             if (!dfs_engines[e]->can_run(&devs[i].dev))
                 printf(" [cannot run on device %d]", i);
         printf("\n");
         if (dfs_engines[e]->options) {
-            printf("  %-10s options:", "");
+            printf("  %-11s options:", "");
             for (const char *const *k = dfs_engines[e]->options; *k; k++)
                 printf(" %s", *k);
             printf("\n");

@@ -185,8 +185,7 @@ const dfs_engine dfs_engine_int8 = {
 
 const dfs_engine dfs_engine_ozaki_sgemm = {
     .name = "ozaki-sgemm",
-    .summary = "DGEMM from exact products of 2 or 3 binary32 slices on SGEMM (Ozaki scheme), "
-               "for slow-FP64 parts",
+    .summary = "DGEMM from exact binary32 slice products on SGEMM (Ozaki scheme), for slow FP64",
     .options = sgemm_option_keys,
     .can_run = oz_can_run,
     .dgemm = sgemm_dgemm,
