@@ -27,12 +27,14 @@
  *   ozaki-sgemm  DGEMM only (issue 8): C from the exact products of 2 or 3 binary32 slices per
  *          operand on cuBLAS SGEMM, the partials added in binary64 (f32_gemm.c): for parts
  *          whose FP64 is slow; on uniform data normwise errors ~65 (2 splits) and ~5000 times (3) below
- *          SGEMM's, far less on data of wide range (README.md).
- *          Options: splits (2 or 3, default 2), workspace_mb (default 4096). */
+ *          SGEMM's, less on data of wide range, where more splits help (README.md).
+ *          Options: splits (2-6, default 2: S (S + 1) / 2 SGEMMs), workspace_mb (default
+ *          4096). */
 #include "../engine.h"
 #include "../../shim/log.h"
 #include "crt.h"
 #include "f32_gemm.h"
+#include "f32split.h"
 #include "gemm.h"
 #include "vec.h"
 
@@ -143,7 +145,7 @@ static cublasStatus_t sgemm_dgemm(const dfs_ctx *x, const dfs_gemm_call *c)
 {
     if (host_alpha_zero(x, c))
         return dfs_oz_dgemm_scale(x, c);
-    return dfs_f32_dgemm_gpu(x, c, (int)int_option(x->options, "splits", 2, 3, 2),
+    return dfs_f32_dgemm_gpu(x, c, (int)int_option(x->options, "splits", 2, DFS_F32_MAX_SPLITS, 2),
                              (size_t)int_option(x->options, "workspace_mb", 16, 1 << 24, 4096)
                                  << 20);
 }

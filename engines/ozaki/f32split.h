@@ -28,6 +28,9 @@
 #include <stdint.h>
 #include <string.h>
 
+/* The most splits (S - 1 slices and a last part); S (S + 1) / 2 products. */
+#define DFS_F32_MAX_SPLITS 6
+
 /* The largest inner dimension the split is exact for (p >= 1). */
 #define DFS_F32_MAX_K ((int64_t)1 << 22)
 

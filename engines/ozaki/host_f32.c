@@ -36,16 +36,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_SPLITS 3
-
 /* One row of op(A) or column of op(B), scaled and split. */
 typedef struct {
     int e;           /* the scale: values were multiplied by 2^-e */
     int span;        /* top of the largest |x| minus top of the smallest nonzero one */
     int special;     /* an Inf or NaN */
-    double *P[MAX_SPLITS - 1];
-    double *rest[MAX_SPLITS]; /* rest[0]: the scaled values; Rb_t (B), r_A = rest[S-1] (A): exact */
-    float *R[MAX_SPLITS];     /* fl32 of rest[] */
+    double *P[DFS_F32_MAX_SPLITS - 1];
+    double *rest[DFS_F32_MAX_SPLITS]; /* rest[0]: the scaled values; Rb_t (B), r_A = rest[S-1] (A): exact */
+    float *R[DFS_F32_MAX_SPLITS];     /* fl32 of rest[] */
 } parts;
 
 static void split(parts *o, const double *v, int64_t k, int S, int p)
@@ -76,14 +74,14 @@ static void split(parts *o, const double *v, int64_t k, int S, int p)
             o->R[t][q] = (float)o->rest[t][q];
 }
 
-static int parts_alloc(parts *o, int64_t k)
+static int parts_alloc(parts *o, int64_t k, int S)
 {
     memset(o, 0, sizeof *o);
     size_t d = (size_t)k * sizeof(double), f = (size_t)k * sizeof(float);
     int ok = 1;
-    for (int s = 0; s < MAX_SPLITS - 1; s++)
+    for (int s = 0; s < S - 1; s++)
         ok &= (o->P[s] = malloc(d)) != NULL;
-    for (int t = 0; t < MAX_SPLITS; t++) {
+    for (int t = 0; t < S; t++) {
         ok &= (o->rest[t] = malloc(d)) != NULL;
         ok &= (o->R[t] = malloc(f)) != NULL;
     }
@@ -92,9 +90,9 @@ static int parts_alloc(parts *o, int64_t k)
 
 static void parts_free(parts *o)
 {
-    for (int s = 0; s < MAX_SPLITS - 1; s++)
+    for (int s = 0; s < DFS_F32_MAX_SPLITS - 1; s++)
         free(o->P[s]);
-    for (int t = 0; t < MAX_SPLITS; t++) {
+    for (int t = 0; t < DFS_F32_MAX_SPLITS; t++) {
         free(o->rest[t]);
         free(o->R[t]);
     }
@@ -104,7 +102,7 @@ static void parts_free(parts *o)
 static int split_all(parts *o, const gemm_in *g, int is_b, double *v, int S, int p)
 {
     for (int64_t r = 0; r < (is_b ? g->n : g->m); r++) {
-        if (!parts_alloc(&o[r], g->k))
+        if (!parts_alloc(&o[r], g->k, S))
             return 0;
         for (int64_t q = 0; q < g->k; q++)
             v[q] = is_b ? opB(g->tb, g->B, g->ldb, q, r) : opA(g->ta, g->A, g->lda, r, q);
@@ -173,7 +171,7 @@ void dfs_oz_f32_gemm_host(int transa, int transb, int64_t m, int64_t n, int64_t 
                           const double *A, int64_t lda, const double *B, int64_t ldb, double beta,
                           double *C, int64_t ldc, int splits, double *bound)
 {
-    const int S = splits < 2 ? 2 : splits > MAX_SPLITS ? MAX_SPLITS : splits;
+    const int S = splits < 2 ? 2 : splits > DFS_F32_MAX_SPLITS ? DFS_F32_MAX_SPLITS : splits;
     const int p = dfs_f32_slice_bits(k);
     parts *pa = calloc((size_t)(m > 0 ? m : 1), sizeof *pa);
     parts *pb = calloc((size_t)(n > 0 ? n : 1), sizeof *pb);
@@ -199,9 +197,9 @@ void dfs_oz_f32_gemm_host(int transa, int transb, int64_t m, int64_t n, int64_t 
                 }
                 *c = alpha * s + bc;
                 if (bound) {
-                    const double g = (double)(k + 5) * 0x1p-53 / (1 - (double)(k + 5) * 0x1p-53);
+                    const double gk5 = (double)(k + 5) * 0x1p-53 / (1 - (double)(k + 5) * 0x1p-53);
                     bound[i + j * m] = ok && !pa[i].special && !pb[j].special
-                                           ? fabs(alpha) * g * mag * (1 + 0x1p-40) +
+                                           ? fabs(alpha) * gk5 * mag * (1 + 0x1p-40) +
                                                  0x1p-52 * (fabs(alpha * s) + fabs(bc)) + 0x1p-1073
                                            : INFINITY;
                 }

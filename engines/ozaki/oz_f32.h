@@ -8,7 +8,6 @@
 /* The kernels of kernels_f32.cu, in the order f32_gemm.c names them. */
 enum { DFS_F32_K_ROWS, DFS_F32_K_SPLIT, DFS_F32_K_FINISH, DFS_F32_K_DIRECT, DFS_F32_K_COUNT };
 
-#define DFS_F32_MAX_SPLITS 3
 #define DFS_F32_INF_BITS 0x7ff0000000000000ull /* |x|'s bits at or above: Inf or NaN */
 #define DFS_F32_THREADS 256
 #define DFS_F32_DIRECT_WARPS 8

@@ -3,17 +3,19 @@
  *   f32_split: dfs_f32_top against frexp, dfs_f32_round_to against nearbyint; the slices of
  *     random rows are binary32 numbers, add up with the rest to the row exactly, and their
  *     products summed in binary32 in order and in reverse order both equal the exact sum;
- *   f32_bound: every output of dfs_oz_f32_gemm_host (2 and 3 splits, all ops, every data
+ *   f32_bound: every output of dfs_oz_f32_gemm_host (2 to 6 splits, all ops, every data
  *     generator, k from 1 to 4096, rows scaled to 2^+-900, a row and a column spread over ~100
  *     binades each) within its own error bound of the correctly rounded product (MPFR), plus
  *     half an ulp;
- *   f32_gain: on the paper's data (uniform in [-5, 5]) at k = 4096 the largest relative error
- *     is at least 15 times (2 splits) and 500 times (3 splits) below binary32 GEMM's (binary32
- *     inputs, binary32 sums in the same order), as the paper measured. */
+ *   f32_gain: at k = 4096 the largest |error| / sum |a b| at least 15 and 500 times (the
+ *     paper's gains) below binary32 GEMM's (binary32 inputs and sums) with the splits each data
+ *     needs: 2 and 3 on the paper's data (uniform in [-5, 5]) and phi 0, 3 and 4 at phi 1, 4
+ *     and 5 at phi 2, 6 for 15 at phi 4 (tests/common/sgemm_gain.h). */
 #include "repro_test.h"
 
 #include "../../engines/ozaki/f32split.h"
 #include "../common/gen.h"
+#include "../common/sgemm_gain.h"
 
 START_TEST(f32_split)
 {
@@ -92,7 +94,7 @@ START_TEST(f32_bound)
         if (g == G_SUBNORMAL) /* products that overflow: out of the model's scope */
             continue;
         for (int ki = 0; ki < 5; ki++)
-            for (int S = 2; S <= 3; S++)
+            for (int S = 2; S <= DFS_F32_MAX_SPLITS; S++)
                 for (int op = 0; op < 4; op++) {
                     const int64_t m = 5, n = 4, k = ks[ki];
                     const int ta = op & 1, tb = op >> 1;
@@ -140,48 +142,46 @@ START_TEST(f32_bound)
 }
 END_TEST
 
-/* The largest relative errors of binary32 GEMM and of 2 and 3 splits over 8 x 8 outputs of
- * k = 4096 terms; data 0: uniform in [-5, 5], else phi = data. */
-static void gain(int data, double *e_sg, double *e2, double *e3)
-{
-    const int64_t m = 8, n = 8, k = 4096;
-    rng r = rng_seed(93 + (uint64_t)data);
-    double *A = malloc((size_t)(m * k) * 8), *B = malloc((size_t)(k * n) * 8);
-    for (int64_t i = 0; i < m * k; i++)
-        A[i] = data ? gen_phi(&r, data) : 10 * unif(&r) - 5;
-    for (int64_t i = 0; i < k * n; i++)
-        B[i] = data ? gen_phi(&r, data) : 10 * unif(&r) - 5;
-    double C2[64] = {0}, C3[64] = {0};
-    dfs_oz_f32_gemm_host(0, 0, m, n, k, 1.0, A, m, B, k, 0.0, C2, m, 2, NULL);
-    dfs_oz_f32_gemm_host(0, 0, m, n, k, 1.0, A, m, B, k, 0.0, C3, m, 3, NULL);
-    *e_sg = *e2 = *e3 = 0;
-    for (int64_t j = 0; j < n; j++)
-        for (int64_t i = 0; i < m; i++) {
-            const double ref = reference(k, A + i, m, B + j * k, 1, 1.0, 0.0, 0.0);
-            float sg = 0;
-            for (int64_t q = 0; q < k; q++)
-                sg = fmaf((float)A[i + q * m], (float)B[q + j * k], sg);
-            *e_sg = fmax(*e_sg, fabs((double)sg - ref) / fabs(ref));
-            *e2 = fmax(*e2, fabs(C2[i + j * m] - ref) / fabs(ref));
-            *e3 = fmax(*e3, fabs(C3[i + j * m] - ref) / fabs(ref));
-        }
-    free(A), free(B);
-}
-
 START_TEST(f32_gain)
 {
-    for (int data = 0; data <= 2; data++) {
-        double e_sg, e2, e3;
-        gain(data, &e_sg, &e2, &e3);
-        printf("repro: f32 model, %s, k = 4096: largest relative error binary32 GEMM %.3g, "
-               "2 splits %.3g (%.1fx), 3 splits %.3g (%.1fx)\n", data ? (data == 1 ? "phi 1" : "phi 2") : "U[-5,5]", e_sg,
-               e2, e_sg / e2, e3, e_sg / e3);
-        if (data == 0) { /* the paper's data: its gains at least */
-            ck_assert_msg(e_sg / e2 >= 15, "2 splits only %.1fx better than binary32", e_sg / e2);
-            ck_assert_msg(e_sg / e3 >= 500, "3 splits only %.1fx better than binary32",
-                          e_sg / e3);
+    const int64_t m = 8, n = 8, k = 4096;
+    double *A = malloc((size_t)(m * k) * 8), *B = malloc((size_t)(k * n) * 8), C[64];
+    for (int d = 0; d < SG_COUNT; d++) {
+        rng r = rng_seed(93 + (uint64_t)d);
+        const double phi = sgemm_gain[d].phi;
+        for (int64_t i = 0; i < m * k; i++)
+            A[i] = phi < 0 ? 10 * unif(&r) - 5 : gen_phi(&r, phi);
+        for (int64_t i = 0; i < k * n; i++)
+            B[i] = phi < 0 ? 10 * unif(&r) - 5 : gen_phi(&r, phi);
+        double ref[64], mag[64], e_sg = 0;
+        for (int64_t j = 0; j < n; j++)
+            for (int64_t i = 0; i < m; i++) {
+                ref[i + j * m] = reference(k, A + i, m, B + j * k, 1, 1.0, 0.0, 0.0);
+                float sg = 0;
+                double ab = 0;
+                for (int64_t q = 0; q < k; q++) {
+                    sg = fmaf((float)A[i + q * m], (float)B[q + j * k], sg);
+                    ab += fabs(A[i + q * m] * B[q + j * k]);
+                }
+                mag[i + j * m] = ab;
+                e_sg = fmax(e_sg, fabs((double)sg - ref[i + j * m]) / ab);
+            }
+        printf("repro: f32 model, %s, k = 4096: largest |error| / sum |a b|: binary32 GEMM %.3g",
+               sgemm_gain[d].name, e_sg);
+        for (int S = 2; S <= DFS_F32_MAX_SPLITS; S++) {
+            dfs_oz_f32_gemm_host(0, 0, m, n, k, 1.0, A, m, B, k, 0.0, C, m, S, NULL);
+            double e = 0;
+            for (int i = 0; i < 64; i++)
+                e = fmax(e, fabs(C[i] - ref[i]) / mag[i]);
+            const double g = e > 0 ? e_sg / e : INFINITY;
+            printf(", %d splits %.3g (%.0fx)", S, e, g);
+            const double want = sgemm_gain_wanted(d, S);
+            ck_assert_msg(g >= want, "%s, %d splits: only %.1fx better than binary32 (want %g)",
+                          sgemm_gain[d].name, S, g, want);
         }
+        printf("\n");
     }
+    free(A), free(B);
 }
 END_TEST
 
