@@ -100,6 +100,12 @@ static void print_decision(const dfs_config *cfg, const dfs_device *dev, int64_t
             e = 0;
             note = " (below min_dim)";
         }
+        const dfs_engine *en = dfs_engines[e];
+        if (e != 0 && !(r == DFS_R_DGEMM ? en->dgemm != NULL
+                        : r == DFS_R_DGEMV ? en->dgemv != NULL : en->ddot != NULL)) {
+            e = 0;
+            note = " (the engine does not compute this routine)";
+        }
         char sz[96];
         snprintf(sz, sizeof sz, shape[r], dims[r][0], dims[r][1], dims[r][2]);
         printf("    %-6s %-28s -> %s%s   [rule: %s -> %s, min_dim %" PRId64 ", from %s]\n",

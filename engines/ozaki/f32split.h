@@ -1,5 +1,5 @@
 /* f32split.h — the split of the Ozaki scheme on binary32 products (issue 8: DGEMM from cuBLAS
- * SGEMM), shared by the CPU model (host_f32.c) and, next, the GPU kernels.
+ * SGEMM), shared by the CPU model (host_f32.c) and the GPU kernels (kernels_f32.cu).
  *
  * Each row of op(A) (column of op(B)) is scaled by 2^-e, e = top - h with top the least integer
  * with max |x| < 2^top, so that its values lie in (-2^h, 2^h) whatever their range in binary64

@@ -1,5 +1,5 @@
 /* host_f32.c — the Ozaki scheme on binary32 products (f32split.h; issue 8) on the CPU: the model
- * of the coming GPU backend on cuBLAS SGEMM, and its error bound.
+ * of the ozaki-sgemm engine (f32_gemm.c, kernels_f32.cu) and its error bound.
  *
  * Row i of op(A), scaled by 2^-eA_i, is P_1 + ... + P_{S-1} (slices) + r_A (exact rest), and
  * A_S = fl32(r_A); column j of op(B), scaled by 2^-eB_j, likewise, with the rests
