@@ -45,52 +45,32 @@ static size_t carve(CUdeviceptr base, int64_t m, int64_t n, int64_t kp, int64_t 
     return off;
 }
 
-/* The blocks: bm = m / 2^i, bn = n / 2^j (at most 65536 each: the list packs 16 bits) that fit
- * the budget at the least cost, in int8 operations: the GEMMs, whose efficiency falls with thin
- * blocks (taken as 1 + 64/bm + 64/bn: on an H200 cuBLAS took 40 ms for 24 moduli at n = 8192 in
- * blocks of 256 x 4096, against 17 ms for whole products), and the memory traffic at about 450
- * operations per byte (1,480 TOPS against 3.3 TB/s).  Checked on an H200: n = 16384 with 16
- * moduli in 8 GB (16384 x 2048 blocks: 119 ms; 4096 x 8192: 136 ms), n = 8192 with 22 moduli
- * in 1 GB (1024 x 2048: 57 ms; 256 x 4096: 69 ms).  Column blocks are the outer loop: op(B)'s
- * residues are made once, op(A)'s once per column block unless one row block holds all of
- * op(A); each residue pass reads 8 and writes N bytes per element.  0 if nothing fits. */
-static size_t plan(int64_t m, int64_t n, int64_t kp, int N, size_t budget, int64_t *pbm,
-                   int64_t *pbn)
+/* The blocks (dfs_oz_plan_blocks) at the least cost, in int8 operations: the GEMMs (thin
+ * blocks slower: dfs_oz_thin_factor) and the memory traffic at about 450 operations per byte
+ * (1,480 TOPS against 3.3 TB/s).  Checked on an H200: n = 16384 with 16 moduli in 8 GB (16384
+ * x 2048 blocks: 119 ms; 4096 x 8192: 136 ms), n = 8192 with 22 moduli in 1 GB (1024 x 2048:
+ * 57 ms; 256 x 4096: 69 ms).  Column blocks are the outer loop: op(B)'s residues are made
+ * once, op(A)'s once per column block unless one row block holds all of op(A); each residue
+ * pass reads 8 and writes N bytes per element. */
+typedef struct {
+    int64_t m, n, kp;
+    int N;
+} plan_in;
+
+static int eval_block(const void *ctx, int64_t bm, int64_t bn, size_t *need, double *cost)
 {
-    double best = -1;
-    size_t best_need = 0;
+    const plan_in *p = ctx;
     layout dry; /* carve() only counting */
-    for (int i = 0; i < 24; i++) {
-        const int64_t bm = (m + ((int64_t)1 << i) - 1) >> i;
-        if (bm > 65536)
-            continue;
-        for (int j = 0; j < 24; j++) {
-            const int64_t bn = (n + ((int64_t)1 << j) - 1) >> j;
-            if (bn > 65536)
-                continue;
-            const size_t need = carve(0, m, n, kp, bm, bn, N, &dry);
-            /* the finish steps through the sums in 32-bit offsets (dfs_crt_reconstruct) */
-            if (need > budget || (uint64_t)N * (uint64_t)(bm * bn) >= ((uint64_t)1 << 32))
-                continue;
-            const double cb = (double)((n + bn - 1) / bn);
-            const double passes_a = bm == m ? 1.0 : cb;
-            const double gemm = 2.0 * N * (double)m * (double)n * (double)kp *
-                                (1.0 + 64.0 / (double)bm + 64.0 / (double)bn);
-            const double bytes = (8.0 + N) * (double)kp * ((double)m * passes_a + (double)n);
-            const double cost = gemm + 450.0 * bytes;
-            if (best < 0 || cost < best) {
-                best = cost;
-                best_need = need;
-                *pbm = bm;
-                *pbn = bn;
-            }
-            if (bm == 1 && bn == 1)
-                break;
-        }
-        if (bm == 1)
-            break;
-    }
-    return best < 0 ? 0 : best_need;
+    *need = carve(0, p->m, p->n, p->kp, bm, bn, p->N, &dry);
+    /* the finish steps through the sums in 32-bit offsets (dfs_crt_reconstruct) */
+    if ((uint64_t)p->N * (uint64_t)(bm * bn) >= ((uint64_t)1 << 32))
+        return 0;
+    const double passes_a = bm == p->m ? 1.0 : (double)((p->n + bn - 1) / bn);
+    const double gemm = 2.0 * p->N * (double)p->m * (double)p->n * (double)p->kp *
+                        dfs_oz_thin_factor(bm, bn);
+    const double bytes = (8.0 + p->N) * (double)p->kp * ((double)p->m * passes_a + (double)p->n);
+    *cost = gemm + 450.0 * bytes;
+    return 1;
 }
 
 typedef struct {
@@ -147,7 +127,8 @@ static cublasStatus_t one_gemm(const run *R, const dfs_gemm_call *c, const doubl
     unsigned long long seq = 0;
     const int N = moduli(R, k > 0 ? k : 1, &seq);
     int64_t bm = 0, bn = 0;
-    const size_t need = plan(m, n, kp, N, R->o->workspace, &bm, &bn);
+    const plan_in pin = {m, n, kp, N};
+    const size_t need = dfs_oz_plan_blocks(m, n, R->o->workspace, eval_block, &pin, &bm, &bn);
     if (dfs_log_on(DFS_LOG_TRACE))
         dfs_log(DFS_LOG_TRACE, "%s: dgemm %lld x %lld x %lld on int8 tensor cores: %d moduli "
                 "(%d bits and more per element), blocks %lld x %lld, workspace %zu bytes",

@@ -90,44 +90,26 @@ static size_t carve(CUdeviceptr base, int64_t m, int64_t n, int64_t k, int64_t b
     return off;
 }
 
-/* The blocks bm = m / 2^i, bn = n / 2^j (at most 65536 each: the list packs 16 bits) that fit
- * the budget at the least cost: the SGEMMs, slower on thin blocks (1 + 64/bm + 64/bn), and the
- * split passes at about 16 flops a byte (an H100: 51 TFLOPS binary32 and 3.3 TB/s), op(A)'s
- * redone for each column block unless one row block holds it.  0 if nothing fits. */
-static size_t plan(int64_t m, int64_t n, int64_t k, int S, size_t budget, int64_t *pbm,
-                   int64_t *pbn)
+/* The blocks (dfs_oz_plan_blocks) at the least cost: the SGEMMs (thin blocks slower:
+ * dfs_oz_thin_factor) and the split passes at about 16 flops a byte (an H100: 51 TFLOPS
+ * binary32 and 3.3 TB/s), op(A)'s redone for each column block unless one row block holds it. */
+typedef struct {
+    int64_t m, n, k;
+    int S;
+} plan_in;
+
+static int eval_block(const void *ctx, int64_t bm, int64_t bn, size_t *need, double *cost)
 {
-    double best = -1;
-    size_t best_need = 0;
+    const plan_in *p = ctx;
     layout dry;
-    for (int i = 0; i < 24; i++) {
-        const int64_t bm = (m + ((int64_t)1 << i) - 1) >> i;
-        for (int j = 0; j < 24 && bm <= 65536; j++) {
-            const int64_t bn = (n + ((int64_t)1 << j) - 1) >> j;
-            if (bn > 65536)
-                continue;
-            const size_t need = carve(0, m, n, k, bm, bn, S, &dry);
-            if (need > budget)
-                continue;
-            const double passes_a = bm == m ? 1.0 : (double)((n + bn - 1) / bn);
-            const double gemm = 2.0 * npairs(S) * (double)m * (double)n * (double)k *
-                                (1.0 + 64.0 / (double)bm + 64.0 / (double)bn);
-            const double bytes = (8.0 + 4.0 * S) * (double)k * (double)m * passes_a +
-                                 (8.0 + 4.0 * (2 * S - 1)) * (double)k * (double)n;
-            const double cost = gemm + 16.0 * bytes;
-            if (best < 0 || cost < best) {
-                best = cost;
-                best_need = need;
-                *pbm = bm;
-                *pbn = bn;
-            }
-            if (bn == 1)
-                break;
-        }
-        if (bm == 1)
-            break;
-    }
-    return best < 0 ? 0 : best_need;
+    *need = carve(0, p->m, p->n, p->k, bm, bn, p->S, &dry);
+    const double passes_a = bm == p->m ? 1.0 : (double)((p->n + bn - 1) / bn);
+    const double gemm = 2.0 * npairs(p->S) * (double)p->m * (double)p->n * (double)p->k *
+                        dfs_oz_thin_factor(bm, bn);
+    const double bytes = (8.0 + 4.0 * p->S) * (double)p->k * (double)p->m * passes_a +
+                         (8.0 + 4.0 * (2 * p->S - 1)) * (double)p->k * (double)p->n;
+    *cost = gemm + 16.0 * bytes;
+    return 1;
 }
 
 typedef struct {
@@ -172,7 +154,8 @@ static cublasStatus_t one_gemm(const run *R, const dfs_gemm_call *c, const doubl
     const int64_t bqs = tb ? c->ldb : 1, bcs = tb ? 1 : c->ldb;
     const int dev = R->x->pointer_mode == CUBLAS_POINTER_MODE_DEVICE;
     int64_t bm = 0, bn = 0;
-    const size_t need = plan(m, n, k, S, R->workspace, &bm, &bn);
+    const plan_in pin = {m, n, k, S};
+    const size_t need = dfs_oz_plan_blocks(m, n, R->workspace, eval_block, &pin, &bm, &bn);
     if (dfs_log_on(DFS_LOG_TRACE))
         dfs_log(DFS_LOG_TRACE, "ozaki-sgemm: dgemm %lld x %lld x %lld on binary32 products: %d "
                 "splits of %d bits, blocks %lld x %lld, workspace %zu bytes", (long long)m,
