@@ -49,6 +49,8 @@
     X(cuModuleLoadData, "cuModuleLoadData", NULL)                                                  \
     X(cuModuleGetFunction, "cuModuleGetFunction", NULL)                                            \
     X(cuFuncSetAttribute, "cuFuncSetAttribute", NULL)                                              \
+    X(cuOccupancyMaxActiveBlocksPerMultiprocessor, "cuOccupancyMaxActiveBlocksPerMultiprocessor",  \
+      NULL)                                                                                        \
     X(cuLaunchKernel, "cuLaunchKernel", NULL)                                                      \
     X(cuMemAllocAsync, "cuMemAllocAsync", NULL)                                                    \
     X(cuMemFreeAsync, "cuMemFreeAsync", NULL)                                                      \
@@ -88,6 +90,8 @@ typedef CUresult (*dfs_fn_cuCtxGetCurrent)(CUcontext *);
 typedef CUresult (*dfs_fn_cuModuleLoadData)(CUmodule *, const void *);
 typedef CUresult (*dfs_fn_cuModuleGetFunction)(CUfunction *, CUmodule, const char *);
 typedef CUresult (*dfs_fn_cuFuncSetAttribute)(CUfunction, CUfunction_attribute, int);
+typedef CUresult (*dfs_fn_cuOccupancyMaxActiveBlocksPerMultiprocessor)(int *, CUfunction, int,
+                                                                       size_t);
 typedef CUresult (*dfs_fn_cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned,
                                           unsigned, unsigned, unsigned, CUstream, void **, void **);
 typedef CUresult (*dfs_fn_cuMemAllocAsync)(CUdeviceptr *, size_t, CUstream);

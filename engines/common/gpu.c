@@ -159,6 +159,41 @@ int dfs_sm_count(int device)
     return n;
 }
 
+int dfs_blocks_per_sm(CUfunction f, int threads)
+{
+    /* a few kernels x contexts: a small table, searched under a lock (no driver call after the
+     * first of each kernel).  A stale entry (a handle reused after its module went away) could
+     * only size a grid wrongly: the grid changes speed, never results' correctness. */
+    static struct {
+        CUfunction f;
+        int threads, blocks;
+    } cache[64];
+    static int used;
+    static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+    int blocks = 0;
+    pthread_mutex_lock(&lock);
+    for (int i = 0; i < used && !blocks; i++)
+        if (cache[i].f == f && cache[i].threads == threads)
+            blocks = cache[i].blocks;
+    pthread_mutex_unlock(&lock);
+    if (blocks)
+        return blocks;
+    if (!DFS_DRV(cuOccupancyMaxActiveBlocksPerMultiprocessor) ||
+        DFS_DRV(cuOccupancyMaxActiveBlocksPerMultiprocessor)(&blocks, f, threads, 0) !=
+            CUDA_SUCCESS ||
+        blocks <= 0)
+        return 4;
+    pthread_mutex_lock(&lock);
+    if (used < (int)(sizeof cache / sizeof cache[0])) {
+        cache[used].f = f;
+        cache[used].threads = threads;
+        cache[used].blocks = blocks;
+        used++;
+    }
+    pthread_mutex_unlock(&lock);
+    return blocks;
+}
+
 int dfs_result_to_host(void *host, CUdeviceptr dev, size_t bytes, CUstream stream)
 {
     if (!DFS_DRV(cuMemcpyDtoHAsync) || !DFS_DRV(cuStreamSynchronize))

@@ -38,6 +38,11 @@ int dfs_launch(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
 /* Multiprocessors of a device (80 if it cannot be asked). */
 int dfs_sm_count(int device);
 
+/* Thread blocks of `threads` threads (no dynamic shared memory) of kernel f that one
+ * multiprocessor holds at once (the occupancy calculator; cached per kernel; 4 if it cannot be
+ * asked): grids of dfs_sm_count x this fill the GPU in exactly one wave. */
+int dfs_blocks_per_sm(CUfunction f, int threads);
+
 /* Copies a result computed on the stream to host memory and waits for it (what cuBLAS does for
  * a host-pointer result).  0 on success. */
 int dfs_result_to_host(void *host, CUdeviceptr dev, size_t bytes, CUstream stream);

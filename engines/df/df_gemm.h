@@ -99,6 +99,7 @@ typedef struct {
     int trans, accurate;
     int64_t len, inner, chunk; /* outputs, inner dimension, inner elements per chunk */
     int splits;
+    int group;         /* op T: lanes per output (1, 2, 4, 8, 16 or 32: fewer for short chunks) */
     dfs_df_parts part; /* [split * len + output] */
     int *flags;        /* per output: Inf or NaN met */
     double *y;

@@ -28,9 +28,10 @@
 
 extern const unsigned char dfs_df_vec_fatbin[];
 
-enum { V_DOT, V_DOT_FINAL, V_GEMV_N, V_GEMV_T, V_GEMV_FINAL, V_COUNT };
+enum { V_DOT, V_DOT_FINAL, V_GEMV_N, V_GEMV_T, V_GEMV_TG, V_GEMV_FINAL, V_COUNT };
 static const char *const vec_names[V_COUNT] = {"dfs_df_dot", "dfs_df_dot_final", "dfs_df_gemv_n",
-                                               "dfs_df_gemv_t", "dfs_df_gemv_final"};
+                                               "dfs_df_gemv_t", "dfs_df_gemv_tg",
+                                               "dfs_df_gemv_final"};
 static dfs_module vec_module = DFS_MODULE_INIT(dfs_df_vec_fatbin, vec_names, V_COUNT);
 
 static int df_can_run(const dfs_device *d)
@@ -169,7 +170,9 @@ static cublasStatus_t df_ddot(const dfs_ctx *x, const dfs_dot_call *c)
     const CUfunction *k = dfs_module_kernels(&vec_module);
     if (!k)
         return DFS_STATUS_DECLINED;
-    int64_t blocks = (c->n + 255) / 256, most = (int64_t)dfs_sm_count(x->device) * 8;
+    /* one wave: a grid-stride loop over as many blocks as the GPU holds at once */
+    int64_t blocks = (c->n + 255) / 256,
+            most = (int64_t)dfs_sm_count(x->device) * dfs_blocks_per_sm(k[V_DOT], 256);
     blocks = blocks < most ? blocks : most;
     pthread_mutex_lock(&x->scratch->lock);
     dfs_df_dot_args a = {c->x, c->y, c->incx, c->incy, c->n, o.scheme == DFS_DF_MAD29,
@@ -202,10 +205,17 @@ static cublasStatus_t df_dgemv(const dfs_ctx *x, const dfs_gemv_call *c)
         return DFS_STATUS_DECLINED;
     const int trans = c->trans != CUBLAS_OP_N;
     const int64_t len = trans ? c->n : c->m, inner = trans ? c->m : c->n;
-    /* enough blocks to fill the GPU: split the inner dimension when the outputs are few */
-    const int64_t per_block = trans ? 8 : 256, out_blocks = (len + per_block - 1) / per_block;
-    const int64_t want = (int64_t)dfs_sm_count(x->device) * 8;
-    int64_t splits = out_blocks >= want ? 1 : (want + out_blocks - 1) / out_blocks;
+    /* enough blocks to fill the GPU: split the inner dimension when the outputs are few, into
+     * as many chunks as fit in one wave (a block more would start a second wave) */
+    /* op T: lanes per output, about 8 inner elements per lane or more (a warp from 256 on) */
+    int group = 1;
+    while (trans && group < 32 && (int64_t)group * 8 < inner)
+        group *= 2;
+    const int64_t per_block = trans ? 8 * (32 / group) : 256,
+                  out_blocks = (len + per_block - 1) / per_block;
+    const CUfunction kern = k[!trans ? V_GEMV_N : group == 32 ? V_GEMV_T : V_GEMV_TG];
+    const int64_t want = (int64_t)dfs_sm_count(x->device) * dfs_blocks_per_sm(kern, 256);
+    int64_t splits = out_blocks >= want ? 1 : want / out_blocks;
     const int64_t min_chunk = 256;
     if (splits > (inner + min_chunk - 1) / min_chunk)
         splits = (inner + min_chunk - 1) / min_chunk;
@@ -229,6 +239,7 @@ static cublasStatus_t df_dgemv(const dfs_ctx *x, const dfs_gemv_call *c)
     a.inner = inner;
     a.chunk = chunk;
     a.splits = (int)splits;
+    a.group = trans ? group : 32;
     a.y = c->y;
     a.incy = c->incy;
     a.alpha = dev ? c->alpha : NULL;
@@ -241,7 +252,7 @@ static cublasStatus_t df_dgemv(const dfs_ctx *x, const dfs_gemv_call *c)
         dfs_scratch_unlock(x->scratch);
         return DFS_STATUS_DECLINED;
     }
-    int err = dfs_launch(k[trans ? V_GEMV_T : V_GEMV_N], (unsigned)out_blocks, (unsigned)splits, 1,
+    int err = dfs_launch(kern, (unsigned)out_blocks, (unsigned)splits, 1,
                          256, 1, st, &a);
     err |= dfs_launch(k[V_GEMV_FINAL], (unsigned)((len + 255) / 256), 1, 1, 256, 1, st, &a);
     dfs_scratch_unlock(x->scratch);

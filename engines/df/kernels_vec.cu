@@ -8,6 +8,8 @@
 
 #include <stdint.h>
 
+#define UNROLL 4 /* elements per thread whose loads are in flight together */
+
 /* BLAS vectors: element i of a length-n vector with increment inc is at base(inc, n) + i*inc. */
 __device__ __forceinline__ int64_t vbase(int64_t inc, int64_t n)
 {
@@ -39,12 +41,12 @@ __device__ __forceinline__ dfs_dfx shfl_xor(dfs_dfx a, int off)
     return b;
 }
 
-/* Butterfly over the warp: every lane ends with the same sum (same order on every run). */
-__device__ __forceinline__ dfs_dfx warp_sum(dfs_dfx a, int accurate)
+/* Butterfly over groups of g lanes (g a power of two <= 32; every lane of the warp takes
+ * part): each lane ends with its group's sum, in the same order on every run. */
+__device__ __forceinline__ dfs_dfx group_sum(dfs_dfx a, int g, int accurate)
 {
-    for (int off = 1; off < 32; off <<= 1) {
+    for (int off = 1; off < g; off <<= 1) {
         dfs_dfx b = shfl_xor(a, off);
-        /* merge in lane order so both partners compute the same value */
         a = (threadIdx.x & off) ? dfs_dfx_merge(b, a, accurate) : dfs_dfx_merge(a, b, accurate);
     }
     return a;
@@ -55,7 +57,7 @@ __device__ dfs_dfx block_sum(dfs_dfx a, int accurate)
 {
     __shared__ float sh[8], sl[8];
     __shared__ int se[8];
-    a = warp_sum(a, accurate);
+    a = group_sum(a, 32, accurate);
     const int w = threadIdx.x / 32, l = threadIdx.x % 32;
     if (l == 0) {
         sh[w] = a.v.hi;
@@ -86,8 +88,25 @@ extern "C" __global__ void __launch_bounds__(256) dfs_df_dot(dfs_df_dot_args a)
     dfs_df fast = dfs_df_make(0.0f, 0.0f);
     bool ok = true;
     const double *px = px0, *py = py0;
-#pragma unroll 4
-    for (int64_t i = i0; i < a.n; i += stride, px += sx, py += sy) {
+    int64_t i = i0;
+    /* UNROLL elements per step, all their loads issued first (memory parallelism); the sum in
+     * the same order as one at a time */
+    for (; i + (UNROLL - 1) * stride < a.n; i += UNROLL * stride) {
+        double x[UNROLL], y[UNROLL];
+#pragma unroll
+        for (int u = 0; u < UNROLL; u++) {
+            x[u] = __ldg(px + u * sx);
+            y[u] = __ldg(py + u * sy);
+        }
+        px += UNROLL * sx;
+        py += UNROLL * sy;
+#pragma unroll
+        for (int u = 0; u < UNROLL; u++) {
+            ok &= dfs_df_fast_ok(x[u]) & dfs_df_fast_ok(y[u]);
+            fast = fast_mad(fast, x[u], y[u], a.accurate);
+        }
+    }
+    for (; i < a.n; i += stride, px += sx, py += sy) {
         const double x = __ldg(px), y = __ldg(py);
         ok &= dfs_df_fast_ok(x) & dfs_df_fast_ok(y);
         fast = fast_mad(fast, x, y, a.accurate);
@@ -134,16 +153,18 @@ extern "C" __global__ void __launch_bounds__(256) dfs_df_dot_final(dfs_df_dot_ar
         }
         return;
     }
-    if (threadIdx.x == 0) {
-        dfs_dfx r = dfs_dfx_zero();
-        for (int i = 0; i < a.nparts; i++) {
-            dfs_dfx b;
-            b.v = dfs_df_make(a.part.hi[i], a.part.lo[i]);
-            b.e = a.part.e[i];
-            r = dfs_dfx_merge(r, b, a.accurate);
-        }
-        *a.result = dfs_dfx_to_double(r);
+    /* thread t merges parts t, t + 256, ... in order, then the block's fixed tree: the same
+     * order on every run, and no thread walks all the parts alone */
+    dfs_dfx r = dfs_dfx_zero();
+    for (int i = threadIdx.x; i < a.nparts; i += blockDim.x) {
+        dfs_dfx b;
+        b.v = dfs_df_make(a.part.hi[i], a.part.lo[i]);
+        b.e = a.part.e[i];
+        r = dfs_dfx_merge(r, b, a.accurate);
     }
+    r = block_sum(r, a.accurate);
+    if (threadIdx.x == 0)
+        *a.result = dfs_dfx_to_double(r);
 }
 
 /* ---------- GEMV ---------- */
@@ -192,8 +213,21 @@ extern "C" __global__ void __launch_bounds__(256) dfs_df_gemv_n(dfs_df_gemv_args
         stage_x(a, a.n, jt, count, xh, xl, &xbad);
         ok &= !xbad;
         if (active) {
-#pragma unroll 4
-            for (int jj = 0; jj < count; jj++, col += a.lda) {
+            int jj = 0;
+            for (; jj + UNROLL <= count; jj += UNROLL) { /* loads first, as in dfs_df_dot */
+                double v[UNROLL];
+#pragma unroll
+                for (int u = 0; u < UNROLL; u++)
+                    v[u] = __ldg(col + u * a.lda);
+                col += UNROLL * a.lda;
+#pragma unroll
+                for (int u = 0; u < UNROLL; u++) {
+                    ok &= dfs_df_fast_ok(v[u]);
+                    fast = df_mad(fast, dfs_df_from_double(v[u]),
+                                  dfs_df_make(xh[jj + u], xl[jj + u]), a.accurate);
+                }
+            }
+            for (; jj < count; jj++, col += a.lda) {
                 const double v = __ldg(col);
                 ok &= dfs_df_fast_ok(v);
                 fast = df_mad(fast, dfs_df_from_double(v), dfs_df_make(xh[jj], xl[jj]), a.accurate);
@@ -225,17 +259,21 @@ extern "C" __global__ void __launch_bounds__(256) dfs_df_gemv_n(dfs_df_gemv_args
         atomicOr(&a.flags[i], 1);
 }
 
-/* op(A) = A^T: a warp per column of A (an output), lanes over a chunk of its rows; the block's
- * eight warps share the staged x. */
-extern "C" __global__ void __launch_bounds__(256) dfs_df_gemv_t(dfs_df_gemv_args a)
+/* op(A) = A^T: a group of G lanes per column of A (an output), over a chunk of its rows; the
+ * block's eight warps share the staged x.  G = 32 (dfs_df_gemv_t): a warp per output, for long
+ * chunks; G = 0 (dfs_df_gemv_tg): a.group lanes, fewer for short chunks (more outputs per warp).
+ * G is a template constant so that the warp kernel keeps to 32 registers. */
+template <int G> __device__ __forceinline__ void gemv_t(const dfs_df_gemv_args &a)
 {
     __shared__ float xh[256], xl[256];
     __shared__ int xbad;
     if (a.alpha && *a.alpha == 0.0)
         return; /* A and x are not read: dfs_df_gemv_final gives beta y */
-    const int64_t j = (int64_t)blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32;
+    const int g = G ? G : a.group, lane = threadIdx.x % 32, gl = lane % g;
+    const int64_t j = ((int64_t)blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32) * (32 / g) +
+                      lane / g;
     const bool active = j < a.n;
-    const int lane = threadIdx.x % 32, s = blockIdx.y;
+    const int s = blockIdx.y;
     const int64_t c0 = s * a.chunk, i1 = c0 + a.chunk < a.m ? c0 + a.chunk : a.m;
     const double *col = a.A + (active ? j : 0) * a.lda;
     dfs_df fast = dfs_df_make(0.0f, 0.0f);
@@ -244,9 +282,23 @@ extern "C" __global__ void __launch_bounds__(256) dfs_df_gemv_t(dfs_df_gemv_args
         const int count = i1 - it < 256 ? (int)(i1 - it) : 256;
         stage_x(a, a.m, it, count, xh, xl, &xbad);
         ok &= !xbad;
-        if (active) {
-#pragma unroll 4
-            for (int q = lane; q < count; q += 32) {
+        if (active && g == 32 && count == 256) { /* a whole tile: UNROLL loads at a time */
+#pragma unroll
+            for (int u0 = 0; u0 < 8; u0 += UNROLL) {
+                double v[UNROLL];
+#pragma unroll
+                for (int u = 0; u < UNROLL; u++)
+                    v[u] = __ldg(&col[it + lane + 32 * (u0 + u)]);
+#pragma unroll
+                for (int u = 0; u < UNROLL; u++) {
+                    const int q = lane + 32 * (u0 + u);
+                    ok &= dfs_df_fast_ok(v[u]);
+                    fast = df_mad(fast, dfs_df_from_double(v[u]), dfs_df_make(xh[q], xl[q]),
+                                  a.accurate);
+                }
+            }
+        } else if (active) {
+            for (int q = gl; q < count; q += g) {
                 const double v = __ldg(&col[it + q]);
                 ok &= dfs_df_fast_ok(v);
                 fast = df_mad(fast, dfs_df_from_double(v), dfs_df_make(xh[q], xl[q]), a.accurate);
@@ -254,25 +306,24 @@ extern "C" __global__ void __launch_bounds__(256) dfs_df_gemv_t(dfs_df_gemv_args
         }
         __syncthreads();
     }
-    if (!active)
-        return; /* whole warps: j is the same for all lanes */
     dfs_dfx acc = dfs_dfx_from_df(fast);
-    bool bad = false;
-    if (!ok) {
+    int bad = 0;
+    if (active && !ok) {
         acc = dfs_dfx_zero();
-        const int64_t sx = 32 * a.incx;
-        const double *px = a.x + vidx(c0 + lane, a.incx, a.m);
-        for (int64_t i = c0 + lane; i < i1; i += 32, px += sx) {
+        const int64_t sx = (int64_t)g * a.incx;
+        const double *px = a.x + vidx(c0 + gl, a.incx, a.m);
+        for (int64_t i = c0 + gl; i < i1; i += g, px += sx) {
             const double v = col[i], xv = *px;
             if (nonfinite(v) || nonfinite(xv))
-                bad = true;
+                bad = 1;
             else
                 acc = dfs_dfx_mad(acc, v, xv, a.accurate);
         }
     }
-    acc = warp_sum(acc, a.accurate);
-    bad = __any_sync(0xffffffffu, bad);
-    if (lane == 0) {
+    acc = group_sum(acc, g, a.accurate); /* every lane: the shuffles need the whole warp */
+    for (int off = 1; off < g; off <<= 1)
+        bad |= __shfl_xor_sync(0xffffffffu, bad, off);
+    if (active && gl == 0) {
         const int64_t o = (int64_t)s * a.len + j;
         a.part.hi[o] = acc.v.hi;
         a.part.lo[o] = acc.v.lo;
@@ -280,6 +331,16 @@ extern "C" __global__ void __launch_bounds__(256) dfs_df_gemv_t(dfs_df_gemv_args
         if (bad)
             atomicOr(&a.flags[j], 1);
     }
+}
+
+extern "C" __global__ void __launch_bounds__(256) dfs_df_gemv_t(dfs_df_gemv_args a)
+{
+    gemv_t<32>(a);
+}
+
+extern "C" __global__ void __launch_bounds__(256) dfs_df_gemv_tg(dfs_df_gemv_args a)
+{
+    gemv_t<0>(a);
 }
 
 /* y(r) = alpha * sum + beta * y(r): the chunks in order, or binary64 for outputs with Inf/NaN. */
