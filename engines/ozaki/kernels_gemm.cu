@@ -192,8 +192,8 @@ extern "C" __global__ void __launch_bounds__(32 * DFS_OZ_DIRECT_WARPS)
         const unsigned f = alpha == 0 ? 0u /* A and B are not read */
                                       : warp_exact_products(w, a.k, a.A + gr * a.ars, a.aqs,
                                                             a.B + gc * a.bcs, a.bqs, a.k);
-        if (lane == 0)
-            finish_output(w, ws[wp], f, alpha, beta, a.C + gr + gc * a.ldc);
+        __syncwarp();
+        finish_output(w, ws[wp], f, alpha, beta, a.C + gr + gc * a.ldc);
         __syncwarp();
     }
 }

@@ -111,11 +111,11 @@ extern "C" __global__ void __launch_bounds__(DFS_OZ_DOT_THREADS)
     __syncthreads();
     atomicOr(&flags, block_products(w, a, threadIdx.x, blockDim.x));
     __syncthreads();
-    if (threadIdx.x == 0)
+    if (threadIdx.x < 32) /* warp 0 */
         finish_output(w, scratch, flags, 1.0, 0.0, a.result); /* beta = 0: *result not read */
 }
 
-/* One thread: the accumulator of the path taken, rounded once. */
+/* One warp: the accumulator of the path taken, rounded once. */
 extern "C" __global__ void __launch_bounds__(32) dfs_oz_dot_final(dfs_oz_dot_args a)
 {
     __shared__ long long w[DFS_X_WORDS], scratch[DFS_X_WORDS];
@@ -124,11 +124,7 @@ extern "C" __global__ void __launch_bounds__(32) dfs_oz_dot_final(dfs_oz_dot_arg
     for (int j = threadIdx.x; j < DFS_X_WORDS; j += blockDim.x)
         w[j] = acc[j];
     __syncwarp();
-    if (threadIdx.x == 0) {
-        dfs_xacc s = view(w);
-        dfs_x_axpby(&s, f & DFS_X_SPECIAL, 1.0, 0.0, 0.0, (int64_t *)scratch, DFS_X_WORDS,
-                    a.result);
-    }
+    finish_output(w, scratch, f, 1.0, 0.0, a.result);
 }
 
 /* ---------- GEMV ---------- */
@@ -247,6 +243,5 @@ extern "C" __global__ void __launch_bounds__(32 * DFS_OZ_FINAL_WARPS)
         }
     }
     __syncwarp();
-    if (lane == 0)
-        finish_output(w, ws[wp], alpha != 0 ? f : 0u, alpha, beta, a.y + vidx(o, a.incy, a.len));
+    finish_output(w, ws[wp], alpha != 0 ? f : 0u, alpha, beta, a.y + vidx(o, a.incy, a.len));
 }

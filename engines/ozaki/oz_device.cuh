@@ -150,10 +150,44 @@ __device__ __noinline__ unsigned warp_exact_products(long long *w, int64_t K, co
 
 /* *out = RN(alpha * S + beta * *out), S the value of the accumulator w with special flags
  * `flags` (xacc.h's; beta == 0: *out not read).  One thread; scratch: DFS_X_WORDS words. */
+/* The non-zero words of the accumulator w (DFS_X_WORDS words, not normalised) as an accumulator
+ * of their own: the same value, the words outside being zero, with one word above the highest
+ * to take the carries (as the top word of the full one does).  The lanes of the warp find the
+ * window together: every lane calls it, after w is complete (__syncwarp). */
+__device__ __forceinline__ dfs_xacc view_window(long long *w)
+{
+    int lo = DFS_X_WORDS, hi = -1;
+    for (int j = threadIdx.x & 31; j < DFS_X_WORDS; j += 32)
+        if (w[j]) {
+            lo = lo < j ? lo : j;
+            hi = j; /* j grows */
+        }
+    for (int off = 16; off > 0; off >>= 1) {
+        const int l2 = __shfl_xor_sync(0xffffffffu, lo, off);
+        const int h2 = __shfl_xor_sync(0xffffffffu, hi, off);
+        lo = l2 < lo ? l2 : lo;
+        hi = h2 > hi ? h2 : hi;
+    }
+    if (hi < 0)
+        lo = hi = 0;
+    const int end = hi + 2 < DFS_X_WORDS ? hi + 2 : DFS_X_WORDS;
+    dfs_xacc a;
+    a.w = (int64_t *)w + lo;
+    a.nw = end - lo;
+    a.lsb = DFS_X_LSB + 32 * lo;
+    a.pending = 1;
+    return a;
+}
+
+/* *out = RN(alpha S + beta *out) (beta = 0: *out not read) for the exact sum S in w: every lane
+ * of the warp calls it (the window of view_window), lane 0 rounds and stores.  The rounding
+ * walks the few words that hold the value instead of all DFS_X_WORDS. */
 __device__ void finish_output(long long *w, long long *scratch, unsigned flags, double alpha,
                               double beta, double *out)
 {
-    dfs_xacc s = view(w);
+    dfs_xacc s = view_window(w);
+    if ((threadIdx.x & 31) != 0)
+        return;
     const double c = beta != 0 ? *out : 0.0;
     dfs_x_axpby(&s, flags & DFS_X_SPECIAL, alpha, beta, c, (int64_t *)scratch, DFS_X_WORDS, out);
 }

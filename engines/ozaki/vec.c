@@ -77,8 +77,12 @@ cublasStatus_t dfs_oz_ddot_gpu(const dfs_ctx *x, const dfs_dot_call *c)
     const CUfunction *k = dfs_module_kernels(&module);
     if (!k)
         return DFS_STATUS_DECLINED;
-    int64_t blocks = (c->n + DFS_OZ_DOT_THREADS - 1) / DFS_OZ_DOT_THREADS;
-    const int64_t most = (int64_t)dfs_sm_count(x->device) * 8;
+    /* at least 32 products per thread (a block's flush of its accumulator costs about as much
+     * as that: short vectors take fewer blocks), at most one wave; any grid gives the same
+     * bits, the sums being exact */
+    int64_t blocks = (c->n + 32 * DFS_OZ_DOT_THREADS - 1) / (32 * DFS_OZ_DOT_THREADS);
+    const int64_t most =
+        (int64_t)dfs_sm_count(x->device) * dfs_blocks_per_sm(k[K_DOT], DFS_OZ_DOT_THREADS);
     blocks = blocks < most ? blocks : most;
     pthread_mutex_lock(&x->scratch->lock);
     dfs_oz_dot_args a;
@@ -132,11 +136,14 @@ cublasStatus_t dfs_oz_dgemv_gpu(const dfs_ctx *x, const dfs_gemv_call *c)
     a.trans = c->trans != CUBLAS_OP_N;
     a.len = a.trans ? c->n : c->m;
     a.inner = a.trans ? c->m : c->n;
-    /* Enough blocks to fill the GPU: cut the inner dimension when the outputs are few. */
+    /* Enough blocks to fill the GPU: cut the inner dimension when the outputs are few, into
+     * as many chunks as fit in one wave (a block more would start a second). */
     const int64_t per_block = a.trans ? DFS_OZ_GEMV_THREADS / 32 : DFS_OZ_GEMV_THREADS;
     const int64_t out_blocks = (a.len + per_block - 1) / per_block;
-    const int64_t want = (int64_t)dfs_sm_count(x->device) * 8, min_chunk = 256;
-    int64_t splits = out_blocks >= want ? 1 : (want + out_blocks - 1) / out_blocks;
+    const int64_t want = (int64_t)dfs_sm_count(x->device) *
+                         dfs_blocks_per_sm(k[a.trans ? K_GEMV_T : K_GEMV_N], DFS_OZ_GEMV_THREADS),
+                  min_chunk = 256;
+    int64_t splits = out_blocks >= want ? 1 : want / out_blocks;
     if (splits > (a.inner + min_chunk - 1) / min_chunk)
         splits = (a.inner + min_chunk - 1) / min_chunk;
     splits = splits < 1 ? 1 : splits > 65535 ? 65535 : splits;
