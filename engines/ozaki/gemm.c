@@ -62,33 +62,6 @@ static size_t carve(CUdeviceptr base, int64_t m, int64_t n, int64_t k, int64_t b
     return off;
 }
 
-size_t dfs_oz_plan_blocks(int64_t m, int64_t n, size_t budget, dfs_oz_block_eval eval,
-                          const void *ctx, int64_t *pbm, int64_t *pbn)
-{
-    double best = -1;
-    size_t best_need = 0;
-    for (int i = 0; i < 24; i++) {
-        const int64_t bm = (m + ((int64_t)1 << i) - 1) >> i;
-        for (int j = 0; j < 24 && bm <= 65536; j++) {
-            const int64_t bn = (n + ((int64_t)1 << j) - 1) >> j;
-            size_t need;
-            double cost;
-            if (bn <= 65536 && eval(ctx, bm, bn, &need, &cost) && need <= budget &&
-                (best < 0 || cost < best)) {
-                best = cost;
-                best_need = need;
-                *pbm = bm;
-                *pbn = bn;
-            }
-            if (bn == 1)
-                break;
-        }
-        if (bm == 1)
-            break;
-    }
-    return best < 0 ? 0 : best_need;
-}
-
 size_t dfs_oz_carve_call(CUdeviceptr base, int64_t m, int64_t n, int ss, dfs_oz_call_ws *w)
 {
     size_t off = 0;

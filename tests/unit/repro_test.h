@@ -55,5 +55,6 @@ void repro_i192_tests(TCase *t);   /* repro_i192.c: the Ozaki finish's 192-bit f
 void repro_finish_tests(TCase *t); /* repro_finish.c: the GPU DGEMM's finish step, on the CPU */
 void repro_crt_tests(TCase *t);    /* repro_crt.c: the Ozaki scheme II (crt.h, host_crt.c) */
 void repro_f32_tests(TCase *t);   /* repro_f32.c: the Ozaki scheme on binary32 products */
+void repro_plan_tests(TCase *t);  /* repro_plan.c: the block shapes of the GEMM paths (plan.c) */
 
 #endif

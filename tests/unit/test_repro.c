@@ -11,8 +11,8 @@
  * against the reference in repro_common.c; repro_bound.c (the rounding margin), repro_tail.c
  * (the Ozaki tail bound) and repro_i192.c (the Ozaki finish's 192-bit fast path), against exact
  * values; repro_finish.c (the GPU DGEMM's per-output step on the CPU) and repro_crt.c (the Ozaki
- * scheme II arithmetic and CPU DGEMM) and repro_f32.c (the Ozaki scheme on binary32 products, issue
- * 8); this file gathers them into one suite. */
+ * scheme II arithmetic and CPU DGEMM), repro_f32.c (the Ozaki scheme on binary32 products, issue
+ * 8) and repro_plan.c (the GEMM paths' block shapes); this file gathers them into one suite. */
 #include "repro_test.h"
 
 static Suite *suite(void)
@@ -28,6 +28,7 @@ static Suite *suite(void)
     repro_i192_tests(t);
     repro_finish_tests(t);
     repro_crt_tests(t);
+    repro_plan_tests(t);
     repro_f32_tests(t);
     suite_add_tcase(s, t);
     return s;
