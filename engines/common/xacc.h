@@ -98,6 +98,24 @@ DFS_HD void dfs_x_init(dfs_xacc *a, int64_t *w, int nw, int lsb)
         w[i] = 0;
 }
 
+/* The accumulator w[0 .. nw-1] (word i of weight 2^(lsb + 32 i), not normalised), all of whose
+ * words below lo and above hi are zero, as an accumulator of its own over words lo .. hi + 1
+ * (or .. nw - 1 when hi is the last): the same value, the word above hi taking the carries as
+ * the full accumulator's top word does, so that normalising and rounding walk only those words.
+ * hi < lo (no non-zero word): the value 0.  w itself is shared, not copied. */
+DFS_HD dfs_xacc dfs_x_window(int64_t *w, int nw, int lsb, int lo, int hi)
+{
+    if (hi < lo)
+        lo = hi = 0;
+    const int end = hi + 2 < nw ? hi + 2 : nw;
+    dfs_xacc a;
+    a.w = w + lo;
+    a.nw = end - lo;
+    a.lsb = lsb + 32 * lo;
+    a.pending = 1;
+    return a;
+}
+
 /* Propagate the carries: w[0 .. nw-2] become digits in [0, 2^32), w[nw-1] the signed rest. */
 DFS_HD void dfs_x_normalize(dfs_xacc *a)
 {

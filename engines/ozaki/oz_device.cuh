@@ -151,9 +151,8 @@ __device__ __noinline__ unsigned warp_exact_products(long long *w, int64_t K, co
 /* *out = RN(alpha * S + beta * *out), S the value of the accumulator w with special flags
  * `flags` (xacc.h's; beta == 0: *out not read).  One thread; scratch: DFS_X_WORDS words. */
 /* The non-zero words of the accumulator w (DFS_X_WORDS words, not normalised) as an accumulator
- * of their own: the same value, the words outside being zero, with one word above the highest
- * to take the carries (as the top word of the full one does).  The lanes of the warp find the
- * window together: every lane calls it, after w is complete (__syncwarp). */
+ * of their own (dfs_x_window, xacc.h).  The lanes of the warp find the window together: every
+ * lane calls it, after w is complete (__syncwarp). */
 __device__ __forceinline__ dfs_xacc view_window(long long *w)
 {
     int lo = DFS_X_WORDS, hi = -1;
@@ -168,15 +167,7 @@ __device__ __forceinline__ dfs_xacc view_window(long long *w)
         lo = l2 < lo ? l2 : lo;
         hi = h2 > hi ? h2 : hi;
     }
-    if (hi < 0)
-        lo = hi = 0;
-    const int end = hi + 2 < DFS_X_WORDS ? hi + 2 : DFS_X_WORDS;
-    dfs_xacc a;
-    a.w = (int64_t *)w + lo;
-    a.nw = end - lo;
-    a.lsb = DFS_X_LSB + 32 * lo;
-    a.pending = 1;
-    return a;
+    return dfs_x_window((int64_t *)w, DFS_X_WORDS, DFS_X_LSB, lo, hi);
 }
 
 /* *out = RN(alpha S + beta *out) (beta = 0: *out not read) for the exact sum S in w: every lane

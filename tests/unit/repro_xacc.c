@@ -129,6 +129,61 @@ START_TEST(xacc_random)
 }
 END_TEST
 
+/* dfs_x_window (the GPU's rounding of DOT, GEMV and direct DGEMM outputs walks only the
+ * non-zero words of an accumulator): on raw accumulators as the GPU's atomics leave them (words
+ * of up to +-2^62, any signs, so that carries cross into the word above the range and negative
+ * totals borrow from it), the window's result equals the full accumulator's, bit for bit, for
+ * alpha and beta (beta = 0 included); ranges at the bottom, at the top (no word above), of one
+ * word, and empty. */
+START_TEST(xacc_window)
+{
+    rng r = rng_seed(13);
+    static const double alphas[] = {1.0, -1.0, 0.75, 3.0, 0x1p-600, 1e200};
+    int checked = 0;
+    for (int it = 0; it < 4000; it++) {
+        int64_t full[DFS_X_WORDS], win[DFS_X_WORDS], scratch[DFS_X_WORDS];
+        memset(full, 0, sizeof full);
+        int lo, hi;
+        switch (it % 5) {
+        case 0: lo = 0, hi = below(&r, 6); break;                                  /* bottom */
+        case 1: hi = DFS_X_WORDS - 1, lo = hi - below(&r, 6); break;               /* top */
+        case 2: lo = hi = below(&r, DFS_X_WORDS); break;                           /* one */
+        case 3: lo = 1, hi = 0; break;                                             /* empty */
+        default: lo = below(&r, DFS_X_WORDS - 8), hi = lo + below(&r, 8); break;   /* middle */
+        }
+        for (int i = lo; i <= hi; i++) {
+            const int kind = below(&r, 4);
+            int64_t v = (int64_t)(next64(&r) >> (2 + below(&r, 60)));
+            if (kind == 0)
+                v = -v;
+            if (kind == 1)
+                v = (int64_t)0x3fffffffffffffffll * (below(&r, 2) ? 1 : -1);
+            full[i] = v;
+        }
+        if (lo <= hi && full[lo] == 0)
+            full[lo] = 1; /* the range is exact: its ends non-zero */
+        if (lo <= hi && full[hi] == 0)
+            full[hi] = -1;
+        memcpy(win, full, sizeof win);
+        const double alpha = alphas[below(&r, 6)];
+        const double beta = below(&r, 3) ? 0.0 : unif_pm1(&r);
+        const double c = ldexp(unif_pm1(&r), below(&r, 400) - 200);
+        dfs_xacc a, b = dfs_x_window(win, DFS_X_WORDS, DFS_X_LSB, lo, hi);
+        a.w = full;
+        a.nw = DFS_X_WORDS;
+        a.lsb = DFS_X_LSB;
+        a.pending = 1;
+        double want, got;
+        ck_assert(dfs_x_axpby(&a, 0, alpha, beta, c, scratch, DFS_X_WORDS, &want));
+        ck_assert(dfs_x_axpby(&b, 0, alpha, beta, c, scratch, DFS_X_WORDS, &got));
+        ck_assert_msg(same(got, want), "case %d, words %d..%d: window %a, full %a", it, lo, hi,
+                      got, want);
+        checked++;
+    }
+    printf("repro: xacc windows: %d raw accumulators round as the full ones\n", checked);
+}
+END_TEST
+
 /* fpe.h's expansion stays exact: after every product, the terms plus what was inserted so far
  * sum to the products' exact sum (an exact accumulator holds their difference: zero), unless
  * the thread spilled.  Products of wide and of equal exponents (FastTwoSum's ordering by the
@@ -183,5 +238,6 @@ void repro_xacc_tests(TCase *t)
 {
     tcase_add_test(t, reference_and_rounding_edges);
     tcase_add_test(t, xacc_random);
+    tcase_add_test(t, xacc_window);
     tcase_add_test(t, fpe_exact);
 }
