@@ -4,7 +4,7 @@
 #include <string.h>
 
 extern const dfs_engine dfs_engine_native, dfs_engine_df, dfs_engine_repro, dfs_engine_ozaki,
-    dfs_engine_int8, dfs_engine_ozaki_sgemm;
+    dfs_engine_int8, dfs_engine_ozaki_sgemm, dfs_engine_dd;
 
 const dfs_engine *const dfs_engines[] = {
     &dfs_engine_native, /* index 0: always native */
@@ -13,6 +13,7 @@ const dfs_engine *const dfs_engines[] = {
     &dfs_engine_ozaki,
     &dfs_engine_int8,
     &dfs_engine_ozaki_sgemm,
+    &dfs_engine_dd,
 };
 const int dfs_engine_count = (int)(sizeof dfs_engines / sizeof dfs_engines[0]);
 

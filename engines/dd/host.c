@@ -1,52 +1,59 @@
-/* host.c — the double-double mode on the CPU (see host.h).  Compiled with -ffp-contract=off. */
+/* host.c — the dd mode on the CPU (host.h), step for step the kernels' order (dd_steps.h).
+ * Compiled with -ffp-contract=off. */
 #include "host.h"
 
-#include "../common/dd.h"
+#include "dd_steps.h"
 
-#include <math.h>
-
-/* RN(alpha * sum_q a[q*sa] b[q*sb] + beta * c) accumulated in double-double (host.h). */
-static double one_output(int64_t K, const double *a, int64_t sa, const double *b, int64_t sb,
-                         double alpha, double beta, double c)
-{
-    dfs_dd acc = dfs_dd_from_double(0.0);
-    int special = 0;
-    if (alpha != 0)
-        for (int64_t q = 0; q < K; q++) {
-            const double x = a[q * sa], y = b[q * sb];
-            if (!isfinite(x) || !isfinite(y)) {
-                special = 1;
-                break;
-            }
-            double e, p = dfs_d_two_prod(x, y, &e);
-            acc = dfs_dd_add_accurate(acc, dfs_dd_make(p, e));
-        }
-    if (special || !isfinite(acc.hi) || !isfinite(alpha) || (beta != 0 && !isfinite(beta * c))) {
-        /* IEEE kinds as native: the plain binary64 sum */
-        double s = 0.0;
-        for (int64_t q = 0; q < K; q++)
-            s = fma(a[q * sa], b[q * sb], s);
-        return beta != 0 ? alpha * s + beta * c : alpha * s;
-    }
-    dfs_dd r = alpha != 0 ? dfs_dd_mul_accurate(dfs_dd_from_double(alpha), acc)
-                          : dfs_dd_from_double(0.0);
-    if (beta != 0) {
-        double e, p = dfs_d_two_prod(beta, c, &e);
-        r = dfs_dd_add_accurate(r, dfs_dd_make(p, e));
-    }
-    return dfs_dd_to_double(r);
-}
+#include <stdlib.h>
 
 static const double *vec_base(const double *x, int64_t n, int64_t inc)
 {
     return inc < 0 ? x + (n - 1) * -inc : x;
 }
 
+/* The sum of terms q in [q0, q1) of a (stride sa) times b (stride sb) by `lanes` lanes and the
+ * tree (dd_steps.h); lane[] holds lanes accumulators. */
+static dfs_dda chunk_sum(int64_t q0, int64_t q1, int lanes, const double *a, int64_t sa,
+                         const double *b, int64_t sb, dfs_dda *lane)
+{
+    for (int l = 0; l < lanes; l++) {
+        dfs_dda acc = dfs_dda_zero();
+        for (int64_t q = q0 + l; q < q1; q += lanes)
+            acc = dfs_dda_mad(acc, a[q * sa], b[q * sb]);
+        lane[l] = acc;
+    }
+    for (int s = lanes / 2; s >= 1; s /= 2)
+        for (int l = 0; l < s; l++)
+            lane[l] = dfs_dda_merge(lane[l], lane[l + s]);
+    return lane[0];
+}
+
+static double finish(dfs_dda t, double alpha, double beta, double c)
+{
+    double r;
+    if (!dfs_dd_finish(t.s, alpha, beta, c, &r))
+        r = dfs_dd_finish_plain(t.p, alpha, beta, c);
+    return r;
+}
+
 double dfs_dd_dot_host(int64_t n, const double *x, int64_t incx, const double *y, int64_t incy)
 {
     if (n <= 0)
         return 0.0;
-    return one_output(n, vec_base(x, n, incx), incx, vec_base(y, n, incy), incy, 1.0, 0.0, 0.0);
+    const double *xb = vec_base(x, n, incx), *yb = vec_base(y, n, incy);
+    const dfs_dd_plan p = dfs_dd_dot_plan(n);
+    dfs_dda lane[DFS_DD_DOT_LANES], top[DFS_DD_DOT_LANES];
+    for (int t = 0; t < DFS_DD_DOT_LANES; t++)
+        top[t] = dfs_dda_zero();
+    for (int64_t c = 0; c < p.nchunks; c++) {
+        const int64_t q1 = (c + 1) * p.chunk < n ? (c + 1) * p.chunk : n;
+        const dfs_dda s = chunk_sum(c * p.chunk, q1, p.lanes, xb, incx, yb, incy, lane);
+        top[c % DFS_DD_DOT_LANES] = dfs_dda_merge(top[c % DFS_DD_DOT_LANES], s);
+    }
+    for (int s = DFS_DD_DOT_LANES / 2; s >= 1; s /= 2)
+        for (int l = 0; l < s; l++)
+            top[l] = dfs_dda_merge(top[l], top[l + s]);
+    return finish(top[0], 1.0, 0.0, 0.0);
 }
 
 void dfs_dd_gemv_host(int trans, int64_t m, int64_t n, double alpha, const double *A, int64_t lda,
@@ -57,10 +64,19 @@ void dfs_dd_gemv_host(int trans, int64_t m, int64_t n, double alpha, const doubl
     const int64_t rows = trans ? n : m, K = trans ? m : n;
     const double *xb = vec_base(x, K, incx);
     double *yb = (double *)vec_base(y, rows, incy);
+    const dfs_dd_plan p = dfs_dd_gemv_plan(trans, m, n);
+    dfs_dda lane[32];
     for (int64_t i = 0; i < rows; i++) {
         double *yi = yb + i * incy;
-        *yi = one_output(K, trans ? A + i * lda : A + i, trans ? 1 : lda, xb, incx, alpha, beta,
-                         beta != 0 ? *yi : 0.0);
+        dfs_dda t = dfs_dda_zero();
+        if (alpha != 0.0)
+            for (int64_t c = 0; c < p.nchunks; c++) {
+                const int64_t q1 = (c + 1) * p.chunk < K ? (c + 1) * p.chunk : K;
+                t = dfs_dda_merge(t, chunk_sum(c * p.chunk, q1, p.lanes,
+                                               trans ? A + i * lda : A + i, trans ? 1 : lda, xb,
+                                               incx, lane));
+            }
+        *yi = finish(t, alpha, beta, beta != 0.0 ? *yi : 0.0);
     }
 }
 
@@ -72,8 +88,21 @@ void dfs_dd_gemm_host(int transa, int transb, int64_t m, int64_t n, int64_t k, d
         for (int64_t i = 0; i < m; i++) {
             double *c = &C[i + j * ldc];
             /* row i of op(A), column j of op(B), as strided vectors */
-            *c = one_output(k, transa ? A + i * lda : A + i, transa ? 1 : lda,
-                            transb ? B + j : B + j * ldb, transb ? ldb : 1, alpha, beta,
-                            beta != 0 ? *c : 0.0);
+            const double *a = transa ? A + i * lda : A + i, *b = transb ? B + j : B + j * ldb;
+            const int64_t sa = transa ? 1 : lda, sb = transb ? ldb : 1;
+            const double cv = beta != 0.0 ? *c : 0.0;
+            dfs_dd s = dfs_dd_make(0.0, 0.0);
+            if (alpha != 0.0)
+                for (int64_t q = 0; q < k; q++)
+                    s = dfs_dd_mad_d(s, a[q * sa], b[q * sb]);
+            double r;
+            if (!dfs_dd_finish(s, alpha, beta, cv, &r)) {
+                double p = 0.0;
+                if (alpha != 0.0)
+                    for (int64_t q = 0; q < k; q++)
+                        p = dfs_d_fma(a[q * sa], b[q * sb], p);
+                r = dfs_dd_finish_plain(p, alpha, beta, cv);
+            }
+            *c = r;
         }
 }

@@ -1,13 +1,9 @@
-/* host.h — the double-double mode's DDOT, DGEMV and DGEMM on the CPU: each output accumulated in
- * double-double and rounded once (issue 9's `dd` mode; the GPU kernels are to compute exactly
- * these steps, so that their results can be compared bit for bit).  Per output:
- *   acc = sum of TwoProd(a_k, b_k), each added with AccurateDWPlusDW (dd.h), in index order;
- *   r   = RN(alpha * acc + beta * c): alpha * acc with DWTimesDW3, beta * c by TwoProd, added
- *         with AccurateDWPlusDW, converted once.
- * So the error is a few u^2 of sum |a_k b_k| (u = 2^-53) before the one rounding: the result is
- * the correctly rounded one except near ties.  Outputs that meet Inf or NaN are computed in plain
- * binary64 (native's IEEE kinds); beta == 0 never reads C, alpha == 0 never reads A and B.
- * Increments as cuBLAS (negative ones walk from the end). */
+/* host.h — the dd mode's DDOT, DGEMV and DGEMM on the CPU: the GPU engine's steps in its order
+ * (dd_steps.h), so that the GPU's results can be compared bit for bit and CI can check them
+ * against MPFR.  Each output is accumulated in double-double and rounded once; outputs whose DD
+ * result is not finite take the plain binary64 sum of the same order (IEEE kinds as native).
+ * beta == 0 never reads C, alpha == 0 never reads A and B.  Increments as cuBLAS (negative ones
+ * walk from the end). */
 #ifndef DFS_DD_HOST_H
 #define DFS_DD_HOST_H
 

@@ -1,6 +1,7 @@
 /* test_config.c — unit tests (Check) of config/: mode strings, policy files, the device table
- * and the effective configuration.  The engine table is a stand-in with three names so that
- * rules for engines that a build may not have can be tested. */
+ * and the effective configuration.  The engine table is a stand-in: the names the embedded
+ * default policy uses and ozaki, which it does not, so that rules for engines that a build may
+ * not have can be tested. */
 #include "../../config/config.h"
 
 #include <check.h>
@@ -11,8 +12,8 @@
 
 static int lookup(const char *name)
 {
-    static const char *const names[] = {"native", "df", "ozaki", "int8"};
-    for (int i = 0; i < 4; i++)
+    static const char *const names[] = {"native", "df", "ozaki", "int8", "dd"};
+    for (int i = 0; i < (int)(sizeof names / sizeof names[0]); i++)
         if (!strcmp(names[i], name))
             return i;
     return -1;

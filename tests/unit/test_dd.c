@@ -11,7 +11,8 @@
  *     subnormal lo keeps fewer bits: documented in dd.h); to nearest never worse than
  *     truncation;
  *   - the DD results are canonical (|lo| <= ulp(hi)/2).
- *   - the dd mode's CPU DDOT/DGEMV/DGEMM (engines/dd/host.c) on phi data (phi 0..4): at least
+ *   - the dd mode's CPU DDOT/DGEMV/DGEMM (engines/dd/host.c; its chunked orders included) on
+ *     phi data (phi 0..4): at least
  *     99.9% of the outputs equal RN(exact) (the MPFR reference of exact_ref.c), never more
  *     wrong outputs than a plain binary64 FMA loop, never more than 1 ulp off; Inf/NaN kinds as
  *     binary64's.
@@ -245,6 +246,7 @@ START_TEST(dd_mode_routines)
     static const double phis[] = {0, 1, 2, 4};
     enum { N = 400, M = 30, K = 300 };
     static double x[N], y[N], A[M * K], B[K * M], C[M * M], C0[M * M], yv[K], yv0[K];
+    static double xl[300000], yl[300000];
     for (int ph = 0; ph < 4; ph++) {
         tally t = {0, 0, 0, 0};
         for (int rep = 0; rep < 25; rep++) {
@@ -254,6 +256,25 @@ START_TEST(dd_mode_routines)
             count(&t, dfs_dd_dot_host(N, x, 1, y, 1), native_dot(N, x, 1, y, 1, 1.0, 0.0, 0.0),
                   want);
         }
+        /* long DOTs: several chunks (5000), more chunks than the 256 lanes merging them (300000),
+         * with negative increments */
+        for (int rep = 0; rep < 2; rep++) {
+            const int64_t n = rep ? 300000 : 5000;
+            for (int64_t i = 0; i < n; i++)
+                xl[i] = gen_phi(&r, phis[ph]), yl[i] = gen_phi(&r, phis[ph]);
+            count(&t, dfs_dd_dot_host(n, xl, -1, yl, rep ? 1 : -1),
+                  native_dot(n, xl + n - 1, -1, rep ? yl : yl + n - 1, rep ? 1 : -1, 1.0, 0.0, 0.0),
+                  reference(n, xl + n - 1, -1, rep ? yl : yl + n - 1, rep ? 1 : -1, 1.0, 0.0, 0.0));
+        }
+        /* GEMV T over long columns, split into chunks (3 outputs x 10000 terms) */
+        for (int i = 0; i < 3 * 10000; i++)
+            xl[i] = gen_phi(&r, phis[ph]);
+        for (int o = 0; o < 3; o++)
+            yv0[o] = yv[o] = gen_phi(&r, phis[ph]);
+        dfs_dd_gemv_host(1, 10000, 3, -1.0, xl, 10000, yl, 1, 2.0, yv, 1);
+        for (int o = 0; o < 3; o++)
+            count(&t, yv[o], native_dot(10000, xl + o * 10000, 1, yl, 1, -1.0, 2.0, yv0[o]),
+                  reference(10000, xl + o * 10000, 1, yl, 1, -1.0, 2.0, yv0[o]));
         for (int i = 0; i < M * K; i++)
             A[i] = gen_phi(&r, phis[ph]), B[i] = gen_phi(&r, phis[ph]);
         for (int trans = 0; trans < 2; trans++) {
@@ -294,6 +315,17 @@ START_TEST(dd_mode_routines)
     ck_assert(isinf(dfs_dd_dot_host(3, sx, 1, sy, 1)) && dfs_dd_dot_host(3, sx, 1, sy, 1) > 0);
     ck_assert(isnan(dfs_dd_dot_host(3, sz, 1, s1, 1)));  /* Inf - Inf */
     ck_assert(isnan(dfs_dd_dot_host(3, sx, 1, s0, 1)));  /* Inf * 0 */
+    /* a sum beyond binary64's range: +Inf as native (the DD sum overflows; the plain one too;
+     * products of both signs beyond the range would give Inf or NaN by the order, as native) */
+    const double ox[3] = {1e300, 1e300, -1e300}, oy[3] = {1e10, 1e10, 1e-10};
+    ck_assert(dfs_dd_dot_host(3, ox, 1, oy, 1) == I);
+    /* DGEMV and DGEMM: a NaN in one row of A makes that output NaN, the others stay exact */
+    double gA[6] = {1, NAN, 3, 4, 5, 6}, gB[6] = {1, 0.5, 0.25, 0, 0, 0}, gy[2] = {7, 7};
+    double gC[4] = {0};
+    dfs_dd_gemv_host(0, 2, 3, 1.0, gA, 2, gB, 1, 0.0, gy, 1);
+    ck_assert(gy[0] == 3.75 && isnan(gy[1]));
+    dfs_dd_gemm_host(0, 0, 2, 2, 3, 1.0, gA, 2, gB, 3, 0.0, gC, 2);
+    ck_assert(gC[0] == 3.75 && isnan(gC[1]) && gC[2] == 0 && isnan(gC[3])); /* NaN * 0 */
     fflush(stdout);
 }
 END_TEST
