@@ -17,8 +17,9 @@
  *   - in a chunk, `lanes` (a power of two) lanes: lane l sums terms l, l + lanes, ... of the
  *     chunk, each from zero; then the lanes are merged as a tree: for s = lanes/2 .. 1, lane l < s
  *     takes merge(lane l, lane l + s);
- *   - the chunks' sums are merged into zero in chunk order (GEMV; DOT merges them with 256 lanes
- *     the same way: lane t takes chunks t, t + 256, ..., then the tree);
+ *   - the chunks' sums are merged by `mlanes` lanes (DOT 256, GEMV 32): lane t merges chunks
+ *     t, t + mlanes, ... into zero in order, then the lanes' tree as above; a GEMV of one chunk
+ *     takes merge(zero, the chunk's sum) instead;
  *   - DGEMM: one chunk, one lane (q from 0 to k-1), and its plain sum only recomputed when the DD
  *     result is not finite.
  * The chunk and lane counts are functions of the shape alone (dfs_dd_dot_plan, dfs_dd_gemv_plan). */
@@ -106,9 +107,13 @@ typedef struct {
     int lanes;       /* lanes per chunk, a power of two */
 } dfs_dd_plan;
 
-#define DFS_DD_DOT_LANES 256     /* DOT: one thread block per chunk */
-#define DFS_DD_DOT_CHUNKS 2048   /* DOT: at most this many chunks */
-#define DFS_DD_GEMV_THREADS (1 << 18) /* GEMV: chunks until about this many threads */
+#define DFS_DD_DOT_LANES 256      /* DOT: one thread block per chunk, and its chunks' merge */
+#define DFS_DD_DOT_CHUNKS 2048    /* DOT: at most this many chunks */
+#define DFS_DD_GEMV_MERGE_LANES 32 /* GEMV: lanes merging an output's chunks (a warp) */
+/* GEMV: chunks until about this many threads (op N: rows; op T: columns x lanes), enough
+ * pieces of work that the last wave of a large GPU is short (H100: measured) */
+#define DFS_DD_GEMV_N_THREADS (1 << 18)
+#define DFS_DD_GEMV_T_THREADS (1 << 21)
 
 DFS_HD int64_t dfs_dd_cdiv(int64_t a, int64_t b)
 {
@@ -130,8 +135,8 @@ DFS_HD dfs_dd_plan dfs_dd_dot_plan(int64_t n)
 
 /* GEMV (trans: 0 = N, 1 = T) of an m x n matrix, m, n >= 1: outputs len = trans ? n : m, inner
  * K = trans ? m : n.  Op N: one lane per output (a thread per row); op T: lanes per output up
- * to 32, about 16 terms each or more.  Chunks until the outputs x lanes x chunks reach about
- * 2^18 threads, at least 128 terms per lane per chunk. */
+ * to 32, about 16 terms each or more.  Chunks until the outputs x lanes x chunks reach
+ * DFS_DD_GEMV_N/T_THREADS, at least 128 terms per lane per chunk. */
 DFS_HD dfs_dd_plan dfs_dd_gemv_plan(int trans, int64_t m, int64_t n)
 {
     const int64_t len = trans ? n : m, K = trans ? m : n;
@@ -139,7 +144,7 @@ DFS_HD dfs_dd_plan dfs_dd_gemv_plan(int trans, int64_t m, int64_t n)
     p.lanes = 1;
     while (trans && p.lanes < 32 && (int64_t)p.lanes * 16 < K)
         p.lanes *= 2;
-    int64_t s = dfs_dd_cdiv(DFS_DD_GEMV_THREADS, len * p.lanes);
+    int64_t s = dfs_dd_cdiv(trans ? DFS_DD_GEMV_T_THREADS : DFS_DD_GEMV_N_THREADS, len * p.lanes);
     const int64_t most = dfs_dd_cdiv(K, (int64_t)p.lanes * 128);
     if (s > most)
         s = most;

@@ -140,8 +140,7 @@ static cublasStatus_t dd_dgemv(const dfs_ctx *x, const dfs_gemv_call *c)
     }
     int err = dfs_launch(k[K_GEMV], (unsigned)grid, 1, 1, 256, 1, st, &a);
     if (plan.nchunks > 1)
-        err |= dfs_launch(k[K_GEMV_FINAL], (unsigned)((a.len + 255) / 256), 1, 1, 256, 1, st,
-                          &a);
+        err |= dfs_launch(k[K_GEMV_FINAL], (unsigned)((a.len + 7) / 8), 1, 1, 256, 1, st, &a);
     dfs_scratch_unlock(x->scratch);
     return err ? launch_failed("DGEMV") : CUBLAS_STATUS_SUCCESS;
 }

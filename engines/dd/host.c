@@ -28,6 +28,21 @@ static dfs_dda chunk_sum(int64_t q0, int64_t q1, int lanes, const double *a, int
     return lane[0];
 }
 
+/* The chunks' sums parts[0 .. n) merged by `lanes` lanes and the tree (dd_steps.h); lane[]
+ * holds lanes accumulators. */
+static dfs_dda merge_chunks(const dfs_dda *parts, int64_t n, int lanes, dfs_dda *lane)
+{
+    for (int t = 0; t < lanes; t++) {
+        lane[t] = dfs_dda_zero();
+        for (int64_t c = t; c < n; c += lanes)
+            lane[t] = dfs_dda_merge(lane[t], parts[c]);
+    }
+    for (int s = lanes / 2; s >= 1; s /= 2)
+        for (int l = 0; l < s; l++)
+            lane[l] = dfs_dda_merge(lane[l], lane[l + s]);
+    return lane[0];
+}
+
 static double finish(dfs_dda t, double alpha, double beta, double c)
 {
     double r;
@@ -42,18 +57,17 @@ double dfs_dd_dot_host(int64_t n, const double *x, int64_t incx, const double *y
         return 0.0;
     const double *xb = vec_base(x, n, incx), *yb = vec_base(y, n, incy);
     const dfs_dd_plan p = dfs_dd_dot_plan(n);
-    dfs_dda lane[DFS_DD_DOT_LANES], top[DFS_DD_DOT_LANES];
-    for (int t = 0; t < DFS_DD_DOT_LANES; t++)
-        top[t] = dfs_dda_zero();
+    dfs_dda lane[DFS_DD_DOT_LANES];
+    dfs_dda *parts = malloc((size_t)p.nchunks * sizeof *parts);
+    if (!parts)
+        return 0.0 / 0.0; /* the tests' CPU side: out of memory shows as a NaN */
     for (int64_t c = 0; c < p.nchunks; c++) {
         const int64_t q1 = (c + 1) * p.chunk < n ? (c + 1) * p.chunk : n;
-        const dfs_dda s = chunk_sum(c * p.chunk, q1, p.lanes, xb, incx, yb, incy, lane);
-        top[c % DFS_DD_DOT_LANES] = dfs_dda_merge(top[c % DFS_DD_DOT_LANES], s);
+        parts[c] = chunk_sum(c * p.chunk, q1, p.lanes, xb, incx, yb, incy, lane);
     }
-    for (int s = DFS_DD_DOT_LANES / 2; s >= 1; s /= 2)
-        for (int l = 0; l < s; l++)
-            top[l] = dfs_dda_merge(top[l], top[l + s]);
-    return finish(top[0], 1.0, 0.0, 0.0);
+    const dfs_dda t = merge_chunks(parts, p.nchunks, DFS_DD_DOT_LANES, lane);
+    free(parts);
+    return finish(t, 1.0, 0.0, 0.0);
 }
 
 void dfs_dd_gemv_host(int trans, int64_t m, int64_t n, double alpha, const double *A, int64_t lda,
@@ -65,19 +79,27 @@ void dfs_dd_gemv_host(int trans, int64_t m, int64_t n, double alpha, const doubl
     const double *xb = vec_base(x, K, incx);
     double *yb = (double *)vec_base(y, rows, incy);
     const dfs_dd_plan p = dfs_dd_gemv_plan(trans, m, n);
-    dfs_dda lane[32];
+    dfs_dda lane[32], *parts = malloc((size_t)p.nchunks * sizeof *parts);
+    if (!parts) { /* the tests' CPU side: out of memory shows as NaNs */
+        for (int64_t i = 0; i < rows; i++)
+            yb[i * incy] = 0.0 / 0.0;
+        return;
+    }
     for (int64_t i = 0; i < rows; i++) {
         double *yi = yb + i * incy;
         dfs_dda t = dfs_dda_zero();
-        if (alpha != 0.0)
+        if (alpha != 0.0) {
             for (int64_t c = 0; c < p.nchunks; c++) {
                 const int64_t q1 = (c + 1) * p.chunk < K ? (c + 1) * p.chunk : K;
-                t = dfs_dda_merge(t, chunk_sum(c * p.chunk, q1, p.lanes,
-                                               trans ? A + i * lda : A + i, trans ? 1 : lda, xb,
-                                               incx, lane));
+                parts[c] = chunk_sum(c * p.chunk, q1, p.lanes, trans ? A + i * lda : A + i,
+                                     trans ? 1 : lda, xb, incx, lane);
             }
+            t = p.nchunks == 1 ? dfs_dda_merge(t, parts[0])
+                               : merge_chunks(parts, p.nchunks, DFS_DD_GEMV_MERGE_LANES, lane);
+        }
         *yi = finish(t, alpha, beta, beta != 0.0 ? *yi : 0.0);
     }
+    free(parts);
 }
 
 void dfs_dd_gemm_host(int transa, int transb, int64_t m, int64_t n, int64_t k, double alpha,

@@ -173,22 +173,26 @@ extern "C" __global__ void __launch_bounds__(256) dfs_dd_gemv(dfs_dd_gemv_args a
     }
 }
 
-/* Thread per output: the chunks' partials merged into zero in chunk order, then alpha, beta. */
+/* Warp per output: the chunks' partials merged by the 32 lanes and their tree, then alpha and
+ * beta. */
 extern "C" __global__ void __launch_bounds__(256) dfs_dd_gemv_final(dfs_dd_gemv_args a)
 {
-    const int64_t o = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (o >= a.len)
+    const int64_t o = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) / 32;
+    if (o >= a.len) /* whole warps */
         return;
     const double alpha = load_alpha(a);
     dfs_dda t = dfs_dda_zero();
-    if (alpha != 0.0)
-        for (int64_t c = 0; c < a.nchunks; c++) {
+    if (alpha != 0.0) {
+        for (int64_t c = threadIdx.x % 32; c < a.nchunks; c += DFS_DD_GEMV_MERGE_LANES) {
             dfs_dda b;
             b.s = a.part.s[c * a.len + o];
             b.p = a.part.p[c * a.len + o];
             t = dfs_dda_merge(t, b);
         }
-    store_y(a, o, t, alpha);
+        t = group_tree(t, DFS_DD_GEMV_MERGE_LANES);
+    }
+    if (threadIdx.x % 32 == 0)
+        store_y(a, o, t, alpha);
 }
 
 /* ---------- DGEMM ---------- */
