@@ -10,8 +10,9 @@
  *   - an engine: every entry within 2^-36 of sum |alpha a b| + |beta c| of a long double
  *     reference (a mistaken layout, transposition or batch gives errors of order 1), and bit
  *     for bit what the same engine gives through cublasDgemm_v2 on column-major copies of
- *     op(A), op(B), C in repro mode (correctly rounded: one answer), and in int8 mode when D is
- *     column-major (its results do not depend on the storage of op(A) and op(B));
+ *     op(A), op(B), C in repro mode (correctly rounded: one answer) and dd mode (its order is
+ *     the same for every storage, and a product's terms commute exactly), and in int8 mode
+ *     when D is column-major (its results do not depend on the storage of op(A) and op(B));
  *   - D's padding (between the rows stored and the leading dimension, and between batches)
  *     still holds the sentinel;
  *   - the trace: each such call names cublasLtMatmul and the engine (not native), and calls the
@@ -353,7 +354,7 @@ int main(void)
     native = !mode || !*mode || !strcmp(mode, "native");
     if (native)
         mode = "native";
-    engine_bitwise_any = !strncmp(mode, "repro", 5);
+    engine_bitwise_any = !strncmp(mode, "repro", 5) || !strcmp(mode, "dd");
     engine_bitwise_col = !strncmp(mode, "int8", 4);
     void *lib = dlopen("libcublasLt.so.13", RTLD_NOW | RTLD_NOLOAD);
     if (!lib)

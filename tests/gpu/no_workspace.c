@@ -1,12 +1,15 @@
 /* no_workspace — every workspace allocation refused (EXBLAS_TEST_NO_WORKSPACE=1, the test hook
  * of engines/common/gpu.c, as when the device is out of memory), in the engine EXBLAS_MODE
  * names.  Calls must still give the right results: in repro mode bit for bit the engine's CPU
- * implementation (correctly rounded: the paths that need no workspace), in the other engines
- * (which decline such calls) bit for bit the real cuBLAS; DGEMM (NN, TN, a strided batch), DGEMV
+ * implementation (correctly rounded: the paths that need no workspace), in dd mode DGEMM and a
+ * DGEMV of one chunk (they need no workspace) bit for bit its CPU twin and the rest, like the
+ * other engines' calls (which they decline), bit for bit the real cuBLAS; DGEMM (NN, TN, a strided batch), DGEMV
  * (N and T, increments 1 and -2), DDOT with the result on the host and on the device.  The log
  * (EXBLAS_LOG=warn) says once that the workspace could not be had. */
 #include "common.h"
 
+#include "../../engines/dd/dd_steps.h"
+#include "../../engines/dd/host.h"
 #include "../../engines/ozaki/host.h"
 
 #include <stdio.h>
@@ -19,7 +22,7 @@
 #define K 300
 #define NV 100000
 
-static int repro;
+static int repro, dd; /* the engine under test: its CPU result is the reference */
 static dfs_oz_params params;
 static dfs_oz_stats stats; /* the CPU implementation's (not checked) */
 
@@ -43,6 +46,10 @@ static void gemm_case(cublasHandle_t h, cublasOperation_t ta, int batch, const d
         for (int b = 0; b < batch; b++)
             dfs_oz_gemm_host(&params, ta != CUBLAS_OP_N, 0, M, N, K, alpha, hA + b * sA, lda,
                              hB + b * sB, K, beta, want + b * sC, M, &stats);
+    } else if (dd) {
+        for (int b = 0; b < batch; b++)
+            dfs_dd_gemm_host(ta != CUBLAS_OP_N, 0, M, N, K, alpha, hA + b * sA, lda, hB + b * sB,
+                             K, beta, want + b * sC, M);
     } else {
         GT_CUBLAS(gt_real.DgemmSB(h, ta, CUBLAS_OP_N, M, N, K, &alpha, dA, lda, sA, dB, K, sB,
                                   &beta, dC, M, sC, batch));
@@ -71,6 +78,8 @@ static void gemv_case(cublasHandle_t h, cublasOperation_t t, int inc, const doub
     if (repro) {
         dfs_oz_gemv_host(&params, t != CUBLAS_OP_N, M, N, alpha, hA, M, hx, inc, beta, want, inc,
                          &stats);
+    } else if (dd && dfs_dd_gemv_plan(t != CUBLAS_OP_N, M, N).nchunks == 1) {
+        dfs_dd_gemv_host(t != CUBLAS_OP_N, M, N, alpha, hA, M, hx, inc, beta, want, inc);
     } else {
         GT_CUBLAS(gt_real.Dgemv(h, t, M, N, &alpha, dA, M, dx, inc, &beta, dy, inc));
         gt_d2h(want, dy, span * sizeof(double));
@@ -113,6 +122,7 @@ int main(void)
     if (!hook || strcmp(hook, "1"))
         gt_fatal("run with EXBLAS_TEST_NO_WORKSPACE=1");
     repro = mode && !strncmp(mode, "repro", 5);
+    dd = mode && (!strcmp(mode, "dd") || !strcmp(mode, "accurate"));
     params = dfs_oz_default_params();
 
     const size_t na = 2u * M * K, nb = 2u * K * N, nc = 2u * M * N;

@@ -67,17 +67,6 @@
 #include <string.h>
 #include <unistd.h>
 
-/* ---------- buffers and state (see repro_common.h) ---------- */
-
-cublasHandle_t handle;
-double *dX, *dY, *dA, *dA0, *dB, *dB0, *dC, *d_ab, *d_res;
-double *hX, *hY, *hA, *hB, *hCt, *hCo, *hYt[4], *hYo;
-call_bufs bufs;
-double qnan;
-dfs_oz_params oz;
-int n_threads = 1;
-int call_counter;
-
 /* ---------- main ---------- */
 
 int main(void)
@@ -87,35 +76,10 @@ int main(void)
     const char *mode = getenv("EXBLAS_MODE");
     if (!mode || strncmp(mode, "repro", 5) || (mode[5] && mode[5] != ':'))
         gt_fatal("repro needs EXBLAS_MODE=repro[:options], not '%s'", mode ? mode : "(unset)");
-    oz = dfs_oz_default_params();
-    qnan = gt_qnan();
-    long np = sysconf(_SC_NPROCESSORS_ONLN);
-    n_threads = np < 1 ? 1 : np > MAX_THREADS ? MAX_THREADS : (int)np;
+    shared_setup();
     printf("repro: EXBLAS_MODE=%s against dfs_oz_*_host with the default parameters (max_splits "
            "%d, terms %d, lanes %d); %d CPU threads for the references\n", mode, oz.max_splits,
            oz.terms, oz.lanes, n_threads);
-    GT_CUBLAS(cublasCreate_v2(&handle));
-
-    dX = gt_dmalloc(X_BUF * sizeof(double));
-    dY = gt_dmalloc(VEC_BUF * sizeof(double));
-    dA = gt_dmalloc(A_BUF * sizeof(double));
-    dA0 = gt_dmalloc(A_BUF * sizeof(double));
-    dB = gt_dmalloc(G_BUF * sizeof(double));
-    dB0 = gt_dmalloc(G_BUF * sizeof(double));
-    dC = gt_dmalloc(G_BUF * sizeof(double));
-    d_ab = gt_dmalloc(2 * sizeof(double));
-    d_res = gt_dmalloc(sizeof(double));
-    hX = df_pinned(VEC_BUF);
-    hY = df_pinned(VEC_BUF);
-    hA = df_pinned(A_BUF);
-    hB = df_pinned(G_BUF);
-    hCt = df_pinned(G_BUF);
-    hCo = df_pinned(G_BUF);
-    for (int i = 0; i < 4; i++)
-        hYt[i] = df_pinned(Y_BUF);
-    hYo = df_pinned(Y_BUF);
-    bufs = (call_bufs){.d_ab = d_ab, .d_res = d_res, .dY = dY, .hYo = hYo, .y_cap = Y_BUF,
-                       .dC = dC, .hCt = hCt, .hCo = hCo};
 
     engaged_group();
     dot_group();
@@ -124,13 +88,7 @@ int main(void)
     repro_group();
     slow_group();
 
-    GT_CUBLAS(cublasDestroy_v2(handle));
-    double *dev_bufs[] = {dX, dY, dA, dA0, dB, dB0, dC, d_ab, d_res};
-    for (size_t i = 0; i < sizeof dev_bufs / sizeof dev_bufs[0]; i++)
-        GT_CUDA(cudaFree(dev_bufs[i]));
-    double *host_bufs[] = {hX, hY, hA, hB, hCt, hCo, hYt[0], hYt[1], hYt[2], hYt[3], hYo};
-    for (size_t i = 0; i < sizeof host_bufs / sizeof host_bufs[0]; i++)
-        GT_CUDA(cudaFreeHost(host_bufs[i]));
+    shared_teardown();
     printf("repro: %.1f s in all\n", gt_now() - t0);
     return gt_finish();
 }

@@ -1,8 +1,10 @@
-/* repro_common.c — the repro test's helpers, CPU work on threads, data, the CPU implementation
- * (dfs_oz_*_host) and its DDOT call; see repro_common.h. */
+/* repro_common.c — the repro and dd tests' buffers and state, helpers, CPU work on threads,
+ * data, the CPU implementations (dfs_oz_*_host, or dfs_dd_*_host when ref_dd) and the DDOT
+ * call; see repro_common.h. */
 #include "repro_common.h"
 
 #include "../../engines/common/xacc.h"
+#include "../../engines/dd/host.h"
 #include "../common/gen.h"
 
 #include <inttypes.h>
@@ -11,6 +13,59 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+/* ---------- buffers and state ---------- */
+
+cublasHandle_t handle;
+double *dX, *dY, *dA, *dA0, *dB, *dB0, *dC, *d_ab, *d_res;
+double *hX, *hY, *hA, *hB, *hCt, *hCo, *hYt[4], *hYo;
+call_bufs bufs;
+double qnan;
+dfs_oz_params oz;
+int ref_dd;
+int n_threads = 1;
+int call_counter;
+
+void shared_setup(void)
+{
+    oz = dfs_oz_default_params();
+    qnan = gt_qnan();
+    long np = sysconf(_SC_NPROCESSORS_ONLN);
+    n_threads = np < 1 ? 1 : np > MAX_THREADS ? MAX_THREADS : (int)np;
+    GT_CUBLAS(cublasCreate_v2(&handle));
+    dX = gt_dmalloc(X_BUF * sizeof(double));
+    dY = gt_dmalloc(VEC_BUF * sizeof(double));
+    dA = gt_dmalloc(A_BUF * sizeof(double));
+    dA0 = gt_dmalloc(A_BUF * sizeof(double));
+    dB = gt_dmalloc(G_BUF * sizeof(double));
+    dB0 = gt_dmalloc(G_BUF * sizeof(double));
+    dC = gt_dmalloc(G_BUF * sizeof(double));
+    d_ab = gt_dmalloc(2 * sizeof(double));
+    d_res = gt_dmalloc(sizeof(double));
+    hX = df_pinned(VEC_BUF);
+    hY = df_pinned(VEC_BUF);
+    hA = df_pinned(A_BUF);
+    hB = df_pinned(G_BUF);
+    hCt = df_pinned(G_BUF);
+    hCo = df_pinned(G_BUF);
+    for (int i = 0; i < 4; i++)
+        hYt[i] = df_pinned(Y_BUF);
+    hYo = df_pinned(Y_BUF);
+    bufs = (call_bufs){.d_ab = d_ab, .d_res = d_res, .dY = dY, .hYo = hYo, .y_cap = Y_BUF,
+                       .dC = dC, .hCt = hCt, .hCo = hCo};
+}
+
+void shared_teardown(void)
+{
+    GT_CUBLAS(cublasDestroy_v2(handle));
+    double *dev_bufs[] = {dX, dY, dA, dA0, dB, dB0, dC, d_ab, d_res};
+    for (size_t i = 0; i < sizeof dev_bufs / sizeof dev_bufs[0]; i++)
+        GT_CUDA(cudaFree(dev_bufs[i]));
+    double *host_bufs[] = {hX, hY, hA, hB, hCt, hCo, hYt[0], hYt[1], hYt[2], hYt[3], hYo};
+    for (size_t i = 0; i < sizeof host_bufs / sizeof host_bufs[0]; i++)
+        GT_CUDA(cudaFreeHost(host_bufs[i]));
+}
 
 
 /* ---------- small helpers ---------- */
@@ -167,6 +222,10 @@ int64_t gemv_ref(int trans, int64_t m, int64_t n, double alpha, const double *A,
 {
     const int64_t len = trans ? n : m;
     memcpy(y, y0, (size_t)len * sizeof *y);
+    if (ref_dd) { /* its order depends on the whole shape: one call */
+        dfs_dd_gemv_host(trans, m, n, alpha, A, m, x, 1, beta, y, 1);
+        return 0;
+    }
     gemv_job g = {trans, m, n, alpha, beta, A, x, y, {0}};
     const int T = par_for(len, 16, gemv_part, &g);
     int64_t slow = 0;
@@ -189,6 +248,14 @@ static void gemm_part(void *c, int64_t lo, int64_t hi, int t)
     gemm_job *g = c;
     dfs_oz_stats st;
     const int64_t ldb = max64(g->k, 1);
+    if (ref_dd) {
+        dfs_dd_gemm_host(0, 0, g->m, hi - lo, g->k, g->alpha, g->A, max64(g->m, 1),
+                         g->k > 0 ? g->B + lo * ldb : g->B, ldb, g->beta, g->C + lo * g->m,
+                         max64(g->m, 1));
+        g->slow[t] = 0;
+        g->slices[t] = 0;
+        return;
+    }
     dfs_oz_gemm_host(&oz, 0, 0, g->m, hi - lo, g->k, g->alpha, g->A, max64(g->m, 1),
                      g->k > 0 ? g->B + lo * ldb : g->B, ldb, g->beta, g->C + lo * g->m, max64(g->m, 1), &st);
     g->slow[t] = st.slow;
@@ -214,6 +281,11 @@ int64_t gemm_ref(int64_t m, int64_t n, int64_t k, double alpha, const double *A,
 
 double dot_ref(int64_t n, const double *x, const double *y, int64_t *slow)
 {
+    if (ref_dd) {
+        if (slow)
+            *slow = 0;
+        return dfs_dd_dot_host(n, x, 1, y, 1);
+    }
     dfs_oz_stats st;
     const double r = dfs_oz_dot_host(&oz, n, x, 1, y, 1, &st);
     if (slow)

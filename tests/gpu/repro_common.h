@@ -1,5 +1,5 @@
-/* repro_common.h — what the files of the repro test share (see repro.c for what it checks):
- * buffers and state (repro.c), helpers, CPU work on threads, data, the CPU implementation
+/* repro_common.h — what the files of the repro and dd tests share (see repro.c and dd.c for
+ * what they check): buffers and state, helpers, CPU work on threads, data, the CPU implementation
  * (repro_common.c), the layouts groups 1-3 run and group 5 runs again (repro_vec.c,
  * repro_gemm.c) and the groups themselves. */
 #ifndef DFS_GPU_REPRO_COMMON_H
@@ -27,7 +27,7 @@
 #define NAB 12                  /* (alpha, beta) pairs */
 #define MAX_THREADS 32
 
-/* ---------- buffers and state (repro.c) ---------- */
+/* ---------- buffers and state (repro_common.c) ---------- */
 
 extern cublasHandle_t handle;
 extern double *dX, *dY, *dA, *dA0, *dB, *dB0, *dC, *d_ab, *d_res;
@@ -35,8 +35,15 @@ extern double *hX, *hY, *hA, *hB, *hCt, *hCo, *hYt[4], *hYo;
 extern call_bufs bufs; /* d_ab, d_res, dY, hYo, dC, hCt, hCo for layout.h's calls */
 extern double qnan;
 extern dfs_oz_params oz; /* the CPU implementation's parameters: the defaults */
+/* the references (dot_ref, gemv_ref, gemm_ref) are the dd engine's CPU twin (dfs_dd_*_host)
+ * when set, else the reproducible engine's (dfs_oz_*_host) */
+extern int ref_dd;
 extern int n_threads;
 extern int call_counter; /* alternates the 32-bit and _64 entry points */
+
+/* the handle, the buffers, oz, qnan, n_threads */
+void shared_setup(void);
+void shared_teardown(void);
 
 /* ---------- helpers, data, the CPU implementation (repro_common.c) ---------- */
 
