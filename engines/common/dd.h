@@ -13,7 +13,7 @@
  *
  * Triple precision (storage only; arithmetic in DD):
  *   D+S  binary64 hi + binary32 lo: 77 bits, but lo has binary32's exponent range, so about
- *        2^-100 < |x| < 2^150 keeps them all (lo underflows below, overflows above);
+ *        2^-72 <= |x| < 2^181 keeps them all (lo is subnormal below, overflows above);
  *   D+I  binary64 hi + int32: the sign, exponent and top 20 fraction bits of the DD's lo (its
  *        upper 32 bits): 74 bits over binary64's range, as long as lo is normal (|x| above
  *        about 2^-960; a subnormal lo keeps fewer bits).  From DD by truncation (the paper) or

@@ -15,6 +15,7 @@
 #include "../../shim/resolve.h"
 #include "dd_kernels.h"
 #include "dd_steps.h"
+#include "launch.h"
 
 #include <string.h>
 
@@ -31,27 +32,6 @@ static int dd_can_run(const dfs_device *d)
     return d->cc_major > 7 || (d->cc_major == 7 && d->cc_minor >= 5);
 }
 
-static int64_t min64(int64_t a, int64_t b)
-{
-    return a < b ? a : b;
-}
-
-/* Scratch for `count` partials (DD sum and plain sum) and, when want_result, one double. */
-static int get_parts(const dfs_ctx *x, int64_t count, int want_result, dfs_dd_parts *p,
-                     double **result)
-{
-    const size_t n = (size_t)(count + 1) / 2 * 2;
-    CUdeviceptr base = dfs_scratch_get(x->scratch, n * 24 + 64, (CUstream)x->stream);
-    if (!base)
-        return 0;
-    char *b = (char *)(uintptr_t)base;
-    p->s = (dfs_dd *)b;
-    p->p = (double *)(b + n * 16);
-    if (want_result)
-        *result = (double *)(b + n * 24);
-    return 1;
-}
-
 static void log_no_scratch(const char *routine)
 {
     dfs_log_once(DFS_LOG_WARN, routine, "dd: no workspace for a %s; such calls run natively",
@@ -64,6 +44,16 @@ static cublasStatus_t launch_failed(const char *what)
     return CUBLAS_STATUS_EXECUTION_FAILED;
 }
 
+/* The outcome of dfs_dd_launch_*: no scratch declines the call (logged once). */
+static cublasStatus_t launched(int r, const char *routine)
+{
+    if (r == DFS_DD_NO_SCRATCH) {
+        log_no_scratch(routine);
+        return DFS_STATUS_DECLINED;
+    }
+    return r ? launch_failed(routine) : CUBLAS_STATUS_SUCCESS;
+}
+
 static cublasStatus_t dd_ddot(const dfs_ctx *x, const dfs_dot_call *c)
 {
     CUstream st = (CUstream)x->stream;
@@ -73,76 +63,52 @@ static cublasStatus_t dd_ddot(const dfs_ctx *x, const dfs_dot_call *c)
     const CUfunction *k = dfs_module_kernels(&module);
     if (!k)
         return DFS_STATUS_DECLINED;
-    const dfs_dd_plan plan = dfs_dd_dot_plan(c->n);
-    const int64_t grid = min64(plan.nchunks, (int64_t)dfs_sm_count(x->device) *
-                                                 dfs_blocks_per_sm(k[K_DOT], 256));
     dfs_dd_dot_args a;
     memset(&a, 0, sizeof a);
-    a.x = c->x;
-    a.y = c->y;
+    a.x.hi = c->x;
+    a.y.hi = c->y;
     a.incx = c->incx;
     a.incy = c->incy;
     a.n = c->n;
-    a.chunk = plan.chunk;
-    a.nchunks = plan.nchunks;
-    pthread_mutex_lock(&x->scratch->lock);
+    a.result = c->result;
     double *tmp = NULL;
-    if (!get_parts(x, plan.nchunks, 1, &a.part, &tmp)) {
-        dfs_scratch_unlock(x->scratch);
-        log_no_scratch("DDOT");
-        return DFS_STATUS_DECLINED;
-    }
-    a.result = host_result ? tmp : c->result;
-    int err = dfs_launch(k[K_DOT], (unsigned)grid, 1, 1, 256, 1, st, &a);
-    err |= dfs_launch(k[K_DOT_FINAL], 1, 1, 1, 256, 1, st, &a);
-    if (!err && host_result)
-        err = dfs_result_to_host(c->result, (CUdeviceptr)(uintptr_t)tmp, sizeof(double), st);
+    pthread_mutex_lock(&x->scratch->lock);
+    int r = dfs_dd_launch_dot(k[K_DOT], k[K_DOT_FINAL], dfs_sm_count(x->device), x->scratch, st,
+                              &a, host_result ? &tmp : NULL);
+    if (r == DFS_DD_LAUNCHED && host_result &&
+        dfs_result_to_host(c->result, (CUdeviceptr)(uintptr_t)tmp, sizeof(double), st))
+        r = DFS_DD_LAUNCH_FAILED;
     dfs_scratch_unlock(x->scratch);
-    return err ? launch_failed("DDOT") : CUBLAS_STATUS_SUCCESS;
+    return launched(r, "DDOT");
 }
 
 static cublasStatus_t dd_dgemv(const dfs_ctx *x, const dfs_gemv_call *c)
 {
-    CUstream st = (CUstream)x->stream;
     const CUfunction *k = dfs_module_kernels(&module);
     if (!k)
         return DFS_STATUS_DECLINED;
     const int trans = c->trans != CUBLAS_OP_N;
-    const dfs_dd_plan plan = dfs_dd_gemv_plan(trans, c->m, c->n);
     const int dev = x->pointer_mode == CUBLAS_POINTER_MODE_DEVICE;
     dfs_dd_gemv_args a;
     memset(&a, 0, sizeof a);
-    a.A = c->A;
-    a.x = c->x;
+    a.A.hi = c->A;
+    a.x.hi = c->x;
     a.lda = c->lda;
     a.incx = c->incx;
     a.trans = trans;
-    a.lanes = plan.lanes;
     a.len = trans ? c->n : c->m;
     a.K = trans ? c->m : c->n;
-    a.chunk = plan.chunk;
-    a.nchunks = plan.nchunks;
-    const int64_t per_block = 256 / plan.lanes;
-    a.items = (a.len + per_block - 1) / per_block * plan.nchunks;
-    a.y = c->y;
+    a.y.hi = c->y;
     a.incy = c->incy;
     a.alpha = dev ? c->alpha : NULL;
     a.beta = dev ? c->beta : NULL;
     a.alpha_v = dev ? 0 : *c->alpha;
     a.beta_v = dev ? 0 : *c->beta;
-    const int64_t grid = min64(a.items, (int64_t)dfs_sm_count(x->device) *
-                                            dfs_blocks_per_sm(k[K_GEMV], 256));
     pthread_mutex_lock(&x->scratch->lock);
-    if (plan.nchunks > 1 && !get_parts(x, plan.nchunks * a.len, 0, &a.part, NULL)) {
-        dfs_scratch_unlock(x->scratch);
-        log_no_scratch("DGEMV");
-        return DFS_STATUS_DECLINED;
-    }
-    int err = dfs_launch(k[K_GEMV], (unsigned)grid, 1, 1, 256, 1, st, &a);
-    if (plan.nchunks > 1)
-        err |= dfs_launch(k[K_GEMV_FINAL], (unsigned)((a.len + 7) / 8), 1, 1, 256, 1, st, &a);
+    const int r = dfs_dd_launch_gemv(k[K_GEMV], k[K_GEMV_FINAL], dfs_sm_count(x->device),
+                                     x->scratch, (CUstream)x->stream, &a);
     dfs_scratch_unlock(x->scratch);
-    return err ? launch_failed("DGEMV") : CUBLAS_STATUS_SUCCESS;
+    return launched(r, "DGEMV");
 }
 
 static cublasStatus_t dd_dgemm(const dfs_ctx *x, const dfs_gemm_call *c)
@@ -157,13 +123,13 @@ static cublasStatus_t dd_dgemm(const dfs_ctx *x, const dfs_gemm_call *c)
     a.n = c->n;
     a.k = c->k;
     a.batch = c->batch;
-    a.A = c->A;
+    a.A.hi = c->A;
     a.lda = c->lda;
     a.sA = c->strideA;
-    a.B = c->B;
+    a.B.hi = c->B;
     a.ldb = c->ldb;
     a.sB = c->strideB;
-    a.C = c->C;
+    a.C.hi = c->C;
     a.ldc = c->ldc;
     a.sC = c->strideC;
     a.ta = c->transa != CUBLAS_OP_N;
@@ -172,12 +138,7 @@ static cublasStatus_t dd_dgemm(const dfs_ctx *x, const dfs_gemm_call *c)
     a.beta = dev ? c->beta : NULL;
     a.alpha_v = dev ? 0 : *c->alpha;
     a.beta_v = dev ? 0 : *c->beta;
-    const int64_t mt = (c->m + DFS_DD_GEMM_BM - 1) / DFS_DD_GEMM_BM,
-                  nt = (c->n + DFS_DD_GEMM_BN - 1) / DFS_DD_GEMM_BN;
-    /* the kernel strides over what does not fit the grid's limits */
-    const unsigned gx = (unsigned)min64(mt, 0x7fffffff), gy = (unsigned)min64(nt, 65535),
-                   gz = (unsigned)min64(c->batch, 65535);
-    if (dfs_launch(k[K_GEMM], gx, gy, gz, 256, 1, (CUstream)x->stream, &a))
+    if (dfs_dd_launch_gemm(k[K_GEMM], (CUstream)x->stream, &a))
         return launch_failed("DGEMM");
     return CUBLAS_STATUS_SUCCESS;
 }
