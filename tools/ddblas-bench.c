@@ -239,10 +239,9 @@ int main(int argc, char **argv)
             CK(ddblas_convert(j.h, st, (int64_t)(q == 0 ? (size_t)(j.m * j.n) : nx), o->f[1], 1,
                               o->f[0], 1));
         }
-    j.res = dmalloc(sizeof(ddblas_dd));
-    j.dres = malloc(sizeof(double));
-    if (!strcmp(j.routine, "dot")) {
+    if (!strcmp(j.routine, "dot")) { /* results on the device, as ddblas_dot's */
         CK(cublasSetPointerMode(j.cb, CUBLAS_POINTER_MODE_DEVICE));
+        j.res = dmalloc(sizeof(ddblas_dd));
         j.dres = dmalloc(8);
     }
 

@@ -84,6 +84,19 @@ static ddblas_status status_of(int r)
                                   : DDBLAS_SUCCESS;
 }
 
+/* AXPY and the conversion: kernel `which` over n elements, a thread each (grid-stride). */
+static ddblas_status elementwise(int which, int64_t n, cudaStream_t stream, void *args)
+{
+    int sms;
+    const CUfunction *k = kernels(&sms);
+    if (!k)
+        return DDBLAS_NO_GPU;
+    return dfs_launch(k[which], dfs_dd_wave(k[which], sms, (n + 255) / 256), 1, 1, 256, 1,
+                      (CUstream)stream, args)
+               ? DDBLAS_EXECUTION_FAILED
+               : DDBLAS_SUCCESS;
+}
+
 DDBLAS_EXPORT ddblas_status ddblas_axpy(ddblas_handle h, cudaStream_t stream, int64_t n,
                                         ddblas_dd alpha, ddblas_array x, int64_t incx,
                                         ddblas_array y, int64_t incy)
@@ -92,15 +105,8 @@ DDBLAS_EXPORT ddblas_status ddblas_axpy(ddblas_handle h, cudaStream_t stream, in
         return DDBLAS_INVALID_VALUE;
     if (n == 0 || ddblas_is_zero(alpha))
         return DDBLAS_SUCCESS;
-    int sms;
-    const CUfunction *k = kernels(&sms);
-    if (!k)
-        return DDBLAS_NO_GPU;
     dfs_ddx_axpy_args a = {n, incx, incy, dd(alpha), in(x), out(y)};
-    return dfs_launch(k[K_AXPY], dfs_dd_wave(k[K_AXPY], sms, (n + 255) / 256), 1, 1, 256, 1,
-                      (CUstream)stream, &a)
-               ? DDBLAS_EXECUTION_FAILED
-               : DDBLAS_SUCCESS;
+    return elementwise(K_AXPY, n, stream, &a);
 }
 
 DDBLAS_EXPORT ddblas_status ddblas_convert(ddblas_handle h, cudaStream_t stream, int64_t n,
@@ -111,15 +117,8 @@ DDBLAS_EXPORT ddblas_status ddblas_convert(ddblas_handle h, cudaStream_t stream,
         return DDBLAS_INVALID_VALUE;
     if (n == 0)
         return DDBLAS_SUCCESS;
-    int sms;
-    const CUfunction *k = kernels(&sms);
-    if (!k)
-        return DDBLAS_NO_GPU;
     dfs_ddx_convert_args a = {n, incs, incd, in(src), out(dst)};
-    return dfs_launch(k[K_CONVERT], dfs_dd_wave(k[K_CONVERT], sms, (n + 255) / 256), 1, 1, 256, 1,
-                      (CUstream)stream, &a)
-               ? DDBLAS_EXECUTION_FAILED
-               : DDBLAS_SUCCESS;
+    return elementwise(K_CONVERT, n, stream, &a);
 }
 
 DDBLAS_EXPORT ddblas_status ddblas_dot(ddblas_handle h, cudaStream_t stream, int64_t n,

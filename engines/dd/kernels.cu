@@ -151,7 +151,7 @@ __device__ dfs_dda block_tree(dfs_dda v)
 struct ld_d {
     __device__ __forceinline__ double operator()(const dfs_ddx_in &o, int64_t i) const
     {
-        return __ldg(o.hi + i);
+        return elem<false>::at(o, i);
     }
     __device__ __forceinline__ dfs_ddx_in shift(dfs_ddx_in o, int64_t off) const
     {
