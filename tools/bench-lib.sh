@@ -1,14 +1,23 @@
 # bench-lib.sh — sourced by bench-repro.sh and bench-int8.sh: bench MODE ARGS... runs
-# exblas-bench ($B) under EXBLAS_MODE=MODE (native: cuBLAS alone, --no-shim) and prints its CSV,
-# the header only the first time ($hdr = 1); a failing run prints a comment line instead.
+# exblas-bench ($B) under EXBLAS_MODE=MODE and prints its CSV, the header only the first time
+# ($hdr = 1); a failing run prints a comment line instead.  MODE native: cuBLAS alone
+# (--no-shim).  MODE gemmul8:N or gemmul8-fast:N: cuBLAS alone with GEMMul8's hook library
+# ($GEMMUL8_SO, built outside this repository) preloaded, its DGEMM on N moduli in its accurate
+# or fast mode; the mode column then names it.
 hdr=1
 bench() { # MODE ARGS...
     mode=$1; shift
-    if [ "$mode" = native ]; then
-        out=$("$B" "$@" --no-shim 2>&1) || { echo "# failed: $mode $*: $out"; return; }
-    else
-        out=$(EXBLAS_MODE=$mode "$B" "$@" 2>&1) || { echo "# failed: $mode $*: $out"; return; }
-    fi
+    case $mode in
+    native)
+        out=$("$B" "$@" --no-shim 2>&1) || { echo "# failed: $mode $*: $out"; return; } ;;
+    gemmul8:* | gemmul8-fast:*)
+        fast=0; [ "${mode%%:*}" = gemmul8-fast ] && fast=1
+        out=$(LD_PRELOAD=$GEMMUL8_SO GEMMUL8_NUM_MOD_D=${mode#*:} GEMMUL8_FASTMODE_D=$fast \
+              "$B" "$@" --no-shim 2>&1) || { echo "# failed: $mode $*: $out"; return; }
+        out=$(echo "$out" | sed "2,\$s/,no-shim,/,$mode,/") ;;
+    *)
+        out=$(EXBLAS_MODE=$mode "$B" "$@" 2>&1) || { echo "# failed: $mode $*: $out"; return; } ;;
+    esac
     if [ $hdr = 1 ]; then echo "$out" | head -1; hdr=0; fi
     echo "$out" | tail -n +2
 }

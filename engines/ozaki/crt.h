@@ -70,30 +70,62 @@ DFS_HD int dfs_crt_scale_bits(int n, int64_t k)
 }
 
 /* The int8 engine's default moduli for k terms: the fewest that give every element at least
- * DFS_CRT_FAST_BITS bits whatever the data, 3 more above k = 8192 (rows of few large elements
- * get more: dfs_crt_row_bits).  Measured on an H200 against native cuBLAS's errors on phi 0.5
- * and 2 data (README.md): 15 moduli at k = 4096 and 8192, 16 at k = 16384. */
-#define DFS_CRT_FAST_BITS 51
+ * DFS_CRT_FAST_BITS bits whatever the data (rows of few large elements get more:
+ * dfs_crt_row_bits), with the rows rounded to nearest (dfs_crt_rounds): 15 moduli for k up to
+ * 2^16.  Why not fewer, nor more for larger k: a row's bits grow as its sum of squares shrinks,
+ * so an element's error, 2^-b of the row's top power of two, is about 2^-(L-1-log2 k)/2 of the
+ * row's rms value; native DGEMM's error grows as sqrt(k) u.  Their ratio hardly depends on k.
+ * Measured on the CPU twin over 256-1024 of exblas-bench's sampled entries against a sequential
+ * FMA loop (which gave cuBLAS's errors exactly on the GPU, README.md): 15 moduli are 2-20x more
+ * accurate than native at n = 4096-16384 on phi 0-2 data; 14 are up to 2x (n = 4096, phi 0.5)
+ * and 17x (n = 16384, phi 2) less accurate. */
+#define DFS_CRT_FAST_BITS 50
 DFS_HD int dfs_crt_fast_moduli(int64_t k)
 {
-    const int want = DFS_CRT_FAST_BITS + (k > 8192 ? 3 : 0);
     for (int n = 1; n <= DFS_CRT_MODULI; n++)
-        if (dfs_crt_scale_bits(n, k) >= want)
+        if (dfs_crt_scale_bits(n, k) >= DFS_CRT_FAST_BITS)
             return n;
     return DFS_CRT_MODULI;
 }
 
-/* a~ = trunc(a 2^(b - tau)) for a finite a with |a| < 2^tau, 1 <= b <= 100: |a~| < 2^b. */
-DFS_HD void dfs_crt_scale(double a, int tau, int b, int *neg, dfs_u128 *mag)
+/* The int8 engine (fast) rounds a row's integers to nearest when the row has at least this many
+ * bits, and truncates them otherwise; the verifying path always truncates (its bounds,
+ * dfs_crt_bound, are the truncation's).  Rounding halves the largest error of an element, 2^-b
+ * of the row's top power of two instead of 2^(1-b), and makes it unbiased: about one bit more
+ * per product for random data, and more where the products share their sign.  It may make
+ * |a~| exceed |a| 2^(b - tau) by 1/2 (and reach 2^b): the l2 norm of a row of k elements by at
+ * most sqrt(k)/2 < 2^8 (k < 2^17), against a norm of at least 2^(b-1) (dfs_crt_row_bits: the
+ * squares sum to at least 1/4 in units of the top power of two).  From 24 bits on this is a
+ * factor below 1 + 2^-15 per operand, so |X| <= 2^(L-1) (1 + 2^-14), still well inside the
+ * room dfs_crt_reconstruct leaves (M/2 (1 - 2^-7) > 2^(L-1) (1 + 2^-7.1): dfs_crt_bits). */
+#define DFS_CRT_ROUND_BITS 24
+DFS_HD int dfs_crt_rounds(int fast, int b)
+{
+    return fast && b >= DFS_CRT_ROUND_BITS;
+}
+
+/* m 2^sh as an integer for sh < 0 and m < 2^53: truncated, or (rnd) rounded to nearest with
+ * ties away from zero (m + 2^(-sh-1) < 2^64 for -sh <= 63; from -sh = 55 on it is 0). */
+DFS_HD uint64_t dfs_crt_shift_down(uint64_t m, int sh, int rnd)
+{
+    if (sh <= -64)
+        return 0;
+    const uint64_t half = rnd ? (uint64_t)1 << (-sh - 1) : 0;
+    return (m + half) >> -sh;
+}
+
+/* a~ = trunc(a 2^(b - tau)), or (rnd: dfs_crt_rounds) the nearest integer, for a finite a with
+ * |a| < 2^tau, 1 <= b <= 100: |a~| < 2^b (truncated) or <= 2^b (rounded). */
+DFS_HD void dfs_crt_scale(double a, int tau, int b, int rnd, int *neg, dfs_u128 *mag)
 {
     uint64_t m;
     int e;
     *neg = dfs_d_split(a, &m, &e);
-    const int sh = e + b - tau; /* a~ = m 2^sh, truncated */
-    if (m == 0 || sh <= -64)
+    const int sh = e + b - tau; /* a~ = m 2^sh, truncated or rounded */
+    if (m == 0)
         *mag = 0;
     else if (sh < 0)
-        *mag = (dfs_u128)(m >> -sh);
+        *mag = (dfs_u128)dfs_crt_shift_down(m, sh, rnd);
     else
         *mag = (dfs_u128)m << sh; /* below 2^b: no overflow */
 }
@@ -131,10 +163,10 @@ DFS_HD int dfs_crt_limbs(int b)
     return (b + 21) / 21;
 }
 
-/* a~ = trunc(a 2^(b - tau)) (dfs_crt_scale) as nl = dfs_crt_limbs(b) limbs of 21 bits,
- * a~ = sum l_i 2^(21 i): what the residue of each modulus is computed from
+/* a~ = trunc(a 2^(b - tau)) or its rounding (dfs_crt_scale) as nl = dfs_crt_limbs(b) limbs of
+ * 21 bits, a~ = sum l_i 2^(21 i): what the residue of each modulus is computed from
  * (dfs_crt_residue_limbs).  The limbs below the top one, l[nl - 1], lie in [0, 2^21) (two's
- * complement), the top one is signed and below 2^20 in magnitude (b - 21 (nl - 1) <= 20); the
+ * complement), the top one is signed and at most 2^20 in magnitude (b - 21 (nl - 1) <= 20); the
  * limbs above it are zero.  b <= 100: nl <= 5. */
 #define DFS_CRT_LB 21
 #define DFS_CRT_ALIMBS 5
@@ -142,11 +174,11 @@ typedef struct {
     int32_t l[DFS_CRT_ALIMBS];
 } dfs_crt_int;
 
-DFS_HD void dfs_crt_int_of(double a, int tau, int b, dfs_crt_int *x)
+DFS_HD void dfs_crt_int_of(double a, int tau, int b, int rnd, dfs_crt_int *x)
 {
     int neg;
     dfs_u128 mag;
-    dfs_crt_scale(a, tau, b, &neg, &mag);
+    dfs_crt_scale(a, tau, b, rnd, &neg, &mag);
     const int nl = dfs_crt_limbs(b), sh = DFS_CRT_LB * (nl - 1);
     const dfs_u128 v = neg ? (dfs_u128)0 - mag : mag; /* two's complement, 128 bits */
     /* the top limb: floor(v / 2^sh) */
@@ -162,15 +194,15 @@ DFS_HD void dfs_crt_int_of(double a, int tau, int b, dfs_crt_int *x)
 }
 
 /* The same integer for b <= 62 in 64-bit arithmetic, as three limbs (the top one, l[2], signed
- * and below 2^20 in magnitude; l[3] = l[4] = 0): what the GPU's residue kernel uses when the
+ * and at most 2^20 in magnitude; l[3] = l[4] = 0): what the GPU's residue kernel uses when the
  * moduli give no row more than 62 bits (dfs_crt_max_bits). */
-DFS_HD void dfs_crt_int_of62(double a, int tau, int b, dfs_crt_int *x)
+DFS_HD void dfs_crt_int_of62(double a, int tau, int b, int rnd, dfs_crt_int *x)
 {
     uint64_t m;
     int e;
     const int neg = dfs_d_split(a, &m, &e);
-    const int sh = e + b - tau; /* a~ = m 2^sh, truncated, below 2^b <= 2^62 */
-    const uint64_t mag = m == 0 || sh <= -64 ? 0 : sh < 0 ? m >> -sh : m << sh;
+    const int sh = e + b - tau; /* a~ = m 2^sh, truncated or rounded, at most 2^b <= 2^62 */
+    const uint64_t mag = m == 0 ? 0 : sh < 0 ? dfs_crt_shift_down(m, sh, rnd) : m << sh;
     const int64_t v = neg ? -(int64_t)mag : (int64_t)mag;
     x->l[0] = (int32_t)((uint64_t)v & 0x1fffffu);
     x->l[1] = (int32_t)(((uint64_t)v >> DFS_CRT_LB) & 0x1fffffu);
@@ -182,8 +214,8 @@ DFS_HD void dfs_crt_int_of62(double a, int tau, int b, dfs_crt_int *x)
 /* The symmetric residue, in [-(p/2), (p-1)/2], of y a~ modulo p <= 256 from the first nl limbs
  * of a~ (the others zero) and coef[i] = y 2^(21 i) mod p (dfs_crt_coefs): K + sum l_i coef[i]
  * with K the least multiple of p from 2^28 lies in [0, 2^32) for the limbs of dfs_crt_int_of or
- * dfs_crt_int_of62 (the sum is above -2^20 * 255 and below 4 * 2^21 * 255 + 2^20 * 255), so it
- * is computed in wrapping 32-bit arithmetic, then one remainder (with a constant p, a
+ * dfs_crt_int_of62 (the sum is at least -2^20 * 255 and at most 4 * 2^21 * 255 + 2^20 * 255), so
+ * it is computed in wrapping 32-bit arithmetic, then one remainder (with a constant p, a
  * multiplication). */
 DFS_HD int dfs_crt_residue_limbs(const dfs_crt_int *x, int nl, const uint32_t *coef, unsigned p)
 {

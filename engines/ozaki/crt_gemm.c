@@ -184,9 +184,9 @@ static cublasStatus_t one_gemm(const run *R, const dfs_gemm_call *c, const doubl
     const void *zero_p = dev_scalars ? (const void *)izero : &zero;
     /* op(A)'s residues carry y_l (dfs_crt_coefs), op(B)'s not */
     dfs_crt_residue_args ra = (dfs_crt_residue_args){A, ars, aqs, 0, 0, k, kp, l.c.tauA, l.c.needA, l.c.ssA, l.bitsA,
-                                f.step.L, N, l.RA, {{0}}};
+                                f.step.L, N, !verify, l.RA, {{0}}};
     dfs_crt_residue_args rb = (dfs_crt_residue_args){B, bcs, bqs, 0, 0, k, kp, l.c.tauB, l.c.needB, l.c.ssB, l.bitsB,
-                                f.step.L, N, l.RB, {{0}}};
+                                f.step.L, N, !verify, l.RB, {{0}}};
     dfs_crt_coefs(&f.step.tab, 1, ra.coef);
     dfs_crt_coefs(&f.step.tab, 0, rb.coef);
     if (bm == m)

@@ -16,7 +16,7 @@
  * residue kernel makes them (op(A)'s times y_l: dfs_crt_coefs): R[(l * rows + r) * k + q];
  * bits[r], the row's bits. */
 static void residues(const gemm_in *g, int is_b, int64_t rows, const dfs_oz_row *info,
-                     const dfs_crt_table *tab, int L, int *bits, signed char *R)
+                     const dfs_crt_table *tab, int L, int fast, int *bits, signed char *R)
 {
     const int64_t k = g->k;
     uint32_t coef[DFS_CRT_MODULI][DFS_CRT_ALIMBS];
@@ -29,7 +29,7 @@ static void residues(const gemm_in *g, int is_b, int64_t rows, const dfs_oz_row 
             const double v = is_b ? opB(g->tb, g->B, g->ldb, q, r) : opA(g->ta, g->A, g->lda, r, q);
             dfs_crt_int x = {{0, 0, 0, 0, 0}};
             if (live)
-                dfs_crt_int_of(v, info[r].tau, b, &x);
+                dfs_crt_int_of(v, info[r].tau, b, dfs_crt_rounds(fast, b), &x);
             for (int l = 0; l < tab->n; l++)
                 R[((size_t)l * rows + r) * k + q] = (signed char)dfs_crt_residue_limbs(
                     &x, dfs_crt_limbs(b), coef[l], (unsigned)dfs_crt_modulus(l));
@@ -67,8 +67,8 @@ void dfs_oz_crt_gemm_host(int transa, int transb, int64_t m, int64_t n, int64_t 
             ia[r] = row_of_gpu(&g, 0, r);
         for (int64_t c = 0; c < n; c++)
             ib[c] = row_of_gpu(&g, 1, c);
-        residues(&g, 0, m, ia, &step.tab, step.L, bA, RA);
-        residues(&g, 1, n, ib, &step.tab, step.L, bB, RB);
+        residues(&g, 0, m, ia, &step.tab, step.L, fast, bA, RA);
+        residues(&g, 1, n, ib, &step.tab, step.L, fast, bB, RB);
     }
     st->slices_a = st->slices_b = nmod;
     int64_t win[DFS_OZ_WIN], res[DFS_OZ_RWIN];

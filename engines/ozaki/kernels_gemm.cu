@@ -237,7 +237,7 @@ template <bool R62> __device__ __forceinline__ void crt_residues(const dfs_crt_r
     const int64_t r = rb + rr, qb = q0 + g * 8;
     if (r >= a.rows || qb >= a.kp) /* kp is a multiple of 16: qb < kp covers all 8 */
         return;
-    const int tau = taus[rr], b = bits[rr];
+    const int tau = taus[rr], b = bits[rr], rnd = dfs_crt_rounds(a.fast, b);
     const int nl = R62 ? 3 : dfs_crt_limbs(b);
     dfs_crt_int x[8];
 #pragma unroll
@@ -247,9 +247,9 @@ template <bool R62> __device__ __forceinline__ void crt_residues(const dfs_crt_r
             for (int i = 0; i < DFS_CRT_ALIMBS; i++)
                 x[j].l[i] = 0;
         } else if (R62) {
-            dfs_crt_int_of62(tile[rr][g * 8 + j], tau, b, &x[j]);
+            dfs_crt_int_of62(tile[rr][g * 8 + j], tau, b, rnd, &x[j]);
         } else {
-            dfs_crt_int_of(tile[rr][g * 8 + j], tau, b, &x[j]);
+            dfs_crt_int_of(tile[rr][g * 8 + j], tau, b, rnd, &x[j]);
         }
     }
     signed char *out = a.R + r * a.kp + qb;

@@ -90,6 +90,7 @@ typedef struct {
     const double *ss;
     int *bits;
     int L, n;
+    int fast; /* the int8 engine: rows of enough bits rounded to nearest (dfs_crt_rounds) */
     signed char *R;
     uint32_t coef[DFS_CRT_MODULI][DFS_CRT_ALIMBS];
 } dfs_crt_residue_args;

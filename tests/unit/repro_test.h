@@ -54,6 +54,7 @@ void repro_tail_tests(TCase *t);   /* repro_tail.c: the Ozaki split's tail bound
 void repro_i192_tests(TCase *t);   /* repro_i192.c: the Ozaki finish's 192-bit fast path */
 void repro_finish_tests(TCase *t); /* repro_finish.c: the GPU DGEMM's finish step, on the CPU */
 void repro_crt_tests(TCase *t);    /* repro_crt.c: the Ozaki scheme II (crt.h, host_crt.c) */
+void repro_crt_fast_tests(TCase *t); /* repro_crt_fast.c: the int8 engine's CPU twin */
 void repro_f32_tests(TCase *t);   /* repro_f32.c: the Ozaki scheme on binary32 products */
 void repro_plan_tests(TCase *t);  /* repro_plan.c: the block shapes of the GEMM paths (plan.c) */
 

@@ -28,6 +28,7 @@ static Suite *suite(void)
     repro_i192_tests(t);
     repro_finish_tests(t);
     repro_crt_tests(t);
+    repro_crt_fast_tests(t);
     repro_plan_tests(t);
     repro_f32_tests(t);
     suite_add_tcase(s, t);
