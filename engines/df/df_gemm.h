@@ -24,6 +24,7 @@ typedef struct {
     int trans;
     int64_t rows, inner;
     int *exps;           /* out: one per row */
+    int *spans;          /* out: one per row (dfs_df_span) */
     const double *alpha; /* device pointer mode: the call's alpha; 0 there: src is not read */
 } dfs_df_exps_args;
 
@@ -40,12 +41,15 @@ typedef struct {
 } dfs_df_pack_args;
 
 /* C(m0 + i, n0 + j) = alpha * sum_p op(A)(i, p) op(B)(p, j) + beta * C for i < m, j < n, from
- * the packed panels; rows/columns marked non-finite are computed in binary64 from A and B. */
+ * the packed panels; rows/columns marked non-finite, and entries whose DF sum may have lost
+ * accuracy to binary32's subnormals (dfs_df_needs_binary64), are computed in binary64 from A and
+ * B. */
 typedef struct {
     const float *Ahi, *Alo, *Bhi, *Blo;
     int64_t Mp, Np, Kp;
     int64_t m, n, m0, n0;
     const int *expA, *expB;
+    const int *spanA, *spanB; /* with expA, expB: dfs_df_span per row / column */
     double *C;
     int64_t ldc;
     const double *alpha, *beta; /* device pointers, or NULL: use the values below */

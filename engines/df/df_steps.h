@@ -31,6 +31,42 @@ DFS_HD int dfs_df_scale_exponent(unsigned long long b)
 #endif
 }
 
+/* The span of a row, from the bits of its largest and its smallest nonzero |x| (0 when there is
+ * none, or for a row holding Inf or NaN): e_max - e_min, so that every nonzero element scaled by
+ * 2^-e_max lies in [2^-span, 2). */
+DFS_HD int dfs_df_span(unsigned long long max_bits, unsigned long long min_bits)
+{
+    const int emax = dfs_df_scale_exponent(max_bits);
+    if (min_bits == 0 || emax == DFS_DF_EXP_NONFINITE)
+        return 0;
+    return emax - dfs_df_scale_exponent(min_bits);
+}
+
+/* The smallest nonzero bits of a row: the running minimum of b over nonzero elements, starting
+ * from DFS_DF_NO_MIN (no nonzero element yet); DFS_DF_NO_MIN at the end means none. */
+#define DFS_DF_NO_MIN 0xffffffffffffffffULL
+DFS_HD unsigned long long dfs_df_min_nonzero(unsigned long long m, unsigned long long b)
+{
+    return b != 0 && b < m ? b : m;
+}
+
+/* Whether an entry of C must be recomputed in binary64 (the binary64 path of rows with Inf or
+ * NaN), from its DF sum acc of the scaled products and the spans of its row and column.  In the
+ * scaled units (row and column maxima in [1, 2)) a product below about 2^-102 has its DF error
+ * terms in binary32's subnormal range: absolute errors of up to about 2^-146 per product instead
+ * of 2^-48 of it.  Against the scheme's 4 (k + 1) u^2 S (u = 2^-24, S = sum |a b|) that matters
+ * only when S < 2^-92 or so: then every nonzero product is below 2^-92, so the spans add up to
+ * more than DFS_DF_SPAN_RISK, and |acc| <= S (1 + 2^-40) is below 2^-92 too.  Entries meeting
+ * both conditions are recomputed (rows spanning 2^46 each, with large elements of one facing
+ * small ones of the other, or sums that cancel below 2^-92 of the scales: rare); with either
+ * condition false the DF result keeps its bound (S >= 2^-92: the subnormal errors, k 2^-146 at
+ * most, stay below 2^-8 of it). */
+#define DFS_DF_SPAN_RISK 92
+DFS_HD int dfs_df_needs_binary64(dfs_df acc, int span_a, int span_b)
+{
+    return span_a + span_b > DFS_DF_SPAN_RISK && acc.hi < 0x1p-92f && acc.hi > -0x1p-92f;
+}
+
 /* c = alpha*ab + beta*c in DF with the scheme's product and sum (beta = 0: c is not read;
  * alpha = 0: ab is not used). */
 DFS_HD dfs_df dfs_df_axpby(int scheme, dfs_df alpha, dfs_df ab, dfs_df beta, const dfs_df *c)

@@ -35,13 +35,13 @@ static void plan_panels(int64_t m, int64_t n, int64_t Kp, size_t budget, int64_t
     }
 }
 
-/* The exponents of the rows of an R x K operand (binary64 only). */
+/* The exponents and spans of the rows of an R x K operand (binary64 only). */
 static int exps(const CUfunction *k, CUstream st, const dfs_df_operand *x, const void *p,
-                int64_t rows, int64_t inner, int *out, const double *alpha_dev)
+                int64_t rows, int64_t inner, int *out, int *spans, const double *alpha_dev)
 {
     if (x->df)
         return 0;
-    dfs_df_exps_args a = {p, x->ld, x->trans, rows, inner, out, alpha_dev};
+    dfs_df_exps_args a = {p, x->ld, x->trans, rows, inner, out, spans, alpha_dev};
     return dfs_launch(k[K_EXPS], (unsigned)((rows + 31) / 32), 1, 1, 32, 8, st, &a);
 }
 
@@ -77,16 +77,19 @@ int dfs_df_gemm_run(dfs_scratch *s, CUstream st, int tile, size_t workspace, int
         return DFS_DF_NO_MODULE;
     int64_t Mb, Nb;
     plan_panels(m, n, Kp, workspace, &Mb, &Nb);
-    const size_t exp_bytes = (size_t)round_up(m + n, 64) * sizeof(int);
+    const size_t exp_bytes = (size_t)round_up(m + n, 64) * 2 * sizeof(int); /* and spans */
     const size_t bytes = exp_bytes + (size_t)(Mb + Nb) * (size_t)Kp * 2 * sizeof(float);
     CUdeviceptr base = dfs_scratch_get(s, bytes, st);
     if (!base)
         return DFS_DF_NO_SCRATCH;
     int *expA = (int *)(uintptr_t)base, *expB = expA + m;
+    int *spanA = expA + round_up(m + n, 64), *spanB = spanA + m;
     float *Ahi = (float *)((char *)(uintptr_t)base + exp_bytes), *Alo = Ahi + Mb * Kp;
     float *Bhi = Alo + Mb * Kp, *Blo = Bhi + Nb * Kp;
     g->expA = A->df ? NULL : expA;
     g->expB = B->df ? NULL : expB;
+    g->spanA = A->df ? NULL : spanA;
+    g->spanB = B->df ? NULL : spanB;
     g->lda = A->ld;
     g->ldb = B->ld;
     g->k = k;
@@ -111,8 +114,8 @@ int dfs_df_gemm_run(dfs_scratch *s, CUstream st, int tile, size_t workspace, int
         g->C = C0 ? C0 + b * strideC : NULL;
         g->Cdf = Cdf0 ? Cdf0 + 2 * b * strideC : NULL;
         /* device pointer mode: the kernels read alpha; 0 there: A and B are not read */
-        err |= exps(kern, st, A, pa, m, k, expA, g->alpha);
-        err |= exps(kern, st, &Bt, pb, n, k, expB, g->alpha);
+        err |= exps(kern, st, A, pa, m, k, expA, spanA, g->alpha);
+        err |= exps(kern, st, &Bt, pb, n, k, expB, spanB, g->alpha);
         for (int64_t n0 = 0; n0 < n && !err; n0 += Nb) {
             const int64_t nr = n - n0 < Nb ? n - n0 : Nb, Np = round_up(nr, DFS_DF_BN);
             err |= pack(kern, st, &Bt, pb, n0, nr, k, Np, Kp, expB, Bhi, Blo, g->alpha);

@@ -9,13 +9,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-int dfs_df_exponent(const double *x, int64_t count, int64_t stride)
+int dfs_df_exponent(const double *x, int64_t count, int64_t stride, int *span)
 {
-    unsigned long long m = 0;
+    unsigned long long m = 0, mn = DFS_DF_NO_MIN;
     for (int64_t i = 0; i < count; i++) {
         unsigned long long b = dfs_df_abs_bits(x[i * stride]);
         m = b > m ? b : m;
+        mn = dfs_df_min_nonzero(mn, b);
     }
+    if (span)
+        *span = dfs_df_span(m, mn == DFS_DF_NO_MIN ? 0 : mn);
     return dfs_df_scale_exponent(m);
 }
 
@@ -33,17 +36,19 @@ void dfs_df_gemm_host(int scheme, int ta, int tb, int64_t m, int64_t n, int64_t 
                       double *C, int64_t ldc)
 {
     const int64_t Kp = (k + DFS_DF_BK - 1) / DFS_DF_BK * DFS_DF_BK;
-    int *ea = malloc((size_t)(m > 0 ? m : 1) * sizeof *ea);
-    int *eb = malloc((size_t)(n > 0 ? n : 1) * sizeof *eb);
+    int *ea = malloc((size_t)(m > 0 ? m : 1) * 2 * sizeof *ea), *sa = ea + (m > 0 ? m : 1);
+    int *eb = malloc((size_t)(n > 0 ? n : 1) * 2 * sizeof *eb), *sb = eb + (n > 0 ? n : 1);
     dfs_df *arow = malloc((size_t)(Kp > 0 ? Kp : 1) * sizeof *arow);
     dfs_df *bcol = malloc((size_t)(Kp > 0 ? Kp : 1) * sizeof *bcol);
     if (!ea || !eb || !arow || !bcol)
         goto out;
     /* op(A)(i, p) = ta ? A[p + i*lda] : A[i + p*lda]; op(B)(p, j) = tb ? B[j + p*ldb] : B[p + j*ldb] */
     for (int64_t i = 0; i < m; i++)
-        ea[i] = ta ? dfs_df_exponent(A + i * lda, k, 1) : dfs_df_exponent(A + i, k, lda);
+        ea[i] = ta ? dfs_df_exponent(A + i * lda, k, 1, &sa[i])
+                   : dfs_df_exponent(A + i, k, lda, &sa[i]);
     for (int64_t j = 0; j < n; j++)
-        eb[j] = tb ? dfs_df_exponent(B + j, k, ldb) : dfs_df_exponent(B + j * ldb, k, 1);
+        eb[j] = tb ? dfs_df_exponent(B + j, k, ldb, &sb[j])
+                   : dfs_df_exponent(B + j * ldb, k, 1, &sb[j]);
     for (int64_t j = 0; j < n; j++) {
         for (int64_t p = 0; p < Kp; p++) {
             double y = p < k ? (tb ? B[j + p * ldb] : B[p + j * ldb]) : 0.0;
@@ -52,13 +57,9 @@ void dfs_df_gemm_host(int scheme, int ta, int tb, int64_t m, int64_t n, int64_t 
         for (int64_t i = 0; i < m; i++) {
             double r = 0.0;
             if (alpha != 0.0) {
-                double ab;
-                if (ea[i] == DFS_DF_EXP_NONFINITE || eb[j] == DFS_DF_EXP_NONFINITE) {
-                    ab = 0.0;
-                    for (int64_t p = 0; p < k; p++)
-                        ab = fma(ta ? A[p + i * lda] : A[i + p * lda],
-                                 tb ? B[j + p * ldb] : B[p + j * ldb], ab);
-                } else {
+                double ab = 0.0;
+                int b64 = ea[i] == DFS_DF_EXP_NONFINITE || eb[j] == DFS_DF_EXP_NONFINITE;
+                if (!b64) {
                     for (int64_t p = 0; p < Kp; p++) {
                         double x = p < k ? (ta ? A[p + i * lda] : A[i + p * lda]) : 0.0;
                         arow[p] = dfs_df_from_double(ldexp(x, -ea[i]));
@@ -66,7 +67,14 @@ void dfs_df_gemm_host(int scheme, int ta, int tb, int64_t m, int64_t n, int64_t 
                     dfs_df acc = dfs_df_make(0.0f, 0.0f);
                     for (int64_t p = 0; p < Kp; p++)
                         acc = mad(scheme, acc, arow[p], bcol[p]);
+                    b64 = dfs_df_needs_binary64(acc, sa[i], sb[j]);
                     ab = ldexp(dfs_df_to_double(acc), ea[i] + eb[j]);
+                }
+                if (b64) { /* Inf or NaN, or products in binary32's subnormals: binary64 */
+                    ab = 0.0;
+                    for (int64_t p = 0; p < k; p++)
+                        ab = fma(ta ? A[p + i * lda] : A[i + p * lda],
+                                 tb ? B[j + p * ldb] : B[p + j * ldb], ab);
                 }
                 r = alpha * ab;
             }

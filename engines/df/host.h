@@ -17,7 +17,8 @@ void dfs_df_gemm_df_host(int scheme, int transa, int transb, int64_t m, int64_t 
                          const float alpha[2], const float *A, int64_t lda, const float *B,
                          int64_t ldb, const float beta[2], float *C, int64_t ldc);
 
-/* The scale exponent of a row (as the GPU's exponent kernel computes it). */
-int dfs_df_exponent(const double *x, int64_t count, int64_t stride);
+/* The scale exponent of a row (as the GPU's exponent kernel computes it); span (when not NULL):
+ * its span (dfs_df_span). */
+int dfs_df_exponent(const double *x, int64_t count, int64_t stride, int *span);
 
 #endif

@@ -9,44 +9,54 @@
 
 /* ---------- exponents ---------- */
 
-/* One block (32 x 8 threads) per 32 rows. */
+/* One block (32 x 8 threads) per 32 rows: each row's scale exponent and span (df_steps.h). */
 extern "C" __global__ void dfs_df_exps(dfs_df_exps_args a)
 {
-    __shared__ unsigned long long red[8][33];
+    __shared__ unsigned long long red[8][33], redmin[8][33];
     const int tx = threadIdx.x, ty = threadIdx.y;
     const int64_t rbase = (int64_t)blockIdx.x * 32;
     const int64_t inner = a.alpha && *a.alpha == 0.0 ? 0 : a.inner; /* alpha = 0: not read */
     if (!a.trans) {
         const int64_t r = rbase + tx;
-        unsigned long long m = 0;
+        unsigned long long m = 0, mn = DFS_DF_NO_MIN;
         if (r < a.rows)
             for (int64_t p = ty; p < inner; p += 8) {
                 unsigned long long b = dfs_df_abs_bits(a.src[r + p * a.ld]);
                 m = b > m ? b : m;
+                mn = dfs_df_min_nonzero(mn, b);
             }
         red[ty][tx] = m;
+        redmin[ty][tx] = mn;
         __syncthreads();
         if (ty == 0 && r < a.rows) {
-            for (int i = 1; i < 8; i++)
+            for (int i = 1; i < 8; i++) {
                 m = red[i][tx] > m ? red[i][tx] : m;
+                mn = redmin[i][tx] < mn ? redmin[i][tx] : mn;
+            }
             a.exps[r] = dfs_df_scale_exponent(m);
+            a.spans[r] = dfs_df_span(m, mn == DFS_DF_NO_MIN ? 0 : mn);
         }
     } else {
         for (int rr = ty; rr < 32; rr += 8) {
             const int64_t r = rbase + rr;
             if (r >= a.rows)
                 break;
-            unsigned long long m = 0;
+            unsigned long long m = 0, mn = DFS_DF_NO_MIN;
             for (int64_t p = tx; p < inner; p += 32) {
                 unsigned long long b = dfs_df_abs_bits(a.src[p + r * a.ld]);
                 m = b > m ? b : m;
+                mn = dfs_df_min_nonzero(mn, b);
             }
             for (int off = 16; off; off >>= 1) {
                 unsigned long long o = __shfl_xor_sync(0xffffffffu, m, off);
                 m = o > m ? o : m;
+                o = __shfl_xor_sync(0xffffffffu, mn, off);
+                mn = o < mn ? o : mn;
             }
-            if (tx == 0)
+            if (tx == 0) {
                 a.exps[r] = dfs_df_scale_exponent(m);
+                a.spans[r] = dfs_df_span(m, mn == DFS_DF_NO_MIN ? 0 : mn);
+            }
         }
     }
 }
@@ -155,8 +165,11 @@ __device__ __forceinline__ void store(const dfs_df_gemm_args &a, double al, doub
         r = 0.0; /* BLAS: A and B are not referenced */
     } else {
         const int ea = a.expA[gi], eb = a.expB[gj];
-        double ab = ea == DFS_DF_EXP_NONFINITE || eb == DFS_DF_EXP_NONFINITE
-                        ? dot64(a.A, a.lda, a.transa, a.B, a.ldb, a.transb, a.k, gi, gj)
+        /* Inf or NaN, or products in binary32's subnormals (spans read only for tiny sums) */
+        const bool b64 = ea == DFS_DF_EXP_NONFINITE || eb == DFS_DF_EXP_NONFINITE ||
+                         (fabsf(acc.hi) < 0x1p-92f &&
+                          dfs_df_needs_binary64(acc, a.spanA[gi], a.spanB[gj]));
+        double ab = b64 ? dot64(a.A, a.lda, a.transa, a.B, a.ldb, a.transb, a.k, gi, gj)
                         : ldexp(dfs_df_to_double(acc), ea + eb);
         r = __dmul_rn(al, ab);
     }

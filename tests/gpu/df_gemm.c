@@ -29,10 +29,13 @@
  *  6. graph capture: a captured call of a shape run eagerly before (workspace present) replays
  *     bitwise the eager result (also with device alpha changed between replays); a captured call
  *     that needs more workspace runs natively (bitwise the real cuBLAS) and capture succeeds.
+ *  7. wide spans: rows and columns whose large entries face small ones (every product of 9
+ *     entries in binary32's subnormals once scaled): bitwise the host, which computes those 9 in
+ *     binary64 (checked against an FMA loop).
  *
  * Here: the buffers and state every group shares, and main.  df_gemm_common.c: the panel plan,
  * the problems, the bitwise comparisons and the host results; df_gemm_bitwise.c: groups 1 and 2;
- * df_gemm_accuracy.c: group 3; df_gemm_special.c: groups 4 and 5; df_gemm_graph.c: group 6;
+ * df_gemm_accuracy.c: group 3; df_gemm_special.c: groups 4, 5 and 7; df_gemm_graph.c: group 6;
  * layout.c (shared with the other engines' tests): the layouts and the calls. */
 #include "df_gemm_common.h"
 
@@ -97,6 +100,7 @@ int main(void)
     special_group();
     alpha0_group();
     graph_group();
+    wide_group();
 
     GT_CUBLAS(cublasDestroy_v2(handle));
     GT_CUDA(cudaFree(dA));

@@ -94,5 +94,7 @@ void special_group(void);
 void alpha0_group(void);
 /* df_gemm_graph.c: 6, graph capture */
 void graph_group(void);
+/* df_gemm_special.c: 7, wide spans */
+void wide_group(void);
 
 #endif

@@ -1,6 +1,8 @@
-/* df_gemm_special.c — the df_gemm test's groups 4 and 5 (see df_gemm.c): Inf, -Inf and NaN in A
- * and B give non-finite results of real cuBLAS's kinds in the same places (the rest bitwise the
- * host's); alpha = 0 in device memory gives C = beta*C exactly despite NaN and Inf in A and B. */
+/* df_gemm_special.c — the df_gemm test's groups 4, 5 and 7 (see df_gemm.c): Inf, -Inf and NaN in
+ * A and B give non-finite results of real cuBLAS's kinds in the same places (the rest bitwise the
+ * host's); alpha = 0 in device memory gives C = beta*C exactly despite NaN and Inf in A and B;
+ * rows and columns of wide spans, their large entries facing small ones, bitwise the host's
+ * (whose entries with all products in binary32's subnormals are computed in binary64). */
 #include "df_gemm_common.h"
 
 #include "../../engines/df/host.h"
@@ -210,3 +212,65 @@ void alpha0_group(void)
     df_group_end();
 }
 
+
+/* ---------- 7. wide spans ---------- */
+
+void wide_group(void)
+{
+    const int64_t m = 64, n = 48, k = 100;
+    const double alpha = 1.5, beta = -0.5;
+    static const int64_t rows[3] = {1, 4, 7}, cols[3] = {2, 5, 8};
+    df_group("wide spans, %lldx%lldx%lld alpha=%g beta=%g: rows 1, 4, 7 of op(A) scaled by "
+             "2^-110 in their second half, columns 2, 5, 8 of op(B) by 2^-120 in their first; "
+             "ops NN,TN,NC,CT x host/device ptr: bitwise dfs_df_gemm_host, whose 9 entries of "
+             "those rows and columns are binary64 sums in order (dfs_df_needs_binary64)",
+             (long long)m, (long long)n, (long long)k, alpha, beta);
+    static const cublasOperation_t pairs[4][2] = {{CUBLAS_OP_N, CUBLAS_OP_N},
+                                                  {CUBLAS_OP_T, CUBLAS_OP_N},
+                                                  {CUBLAS_OP_N, CUBLAS_OP_C},
+                                                  {CUBLAS_OP_C, CUBLAS_OP_T}};
+    problem P = make_problem(m, n, k, 1, 9100);
+    for (int t = 0; t < 3; t++)
+        for (int64_t q = 0; q < k; q++) {
+            if (q >= k / 2)
+                P.A[0][rows[t] + q * m] *= 0x1p-110;
+            else
+                P.B[0][q + cols[t] * k] *= 0x1p-120;
+        }
+    double *E = df_xmalloc((size_t)(m * n));
+    memcpy(E, P.C[0], (size_t)(m * n) * sizeof *E);
+    dfs_df_gemm_host(scheme, 0, 0, m, n, k, alpha, P.A[0], m, P.B[0], k, beta, E, m);
+    /* the data reaches the rule: those entries are alpha * (the FMA sum in order) + beta * c */
+    gt_case("the host's 9 entries of the wide rows and columns");
+    for (int tr = 0; tr < 3; tr++)
+        for (int tc = 0; tc < 3; tc++) {
+            const int64_t i = rows[tr], j = cols[tc];
+            double ab = 0.0;
+            for (int64_t q = 0; q < k; q++)
+                ab = fma(P.A[0][i + q * m], P.B[0][q + j * k], ab);
+            const double want = alpha * ab + beta * P.C[0][i + j * m];
+            if (df_bits(want) != df_bits(E[i + j * m]))
+                gt_fail("C(%lld,%lld) = %.17g, not the binary64 sum %.17g", (long long)i,
+                        (long long)j, E[i + j * m], want);
+        }
+    for (int pi = 0; pi < 4; pi++)
+        for (int dev = 0; dev < 2; dev++) {
+            const cublasOperation_t ta = pairs[pi][0], tb = pairs[pi][1];
+            const int tA = ta != CUBLAS_OP_N, tB = tb != CUBLAS_OP_N;
+            gt_case("wide spans op=%c%c ptr=%s", gt_op_char(ta), gt_op_char(tb),
+                    dev ? "device" : "host");
+            gt_gemm g = {.api = GT_DGEMM, .ta = ta, .tb = tb, .m = m, .n = n, .k = k,
+                         .batch = 1, .A = dA, .B = dB, .lda = (tA ? k : m) + 3,
+                         .ldb = (tB ? n : k) + 3, .ldc = m};
+            gt_h2d(dA, hA, lay_out(hA, BUF, P.A, 1, m, k, tA, g.lda, 0, qnan) * sizeof *hA);
+            gt_h2d(dB, hB, lay_out(hB, BUF, P.B, 1, k, n, tB, g.ldb, 0, qnan) * sizeof *hB);
+            size_t span = lay_out(hCt, BUF, P.C, 1, m, n, 0, m, 0, C_GAP);
+            tmpl_key.valid = 0;
+            gt_cmp_status("cublasDgemm_v2", CUBLAS_STATUS_SUCCESS,
+                          call_gemm(&bufs, 0, handle, &g, dev, alpha, beta, span));
+            cmp_tight("C", "dfs_df_gemm_host", E, hCo, m, n, 0);
+        }
+    free(E);
+    free_problem(&P);
+    df_group_end();
+}

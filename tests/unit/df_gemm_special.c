@@ -153,16 +153,24 @@ END_TEST
  * DF zero, converted with dfs_df_to_double and scaled back. */
 static double spec_dot(int scheme, const double *a, int64_t sa, const double *b, int64_t k)
 {
-    double ma = 0.0, mb = 0.0;
+    double ma = 0.0, mb = 0.0, na = INFINITY, nb = INFINITY; /* largest and smallest nonzero */
     for (int64_t p = 0; p < k; p++) {
         ma = fmax(ma, fabs(a[p * sa]));
         mb = fmax(mb, fabs(b[p]));
+        if (a[p * sa] != 0.0)
+            na = fmin(na, fabs(a[p * sa]));
+        if (b[p] != 0.0)
+            nb = fmin(nb, fabs(b[p]));
     }
-    int ea = 0, eb = 0;
+    int ea = 0, eb = 0, fa = 0, fb = 0;
     if (ma > 0.0)
         frexp(ma, &ea), ea--;
     if (mb > 0.0)
         frexp(mb, &eb), eb--;
+    if (na < INFINITY)
+        frexp(na, &fa), fa--;
+    if (nb < INFINITY)
+        frexp(nb, &fb), fb--;
     int64_t kp = (k + DFS_DF_BK - 1) / DFS_DF_BK * DFS_DF_BK;
     dfs_df acc = dfs_df_make(0.0f, 0.0f);
     for (int64_t p = 0; p < kp; p++) {
@@ -171,6 +179,14 @@ static double spec_dot(int scheme, const double *a, int64_t sa, const double *b,
         acc = scheme == DFS_DF_MAD16   ? dfs_df_mad16(acc, x, y)
               : scheme == DFS_DF_MAD15 ? dfs_df_mad15(acc, x, y)
                                        : dfs_df_mad29(acc, x, y);
+    }
+    /* spans adding up to more than 92 and a scaled sum below 2^-92: binary64, in order */
+    const int span = (na < INFINITY ? ea - fa : 0) + (nb < INFINITY ? eb - fb : 0);
+    if (span > 92 && fabsf(acc.hi) < 0x1p-92f) {
+        double s = 0.0;
+        for (int64_t p = 0; p < k; p++)
+            s = fma(a[p * sa], b[p], s);
+        return s;
     }
     return ldexp(dfs_df_to_double(acc), ea + eb);
 }
@@ -210,7 +226,9 @@ START_TEST(gemm_matches_spec)
         gc_free(&g);
     }
     /* The scale is exactly 2^-floor(log2 max): here the second entry's lo, 2^-135 + 5 * 2^-151,
-     * falls into binary32's subnormals and rounds differently under any other power of two. */
+     * falls into binary32's subnormals and rounds differently under any other power of two; with
+     * the row's span of 110 and a scaled sum below 2^-92 the entry is then computed in binary64
+     * (dfs_df_needs_binary64), which the documented algorithm says too. */
     const double a[2] = {1.5, 0x1.0000008002800p-110}, b[2] = {0x1p-110, 1.0};
     for (int sc = 0; sc < DFS_DF_SCHEMES; sc++) {
         double out, want = spec_dot(sc, a, 1, b, 2);
@@ -223,37 +241,54 @@ START_TEST(gemm_matches_spec)
 }
 END_TEST
 
-/* ---------------- what row/column scaling cannot do (printed, not asserted) ---------------- */
+/* ---------------- what row/column scaling cannot do alone ---------------- */
 
 /* op(A) row [1, (1 + 2^-25 + 2^-40) 2^-110] and op(B) column [x 2^-120, 1]: each is scaled by its
  * own maximum, so the lo of the second entry of the row, 2^-135 + 2^-150, falls into binary32's
  * subnormals and loses 2^-150, about 2^-40 of the products' sum |A||B| ~ 2^-110: far above the
- * bound.  It takes an exponent spread above about 100 inside one row and one column, their large
- * entries facing small ones. */
+ * bound in DF.  It takes an exponent spread above about 100 inside one row and one column, their
+ * large entries facing small ones; such entries (spans adding up to more than 92, a scaled sum
+ * below 2^-92) are computed in binary64, within the bound.  Also checked: the same row and
+ * column with a third term 1 x 1 (the sum no longer small: DF), a sum of 2 cancelling to 2^-100
+ * with a span of 100 (binary64), and one cancelling to 2^-40 with spans of 0 (DF). */
 START_TEST(gemm_scaling_limit)
 {
-    gcase g;
-    gc_init(&g, 1, 1, 2);
-    g.A[0] = 1.0;
-    g.A[1] = 0x1.0000008001000p-110;
-    g.B[0] = 0x1.fedcba9876543p-120;
-    g.B[1] = 1.0;
-    gc_reference(&g);
+    static const struct {
+        int k;
+        double a[3], b[3];
+        const char *what;
+    } cases[] = {
+        {2, {1.0, 0x1.0000008001000p-110}, {0x1.fedcba9876543p-120, 1.0}, "spans 110 + 120"},
+        {3, {1.0, 0x1.0000008001000p-110, 1.0}, {0x1.fedcba9876543p-120, 1.0, 1.0},
+         "the same and 1 x 1"},
+        {3, {1.0, 1.0, 0x1p-100}, {1.0, -1.0, 0x1.8p0}, "spans 100 + 0, cancelling to 2^-100"},
+        {2, {1.0, 0x1.0000000001p0}, {1.0, -1.0}, "spans 0 + 0, cancelling to 2^-40"},
+    };
     wsg w;
     wsg_init(&w);
-    for (int sc = 0; sc < DFS_DF_SCHEMES; sc++) {
-        double out;
-        int ok;
-        run_gemm(sc, 0, 0, &g, 1.0, 0.0, NULL, 0, &out);
-        double err = entry_err(&w, &g, 0, out, 1.0, 0.0, 0.0, gemm_bound(sc, 2, 1.0, 0.0), &ok);
-        ck_assert(isfinite(out));
-        printf("df: scaling limit (row [1, 2^-110], column [2^-120, 1]), %s: normwise error %.3g = "
-               "%.3g u^2 (%s the k=2 bound)\n",
-               scheme_name[sc], err, err / U2, ok ? "within" : "OUTSIDE");
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        gcase g;
+        gc_init(&g, 1, 1, cases[c].k);
+        for (int p = 0; p < cases[c].k; p++) {
+            g.A[p] = cases[c].a[p];
+            g.B[p] = cases[c].b[p];
+        }
+        gc_reference(&g);
+        for (int sc = 0; sc < DFS_DF_SCHEMES; sc++) {
+            double out;
+            int ok;
+            run_gemm(sc, 0, 0, &g, 1.0, 0.0, NULL, 0, &out);
+            double err = entry_err(&w, &g, 0, out, 1.0, 0.0, 0.0,
+                                   gemm_bound(sc, cases[c].k, 1.0, 0.0), &ok);
+            printf("df: scaling limit (%s), %s: normwise error %.3g = %.3g u^2\n", cases[c].what,
+                   scheme_name[sc], err, err / U2);
+            ck_assert_msg(isfinite(out) && ok, "df: scaling limit (%s), %s: error %.3g u^2 "
+                          "outside the bound", cases[c].what, scheme_name[sc], err / U2);
+        }
+        gc_free(&g);
     }
     fflush(stdout);
     wsg_clear(&w);
-    gc_free(&g);
 }
 END_TEST
 
