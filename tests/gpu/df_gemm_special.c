@@ -21,6 +21,22 @@ static int fclass(double x)
 
 static const char *const fclass_name[4] = {"finite", "NaN", "+Inf", "-Inf"};
 
+/* Entry 0 of P as a Dgemm with ops ta, tb (A and B padded by 3, C tight), laid out in the staging
+ * buffers, A and B copied to the device: g for call_gemm, and C's span returned. */
+static size_t stage_dgemm(const problem *P, cublasOperation_t ta, cublasOperation_t tb,
+                          gt_gemm *g)
+{
+    const int64_t m = P->m, n = P->n, k = P->k;
+    const int tA = ta != CUBLAS_OP_N, tB = tb != CUBLAS_OP_N;
+    *g = (gt_gemm){.api = GT_DGEMM, .ta = ta, .tb = tb, .m = m, .n = n, .k = k, .batch = 1,
+                   .A = dA, .B = dB, .lda = (tA ? k : m) + 3, .ldb = (tB ? n : k) + 3, .ldc = m};
+    gt_h2d(dA, hA, lay_out(hA, BUF, P->A, 1, m, k, tA, g->lda, 0, qnan) * sizeof *hA);
+    gt_h2d(dB, hB, lay_out(hB, BUF, P->B, 1, k, n, tB, g->ldb, 0, qnan) * sizeof *hB);
+    const size_t span = lay_out(hCt, BUF, P->C, 1, m, n, 0, m, 0, C_GAP);
+    tmpl_key.valid = 0;
+    return span;
+}
+
 void special_group(void)
 {
     const int64_t m = 200, n = 150, k = 100;
@@ -72,16 +88,10 @@ void special_group(void)
         for (int pi = 0; pi < 4; pi++)
             for (int dev = 0; dev < 2; dev++) {
                 const cublasOperation_t ta = pairs[pi][0], tb = pairs[pi][1];
-                const int tA = ta != CUBLAS_OP_N, tB = tb != CUBLAS_OP_N;
                 gt_case("%s op=%c%c ptr=%s", variants[v].desc, gt_op_char(ta), gt_op_char(tb),
                         dev ? "device" : "host");
-                gt_gemm g = {.api = GT_DGEMM, .ta = ta, .tb = tb, .m = m, .n = n, .k = k,
-                             .batch = 1, .A = dA, .B = dB, .lda = (tA ? k : m) + 3,
-                             .ldb = (tB ? n : k) + 3, .ldc = m};
-                gt_h2d(dA, hA, lay_out(hA, BUF, P.A, 1, m, k, tA, g.lda, 0, qnan) * sizeof *hA);
-                gt_h2d(dB, hB, lay_out(hB, BUF, P.B, 1, k, n, tB, g.ldb, 0, qnan) * sizeof *hB);
-                size_t span = lay_out(hCt, BUF, P.C, 1, m, n, 0, m, 0, C_GAP);
-                tmpl_key.valid = 0;
+                gt_gemm g;
+                const size_t span = stage_dgemm(&P, ta, tb, &g);
                 cublasStatus_t ss = call_gemm(&bufs, 0, handle, &g, dev, alpha, beta, span);
                 memcpy(got[0], hCo, span * sizeof *hCo);
                 cublasStatus_t sr = call_gemm(&bufs, 1, handle, &g, dev, alpha, beta, span);
@@ -256,16 +266,10 @@ void wide_group(void)
     for (int pi = 0; pi < 4; pi++)
         for (int dev = 0; dev < 2; dev++) {
             const cublasOperation_t ta = pairs[pi][0], tb = pairs[pi][1];
-            const int tA = ta != CUBLAS_OP_N, tB = tb != CUBLAS_OP_N;
             gt_case("wide spans op=%c%c ptr=%s", gt_op_char(ta), gt_op_char(tb),
                     dev ? "device" : "host");
-            gt_gemm g = {.api = GT_DGEMM, .ta = ta, .tb = tb, .m = m, .n = n, .k = k,
-                         .batch = 1, .A = dA, .B = dB, .lda = (tA ? k : m) + 3,
-                         .ldb = (tB ? n : k) + 3, .ldc = m};
-            gt_h2d(dA, hA, lay_out(hA, BUF, P.A, 1, m, k, tA, g.lda, 0, qnan) * sizeof *hA);
-            gt_h2d(dB, hB, lay_out(hB, BUF, P.B, 1, k, n, tB, g.ldb, 0, qnan) * sizeof *hB);
-            size_t span = lay_out(hCt, BUF, P.C, 1, m, n, 0, m, 0, C_GAP);
-            tmpl_key.valid = 0;
+            gt_gemm g;
+            const size_t span = stage_dgemm(&P, ta, tb, &g);
             gt_cmp_status("cublasDgemm_v2", CUBLAS_STATUS_SUCCESS,
                           call_gemm(&bufs, 0, handle, &g, dev, alpha, beta, span));
             cmp_tight("C", "dfs_df_gemm_host", E, hCo, m, n, 0);
