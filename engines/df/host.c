@@ -36,12 +36,13 @@ void dfs_df_gemm_host(int scheme, int ta, int tb, int64_t m, int64_t n, int64_t 
                       double *C, int64_t ldc)
 {
     const int64_t Kp = (k + DFS_DF_BK - 1) / DFS_DF_BK * DFS_DF_BK;
-    int *ea = malloc((size_t)(m > 0 ? m : 1) * 2 * sizeof *ea), *sa = ea + (m > 0 ? m : 1);
-    int *eb = malloc((size_t)(n > 0 ? n : 1) * 2 * sizeof *eb), *sb = eb + (n > 0 ? n : 1);
+    int *ea = malloc((size_t)(m > 0 ? m : 1) * 2 * sizeof *ea); /* exponents, then spans */
+    int *eb = malloc((size_t)(n > 0 ? n : 1) * 2 * sizeof *eb);
     dfs_df *arow = malloc((size_t)(Kp > 0 ? Kp : 1) * sizeof *arow);
     dfs_df *bcol = malloc((size_t)(Kp > 0 ? Kp : 1) * sizeof *bcol);
     if (!ea || !eb || !arow || !bcol)
         goto out;
+    int *sa = ea + (m > 0 ? m : 1), *sb = eb + (n > 0 ? n : 1);
     /* op(A)(i, p) = ta ? A[p + i*lda] : A[i + p*lda]; op(B)(p, j) = tb ? B[j + p*ldb] : B[p + j*ldb] */
     for (int64_t i = 0; i < m; i++)
         ea[i] = ta ? dfs_df_exponent(A + i * lda, k, 1, &sa[i])
