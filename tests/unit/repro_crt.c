@@ -8,11 +8,6 @@
 #include "../../engines/ozaki/host_gemm.h"
 #include "../common/gen.h"
 
-static int same_bits(double a, double b)
-{
-    return !memcmp(&a, &b, sizeof a);
-}
-
 START_TEST(crt_moduli)
 {
     double s = 0;

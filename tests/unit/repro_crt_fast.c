@@ -8,11 +8,6 @@
 #include "../../engines/ozaki/host_gemm.h"
 #include "../common/gen.h"
 
-static int same_bits(double a, double b)
-{
-    return !memcmp(&a, &b, sizeof a);
-}
-
 /* The bits per row are as many as Cauchy-Schwarz allows and no more: A = a row of k equal
  * elements v, B = its transpose, so X = k a~^2 = the bound itself, with every moduli count.
  * The int8 engine's CPU twin must give k v^2 within the truncation error; one bit more per

@@ -10,11 +10,6 @@
 #include "../../engines/ozaki/oz_finish.h"
 #include "../common/gen.h"
 
-static int same_bits(double a, double b)
-{
-    return !memcmp(&a, &b, sizeof a);
-}
-
 typedef struct {
     int64_t m, n, k;
     double *A, *B; /* op(A) = A (m x k, lda = m), op(B) = B (k x n, ldb = k) */

@@ -20,6 +20,12 @@
 
 #include "exact_ref.h"
 
+/* Whether two doubles have the same bits (signed zeros and NaN payloads told apart). */
+static inline int same_bits(double a, double b)
+{
+    return !memcmp(&a, &b, sizeof a);
+}
+
 /* repro_common.c */
 /* Fails the test unless same(got, want). */
 void expect(double got, double want, const char *what);
