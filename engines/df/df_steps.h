@@ -31,23 +31,23 @@ DFS_HD int dfs_df_scale_exponent(unsigned long long b)
 #endif
 }
 
-/* The span of a row, from the bits of its largest and its smallest nonzero |x| (0 when there is
- * none, or for a row holding Inf or NaN): e_max - e_min, so that every nonzero element scaled by
- * 2^-e_max lies in [2^-span, 2). */
-DFS_HD int dfs_df_span(unsigned long long max_bits, unsigned long long min_bits)
-{
-    const int emax = dfs_df_scale_exponent(max_bits);
-    if (min_bits == 0 || emax == DFS_DF_EXP_NONFINITE)
-        return 0;
-    return emax - dfs_df_scale_exponent(min_bits);
-}
-
 /* The smallest nonzero bits of a row: the running minimum of b over nonzero elements, starting
- * from DFS_DF_NO_MIN (no nonzero element yet); DFS_DF_NO_MIN at the end means none. */
+ * from DFS_DF_NO_MIN (no nonzero element yet). */
 #define DFS_DF_NO_MIN 0xffffffffffffffffULL
 DFS_HD unsigned long long dfs_df_min_nonzero(unsigned long long m, unsigned long long b)
 {
     return b != 0 && b < m ? b : m;
+}
+
+/* The span of a row, from the bits of its largest |x| and the running minimum above (0 when it
+ * has no nonzero element, or for a row holding Inf or NaN): e_max - e_min, so that every
+ * nonzero element scaled by 2^-e_max lies in [2^-span, 2). */
+DFS_HD int dfs_df_span(unsigned long long max_bits, unsigned long long min_bits)
+{
+    const int emax = dfs_df_scale_exponent(max_bits);
+    if (min_bits == DFS_DF_NO_MIN || emax == DFS_DF_EXP_NONFINITE)
+        return 0;
+    return emax - dfs_df_scale_exponent(min_bits);
 }
 
 /* Whether an entry of C must be recomputed in binary64 (the binary64 path of rows with Inf or

@@ -18,7 +18,7 @@ int dfs_df_exponent(const double *x, int64_t count, int64_t stride, int *span)
         mn = dfs_df_min_nonzero(mn, b);
     }
     if (span)
-        *span = dfs_df_span(m, mn == DFS_DF_NO_MIN ? 0 : mn);
+        *span = dfs_df_span(m, mn);
     return dfs_df_scale_exponent(m);
 }
 

@@ -34,7 +34,7 @@ extern "C" __global__ void dfs_df_exps(dfs_df_exps_args a)
                 mn = redmin[i][tx] < mn ? redmin[i][tx] : mn;
             }
             a.exps[r] = dfs_df_scale_exponent(m);
-            a.spans[r] = dfs_df_span(m, mn == DFS_DF_NO_MIN ? 0 : mn);
+            a.spans[r] = dfs_df_span(m, mn);
         }
     } else {
         for (int rr = ty; rr < 32; rr += 8) {
@@ -55,7 +55,7 @@ extern "C" __global__ void dfs_df_exps(dfs_df_exps_args a)
             }
             if (tx == 0) {
                 a.exps[r] = dfs_df_scale_exponent(m);
-                a.spans[r] = dfs_df_span(m, mn == DFS_DF_NO_MIN ? 0 : mn);
+                a.spans[r] = dfs_df_span(m, mn);
             }
         }
     }
