@@ -16,7 +16,7 @@
  *   workspace_mb = the most scratch space a call may use (default 1024); larger problems are
  *                  computed panel by panel.
  *   tile         = auto (default) | 128x128 | 128x64 | 64x64: the C tile of one thread block;
- *                  auto = 64x64, the fastest measured (H200). */
+ *                  auto = 64x64, the fastest measured (H200, H100). */
 #include "../engine.h"
 #include "../common/gpu.h"
 #include "../../shim/log.h"
