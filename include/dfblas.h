@@ -31,6 +31,8 @@ typedef enum {
     DFBLAS_FUSED = 0,    /* 15 FP32 operations per multiply-add (default) */
     DFBLAS_PAPER = 1,    /* 16: the paper's FMA product and sloppy sum */
     DFBLAS_ACCURATE = 2, /* 29: proven bound (3k + 4) u^2 sum|a b|, u = 2^-24 */
+    DFBLAS_LAZY = 3,     /* 12 + 3/8: high parts summed exactly, errors renormalised every 8
+                            products; first-order bound (17k + 196) u^2 sum|a b| */
 } dfblas_scheme;
 
 typedef struct dfblas_context *dfblas_handle;

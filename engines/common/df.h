@@ -10,7 +10,12 @@
  *                  Same character as mad16, one op fewer.
  *   dfs_df_mad29   29 ops: DWTimesDW3 (< 4u^2, Muller-Rideau 2022) + AccurateDWPlusDW
  *                  (<= 3u^2 + 13u^3, Joldes-Muller-Popescu 2017): proven
- *                  |err| <= (3K + 4) u^2 sum|a*b| to first order. */
+ *                  |err| <= (3K + 4) u^2 sum|a*b| to first order.
+ *   dfs_df_mad12   12 ops, lazy (Ogita-Rump-Oishi's Dot2 on DF operands): the high parts are
+ *                  summed exactly by 2Sum, every error term goes into acc.lo unrenormalised; the
+ *                  caller renormalises with dfs_df_renorm (3 ops) every DFS_DF_LAZY_B products,
+ *                  12 + 3/8 ops per product; first-order bound (17K + 196) u^2 sum|a*b| with
+ *                  the operands' conversion (derived at dfs_df_mad12). */
 #ifndef DFS_DF_H
 #define DFS_DF_H
 
@@ -81,6 +86,41 @@ DFS_HD dfs_df dfs_df_mad15(dfs_df acc, dfs_df a, dfs_df b)
     float e, s = dfs_two_sum(acc.hi, p, &e);
     float t = dfs_f_add(e, dfs_f_add(q, l));
     float hi = dfs_fast_two_sum(s, t, &e);
+    return dfs_df_make(hi, e);
+}
+
+/* acc + a*b, 12 ops, lazy: p + q = a.hi*b.hi exactly, acc.hi + p = s + e exactly (2Sum), and the
+ * cross terms, q and e go into acc.lo by two FMAs and two adds; nothing is renormalised, so acc.lo
+ * grows by about u |s| + 3u |a*b| per product until the caller's dfs_df_renorm.
+ *
+ * Bound (first order in u = 2^-24; sigma = sum|a*b| over the whole sum, sigma_b over the block of
+ * b products between two renormalisations, which starts with |acc.lo| <= u sigma): after the
+ * block's i-th product |acc.lo| <= u sigma (1 + i) + 3u sigma_b, since each adds at most
+ * |a.hi*b.lo| + |a.lo*b.hi| + |q| <= 3u |a*b| and |e| <= u sigma.  The product's four roundings
+ * (two FMAs and an add on acc.lo-sized values, one on q + e) cost at most
+ * u^2 (sigma (3i + 2) + 9 sigma_b + |a*b|), the dropped a.lo*b.lo u^2 |a*b|, and the renormalising
+ * Fast2Sum at most u |acc.lo| (it is exact unless the sum has cancelled below acc.lo).  A block of
+ * b = 8 costs at most u^2 (133 sigma + 77 sigma_b); K products, ceil(K/8) blocks, at most
+ * (16.625 K + 194) u^2 sigma, and (17 K + 196) u^2 sigma with the conversion of binary64 operands
+ * to DF (u^2 each).  Without renormalisation acc.lo would grow with K and the bound with K^2 u^2
+ * (Dot2's gamma_K^2 term): never use dfs_df_mad12 without dfs_df_renorm. */
+DFS_HD dfs_df dfs_df_mad12(dfs_df acc, dfs_df a, dfs_df b)
+{
+    float q, p = dfs_two_prod(a.hi, b.hi, &q);
+    float l = dfs_f_fma(a.hi, b.lo, acc.lo);
+    l = dfs_f_fma(a.lo, b.hi, l);
+    float e, s = dfs_two_sum(acc.hi, p, &e);
+    return dfs_df_make(s, dfs_f_add(l, dfs_f_add(q, e)));
+}
+
+/* Products between two renormalisations of dfs_df_mad12's accumulator (the GPU's k stage). */
+#define DFS_DF_LAZY_B 8
+
+/* hi + lo renormalised by Fast2Sum (3 ops): exact when |hi| >= |lo|; otherwise the sum has
+ * cancelled below lo and the error is below u |lo|. */
+DFS_HD dfs_df dfs_df_renorm(dfs_df a)
+{
+    float e, hi = dfs_fast_two_sum(a.hi, a.lo, &e);
     return dfs_df_make(hi, e);
 }
 

@@ -15,7 +15,9 @@
 #define DFS_DF_EXP_NONFINITE 0x40000000
 
 /* Multiply-add schemes (engines/common/df.h). */
-enum { DFS_DF_MAD16 = 0, DFS_DF_MAD15 = 1, DFS_DF_MAD29 = 2, DFS_DF_SCHEMES = 3 };
+enum { DFS_DF_MAD16 = 0, DFS_DF_MAD15 = 1, DFS_DF_MAD29 = 2, DFS_DF_MAD12 = 3, DFS_DF_SCHEMES = 4 };
+/* DFS_DF_MAD12 renormalises every DFS_DF_LAZY_B (df.h) products, at the same k on the GPU (inside a
+ * stage) and on the CPU: k is padded with zeros to a multiple of DFS_DF_BK, a multiple of it. */
 
 /* R x K matrix src(r, p) = trans ? src[p + r*ld] : src[r + p*ld]. */
 typedef struct {

@@ -53,14 +53,14 @@ DFBLAS_EXPORT dfblas_status dfblas_gemm(dfblas_handle h, cudaStream_t stream, df
 {
     int ta, tb;
     if (!h || op(transa, &ta) || op(transb, &tb) || m < 0 || n < 0 || k < 0 ||
-        (unsigned)scheme > DFBLAS_ACCURATE)
+        (unsigned)scheme > DFBLAS_LAZY)
         return DFBLAS_INVALID_VALUE;
     const int64_t ra = ta ? k : m, rb = tb ? n : k;
     if (lda < (ra > 1 ? ra : 1) || ldb < (rb > 1 ? rb : 1) || ldc < (m > 1 ? m : 1))
         return DFBLAS_INVALID_VALUE;
     if (m == 0 || n == 0)
         return DFBLAS_SUCCESS;
-    static const int schemes[3] = {DFS_DF_MAD15, DFS_DF_MAD16, DFS_DF_MAD29};
+    static const int schemes[4] = {DFS_DF_MAD15, DFS_DF_MAD16, DFS_DF_MAD29, DFS_DF_MAD12};
     dfs_df_gemm_args g;
     memset(&g, 0, sizeof g);
     g.Cdf = (float *)C;

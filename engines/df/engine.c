@@ -12,7 +12,8 @@
  * range); outputs that meet Inf/NaN are computed in binary64 (kernels_vec.cu).
  *
  * Options (policy file or EXBLAS_MODE=df:key=value):
- *   scheme       = fused (15 ops, default) | paper (16 ops) | accurate (29 ops, proven bound)
+ *   scheme       = fused (15 ops, default) | paper (16 ops) | lazy (12 + 3/8 ops, derived bound)
+ *                  | accurate (29 ops, proven bound)
  *   workspace_mb = the most scratch space a call may use (default 1024); larger problems are
  *                  computed panel by panel.
  *   tile         = auto (default) | 128x128 | 128x64 | 64x64: the C tile of one thread block;
@@ -71,8 +72,10 @@ static void read_options(const dfs_options *o, df_options *out)
             out->scheme = DFS_DF_MAD15;
         else if (!strcmp(s, "accurate") || !strcmp(s, "29"))
             out->scheme = DFS_DF_MAD29;
+        else if (!strcmp(s, "lazy") || !strcmp(s, "12"))
+            out->scheme = DFS_DF_MAD12;
         else
-            dfs_log_once(DFS_LOG_ERROR, "df-scheme", "df: scheme=%s is not paper, fused or "
+            dfs_log_once(DFS_LOG_ERROR, "df-scheme", "df: scheme=%s is not paper, fused, lazy or "
                          "accurate; using fused", s);
     }
     const char *w = dfs_option_get(o, "workspace_mb");

@@ -13,8 +13,8 @@ extern const unsigned char dfs_df_fatbin[];
 enum { K_EXPS, K_PACK, K_PACK_DF, K_GEMM, K_COUNT = K_GEMM + DFS_DF_TILES * DFS_DF_SCHEMES };
 static const char *const kernel_names[K_COUNT] = {
     "dfs_df_exps",    "dfs_df_pack",    "dfs_df_pack_df", "dfs_df_gemm16",  "dfs_df_gemm15",
-    "dfs_df_gemm29",  "dfs_df_gemm16n", "dfs_df_gemm15n", "dfs_df_gemm29n", "dfs_df_gemm16s",
-    "dfs_df_gemm15s", "dfs_df_gemm29s"};
+    "dfs_df_gemm29",  "dfs_df_gemm12",  "dfs_df_gemm16n", "dfs_df_gemm15n", "dfs_df_gemm29n",
+    "dfs_df_gemm12n", "dfs_df_gemm16s", "dfs_df_gemm15s", "dfs_df_gemm29s", "dfs_df_gemm12s"};
 static dfs_module module = DFS_MODULE_INIT(dfs_df_fatbin, kernel_names, K_COUNT);
 
 static int64_t round_up(int64_t x, int64_t to)

@@ -22,12 +22,20 @@ int dfs_df_exponent(const double *x, int64_t count, int64_t stride, int *span)
     return dfs_df_scale_exponent(m);
 }
 
-static dfs_df mad(int scheme, dfs_df acc, dfs_df a, dfs_df b)
+/* acc + a*b, the p-th product of the sum (0-based); the lazy scheme renormalises after every
+ * DFS_DF_LAZY_B-th, as the GPU's stages do. */
+_Static_assert(DFS_DF_BK % DFS_DF_LAZY_B == 0, "the GPU renormalises inside a k stage");
+
+static dfs_df mad(int scheme, dfs_df acc, dfs_df a, dfs_df b, int64_t p)
 {
     if (scheme == DFS_DF_MAD16)
         return dfs_df_mad16(acc, a, b);
     if (scheme == DFS_DF_MAD15)
         return dfs_df_mad15(acc, a, b);
+    if (scheme == DFS_DF_MAD12) {
+        acc = dfs_df_mad12(acc, a, b);
+        return (p + 1) % DFS_DF_LAZY_B ? acc : dfs_df_renorm(acc);
+    }
     return dfs_df_mad29(acc, a, b);
 }
 
@@ -67,7 +75,7 @@ void dfs_df_gemm_host(int scheme, int ta, int tb, int64_t m, int64_t n, int64_t 
                     }
                     dfs_df acc = dfs_df_make(0.0f, 0.0f);
                     for (int64_t p = 0; p < Kp; p++)
-                        acc = mad(scheme, acc, arow[p], bcol[p]);
+                        acc = mad(scheme, acc, arow[p], bcol[p], p);
                     b64 = dfs_df_needs_binary64(acc, sa[i], sb[j]);
                     ab = ldexp(dfs_df_to_double(acc), ea[i] + eb[j]);
                 }
@@ -109,7 +117,7 @@ void dfs_df_gemm_df_host(int scheme, int ta, int tb, int64_t m, int64_t n, int64
                     a = dfs_df_make(x[0], x[1]);
                     b = dfs_df_make(y[0], y[1]);
                 }
-                acc = mad(scheme, acc, a, b);
+                acc = mad(scheme, acc, a, b, p);
             }
             float *c = &C[2 * (i + j * ldc)];
             const dfs_df cv = dfs_df_make(c[0], c[1]);

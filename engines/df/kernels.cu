@@ -127,6 +127,8 @@ template <int S> __device__ __forceinline__ dfs_df mad(dfs_df acc, dfs_df x, dfs
         return dfs_df_mad16(acc, x, y);
     if (S == DFS_DF_MAD15)
         return dfs_df_mad15(acc, x, y);
+    if (S == DFS_DF_MAD12)
+        return dfs_df_mad12(acc, x, y);
     return dfs_df_mad29(acc, x, y);
 }
 
@@ -322,6 +324,13 @@ template <int S, int TM, int TN> __device__ __forceinline__ void gemm_body(const
 #pragma unroll
                 for (int j = 0; j < TN; j++)
                     acc[i][j] = mad<S>(acc[i][j], x[i], y[j]);
+            if (S == DFS_DF_MAD12 && (kk + 1) % DFS_DF_LAZY_B == 0) {
+#pragma unroll
+                for (int i = 0; i < TM; i++)
+#pragma unroll
+                    for (int j = 0; j < TN; j++)
+                        acc[i][j] = dfs_df_renorm(acc[i][j]);
+            }
         }
 #if __CUDA_ARCH__ >= 800
         if (more)
@@ -368,9 +377,12 @@ template <int S, int TM, int TN> __device__ __forceinline__ void gemm_body(const
 DFS_DF_GEMM_KERNEL(dfs_df_gemm16, DFS_DF_MAD16, 8, 8, 1)
 DFS_DF_GEMM_KERNEL(dfs_df_gemm15, DFS_DF_MAD15, 8, 8, 1)
 DFS_DF_GEMM_KERNEL(dfs_df_gemm29, DFS_DF_MAD29, 8, 8, 1)
+DFS_DF_GEMM_KERNEL(dfs_df_gemm12, DFS_DF_MAD12, 8, 8, 1)
 DFS_DF_GEMM_KERNEL(dfs_df_gemm16n, DFS_DF_MAD16, 8, 4, 1)
 DFS_DF_GEMM_KERNEL(dfs_df_gemm15n, DFS_DF_MAD15, 8, 4, 1)
 DFS_DF_GEMM_KERNEL(dfs_df_gemm29n, DFS_DF_MAD29, 8, 4, 1)
+DFS_DF_GEMM_KERNEL(dfs_df_gemm12n, DFS_DF_MAD12, 8, 4, 1)
 DFS_DF_GEMM_KERNEL(dfs_df_gemm16s, DFS_DF_MAD16, 4, 4, 2)
 DFS_DF_GEMM_KERNEL(dfs_df_gemm15s, DFS_DF_MAD15, 4, 4, 2)
 DFS_DF_GEMM_KERNEL(dfs_df_gemm29s, DFS_DF_MAD29, 4, 4, 3)
+DFS_DF_GEMM_KERNEL(dfs_df_gemm12s, DFS_DF_MAD12, 4, 4, 2)

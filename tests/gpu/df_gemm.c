@@ -1,6 +1,7 @@
-/* df_gemm — the df engine (EXBLAS_MODE=df[:scheme=paper|fused|accurate]) through the shim.
+/* df_gemm — the df engine (EXBLAS_MODE=df[:scheme=paper|fused|lazy|accurate]) through the shim.
  * The scheme to reproduce is read from EXBLAS_MODE: paper -> DFS_DF_MAD16, fused -> DFS_DF_MAD15,
- * accurate -> DFS_DF_MAD29 (no scheme: fused, the engine's default).  Needs EXBLAS_REREAD=1.
+ * lazy -> DFS_DF_MAD12, accurate -> DFS_DF_MAD29 (no scheme: fused, the engine's default).  Needs
+ * EXBLAS_REREAD=1.
  *
  *  1. bitwise, one group per shape (1x1x1, 1x1x9, 7x5x3, 129x130x131, 256^3, 300x17x1000,
  *     1000x1000x64): results equal dfs_df_gemm_host's (engines/df/host.c) bit for bit.
@@ -75,8 +76,10 @@ int main(void)
     qnan = gt_qnan();
     printf("df_gemm: reproducing scheme %s (%s) with dfs_df_gemm_host; EXBLAS_REREAD=%s\n",
            scheme_name,
-           scheme == DFS_DF_MAD16 ? "DFS_DF_MAD16" : scheme == DFS_DF_MAD15 ? "DFS_DF_MAD15"
-                                                                            : "DFS_DF_MAD29",
+           scheme == DFS_DF_MAD16   ? "DFS_DF_MAD16"
+           : scheme == DFS_DF_MAD15 ? "DFS_DF_MAD15"
+           : scheme == DFS_DF_MAD12 ? "DFS_DF_MAD12"
+                                    : "DFS_DF_MAD29",
            reread ? "on" : "off");
     GT_CUBLAS(cublasCreate_v2(&handle));
 

@@ -112,7 +112,7 @@ void accuracy_group(void)
     df_group("accuracy (scheme %s) vs a double-double reference, %dx%dxk ops NN, k in "
           "{64,1000,4096}, every row x every %dth column: max |C - ref| / (|alpha| sum|a b| + "
           "|beta c|) below %s", scheme_name, ACC_M, ACC_N, ACC_COLSTEP,
-          scheme == DFS_DF_MAD29 ? "(3k+4)u^2 + 2^-52" : "4(k+1)u^2 + 2^-52");
+          df_test_bound_text(scheme));
     int64_t cols[ACC_N / ACC_COLSTEP + 1];
     int nc = 0;
     for (int64_t j = 0; j < ACC_N; j += ACC_COLSTEP)

@@ -83,8 +83,10 @@ START_TEST(gemm_accuracy)
     printf("df: c = max err / (k u^2) over all sizes (k = 1 dominates: input conversion and one "
            "product); c7 = the same over k >= 7; e1000 = max err at k = 1000 / u^2; /b64 = e1000 "
            "over the binary64 fma-loop dot product's max error at k = 1000 on the same data\n");
-    printf("df: %-14s | %-28s | %-28s | %-28s | binary64 c64 = err/(k u64), e1000/u^2\n", "class",
-           "MAD16 c, c7, e1000, /b64", "MAD15 c, c7, e1000, /b64", "MAD29 c, c7, e1000, /b64");
+    printf("df: %-14s |", "class");
+    for (int sc = 0; sc < DFS_DF_SCHEMES; sc++)
+        printf(" %s c, c7, e1000, /b64%*s|", scheme_name[sc], 4, "");
+    printf(" binary64 c64 = err/(k u64), e1000/u^2\n");
     for (int cls = 0; cls < NCLASS; cls++) {
         printf("df: %-14s |", class_name[cls]);
         for (int sc = 0; sc < DFS_DF_SCHEMES; sc++)
@@ -288,10 +290,11 @@ START_TEST(gemm_range)
         }
     }
     printf("df: range (k=40, scales 2^+-300, 1e300, 1e-310, 2^+-1000, 1e-300, 2^-1060, 3): worst "
-           "normwise error / u^2 MAD16 %.3f MAD15 %.3f MAD29 %.3f (bound (3k+4) = %d for MAD29); "
-           "%d overflow checks, %d bitwise scaling-invariance checks, %d entries with subnormal or "
-           "zero result\n",
-           worst[0] / U2, worst[1] / U2, worst[2] / U2, 3 * (int)k + 4, n_inf, n_inv, n_sub);
+           "normwise error / u^2 MAD16 %.3f MAD15 %.3f MAD29 %.3f MAD12 %.3f (bound (3k+4) = %d for "
+           "MAD29); %d overflow checks, %d bitwise scaling-invariance checks, %d entries with "
+           "subnormal or zero result\n",
+           worst[DFS_DF_MAD16] / U2, worst[DFS_DF_MAD15] / U2, worst[DFS_DF_MAD29] / U2,
+           worst[DFS_DF_MAD12] / U2, 3 * (int)k + 4, n_inf, n_inv, n_sub);
     fflush(stdout);
     free(base);
     free(out);

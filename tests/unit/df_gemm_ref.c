@@ -2,7 +2,7 @@
  * the calls of the host DGEMM (engines/df/host.c), the error bound and the input classes. */
 #include "df_gemm_ref.h"
 
-const char *const scheme_name[DFS_DF_SCHEMES] = {"MAD16", "MAD15", "MAD29"};
+const char *const scheme_name[DFS_DF_SCHEMES] = {"MAD16", "MAD15", "MAD29", "MAD12"};
 
 /* ---------------- GEMM: data, exact reference, host calls ---------------- */
 
@@ -141,13 +141,14 @@ int pow2_or_zero(double x)
  * first-order bound (3k + 4) u^2 (conversion of the inputs u^2, product < 4u^2, k - 1 additions of
  * <= 3u^2 + 13u^3 each; the padding to a multiple of 8 adds zeros exactly).  MAD16/MAD15: the
  * empirical bound 4 (k + 1) u^2 (no proof exists for the sloppy add; measured constants are
- * printed).  Plus one binary64 rounding (2^-53) for each of: the DF -> binary64 conversion,
+ * printed).  MAD12: the first-order bound (17k + 196) u^2 derived in df.h.  Plus one binary64 rounding (2^-53) for each of: the DF -> binary64 conversion,
  * alpha * ab (unless alpha is 0 or a power of two), beta * c (unless a power of two), the final
  * add. */
 double gemm_bound(int scheme, int64_t k, double alpha, double beta)
 {
-    double df =
-        scheme == DFS_DF_MAD29 ? (3.0 * (double)k + 4.0) * U2 : 4.0 * ((double)k + 1.0) * U2;
+    double df = scheme == DFS_DF_MAD29   ? (3.0 * (double)k + 4.0) * U2
+                : scheme == DFS_DF_MAD12 ? (17.0 * (double)k + 196.0) * U2
+                                         : 4.0 * ((double)k + 1.0) * U2;
     int r64 = 1 + !pow2_or_zero(alpha);
     if (beta != 0.0)
         r64 += 1 + !pow2_or_zero(beta);

@@ -178,7 +178,10 @@ static double spec_dot(int scheme, const double *a, int64_t sa, const double *b,
         dfs_df y = dfs_df_from_double(p < k ? ldexp(b[p], -eb) : 0.0);
         acc = scheme == DFS_DF_MAD16   ? dfs_df_mad16(acc, x, y)
               : scheme == DFS_DF_MAD15 ? dfs_df_mad15(acc, x, y)
+              : scheme == DFS_DF_MAD12 ? dfs_df_mad12(acc, x, y)
                                        : dfs_df_mad29(acc, x, y);
+        if (scheme == DFS_DF_MAD12 && (p + 1) % DFS_DF_LAZY_B == 0)
+            acc = dfs_df_renorm(acc);
     }
     /* spans adding up to more than 92 and a scaled sum below 2^-92: binary64, in order */
     const int span = (na < INFINITY ? ea - fa : 0) + (nb < INFINITY ? eb - fb : 0);
