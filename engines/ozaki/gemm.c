@@ -97,11 +97,12 @@ int dfs_oz_launch_rows(const CUfunction *kern, CUstream st, const double *X, int
 {
     dfs_oz_rows_args a = {X,   rs, qs,   rows,    k,      tau,      need, maxneed,
                           nrm, ss, beta, qs == 1, consts, alpha_dev};
-    /* a warp per row in blocks of 256 threads, or 32 rows per block of 1024 (kernels_gemm.cu;
-     * host_gemm.h's row_of_gpu follows the order) */
-    const int64_t blocks = a.warp_per_row ? (rows * 32 + 255) / 256 : (rows + 31) / 32;
-    return dfs_launch(kern[DFS_OZ_K_ROWS], (unsigned)blocks, 1, 1, a.warp_per_row ? 256 : 1024,
-                      1, st, &a);
+    /* a warp per row in blocks of 256 threads, or DFS_OZ_ROWS_PER_BLOCK rows per block of 32 times
+     * as many threads (kernels_gemm.cu; host_gemm.h's row_of_gpu follows the order) */
+    const int64_t per = DFS_OZ_ROWS_PER_BLOCK;
+    const int64_t blocks = a.warp_per_row ? (rows * 32 + 255) / 256 : (rows + per - 1) / per;
+    return dfs_launch(kern[DFS_OZ_K_ROWS], (unsigned)blocks, 1, 1,
+                      a.warp_per_row ? 256 : (unsigned)(32 * per), 1, st, &a);
 }
 
 static int launch_split(const run *R, const double *X, int64_t rs, int64_t qs, int64_t r0,

@@ -19,6 +19,10 @@ enum {
 #define DFS_OZ_DIRECT_WARPS 8
 #define DFS_OZ_MAX_SLICES 16  /* the most slices per operand (the option max_splits) */
 
+/* Rows per block of the rows kernel where they are not the contiguous dimension (32 threads
+ * each). */
+#define DFS_OZ_ROWS_PER_BLOCK 16
+
 /* Per row of op(X), element (r, q) at X[r * rs + q * qs], q < k: the top exponent tau, the
  * slices it needs (dfs_oz_row_slices, or DFS_OZ_SPECIAL), its l1 norm (dfs_oz_row_l1), the bound
  * of its sum of squares (dfs_oz_row_l2sq) when ss is not NULL, and the
