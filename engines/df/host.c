@@ -22,10 +22,10 @@ int dfs_df_exponent(const double *x, int64_t count, int64_t stride, int *span)
     return dfs_df_scale_exponent(m);
 }
 
-/* acc + a*b, the p-th product of the sum (0-based); the lazy scheme renormalises after every
- * DFS_DF_LAZY_B-th, as the GPU's stages do. */
 _Static_assert(DFS_DF_BK % DFS_DF_LAZY_B == 0, "the GPU renormalises inside a k stage");
 
+/* acc + a*b, the p-th product of the sum (0-based); the lazy scheme renormalises after every
+ * DFS_DF_LAZY_B-th, as the GPU's stages do. */
 static dfs_df mad(int scheme, dfs_df acc, dfs_df a, dfs_df b, int64_t p)
 {
     if (scheme == DFS_DF_MAD16)
