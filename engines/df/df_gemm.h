@@ -19,6 +19,17 @@ enum { DFS_DF_MAD16 = 0, DFS_DF_MAD15 = 1, DFS_DF_MAD29 = 2, DFS_DF_MAD12 = 3, D
 /* DFS_DF_MAD12 renormalises every DFS_DF_LAZY_B (df.h) products, at the same k on the GPU (inside a
  * stage) and on the CPU: k is padded with zeros to a multiple of DFS_DF_BK, a multiple of it. */
 
+/* The bound each scheme's DF sum of k products is documented and tested against, in units of
+ * u^2 sum|a b| (u = 2^-24; README): MAD29 (3k + 4), proven to first order; MAD12 (17k + 196),
+ * derived to first order (df.h); MAD16 and MAD15 4 (k + 1), empirical (no proof exists for the
+ * sloppy add). */
+static inline double dfs_df_scheme_bound(int s, int64_t k)
+{
+    return s == DFS_DF_MAD29   ? 3.0 * (double)k + 4.0
+           : s == DFS_DF_MAD12 ? 17.0 * (double)k + 196.0
+                               : 4.0 * ((double)k + 1.0);
+}
+
 /* R x K matrix src(r, p) = trans ? src[p + r*ld] : src[r + p*ld]. */
 typedef struct {
     const double *src;

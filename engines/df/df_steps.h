@@ -67,6 +67,19 @@ DFS_HD int dfs_df_needs_binary64(dfs_df acc, int span_a, int span_b)
     return span_a + span_b > DFS_DF_SPAN_RISK && acc.hi < 0x1p-92f && acc.hi > -0x1p-92f;
 }
 
+/* acc + a*b with the scheme's multiply-add (DFS_DF_MAD12 unrenormalised: the caller renormalises
+ * every DFS_DF_LAZY_B products).  A constant scheme folds to one of them. */
+DFS_HD dfs_df dfs_df_mad(int scheme, dfs_df acc, dfs_df a, dfs_df b)
+{
+    if (scheme == DFS_DF_MAD16)
+        return dfs_df_mad16(acc, a, b);
+    if (scheme == DFS_DF_MAD15)
+        return dfs_df_mad15(acc, a, b);
+    if (scheme == DFS_DF_MAD12)
+        return dfs_df_mad12(acc, a, b);
+    return dfs_df_mad29(acc, a, b);
+}
+
 /* c = alpha*ab + beta*c in DF with the scheme's product and sum (beta = 0: c is not read;
  * alpha = 0: ab is not used). */
 DFS_HD dfs_df dfs_df_axpby(int scheme, dfs_df alpha, dfs_df ab, dfs_df beta, const dfs_df *c)

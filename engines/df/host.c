@@ -28,15 +28,8 @@ _Static_assert(DFS_DF_BK % DFS_DF_LAZY_B == 0, "the GPU renormalises inside a k 
  * DFS_DF_LAZY_B-th, as the GPU's stages do. */
 static dfs_df mad(int scheme, dfs_df acc, dfs_df a, dfs_df b, int64_t p)
 {
-    if (scheme == DFS_DF_MAD16)
-        return dfs_df_mad16(acc, a, b);
-    if (scheme == DFS_DF_MAD15)
-        return dfs_df_mad15(acc, a, b);
-    if (scheme == DFS_DF_MAD12) {
-        acc = dfs_df_mad12(acc, a, b);
-        return (p + 1) % DFS_DF_LAZY_B ? acc : dfs_df_renorm(acc);
-    }
-    return dfs_df_mad29(acc, a, b);
+    acc = dfs_df_mad(scheme, acc, a, b);
+    return scheme != DFS_DF_MAD12 || (p + 1) % DFS_DF_LAZY_B ? acc : dfs_df_renorm(acc);
 }
 
 void dfs_df_gemm_host(int scheme, int ta, int tb, int64_t m, int64_t n, int64_t k, double alpha,

@@ -121,17 +121,6 @@ extern "C" __global__ void dfs_df_pack_df(dfs_df_pack_df_args a)
 
 /* ---------- GEMM ---------- */
 
-template <int S> __device__ __forceinline__ dfs_df mad(dfs_df acc, dfs_df x, dfs_df y)
-{
-    if (S == DFS_DF_MAD16)
-        return dfs_df_mad16(acc, x, y);
-    if (S == DFS_DF_MAD15)
-        return dfs_df_mad15(acc, x, y);
-    if (S == DFS_DF_MAD12)
-        return dfs_df_mad12(acc, x, y);
-    return dfs_df_mad29(acc, x, y);
-}
-
 /* C(i, j) in binary64 from the original operands, in order of p (rows or columns with Inf/NaN:
  * IEEE semantics like native DGEMM). */
 __device__ __noinline__ double dot64(const double *A, int64_t lda, int ta, const double *B,
@@ -323,7 +312,7 @@ template <int S, int TM, int TN> __device__ __forceinline__ void gemm_body(const
             for (int i = 0; i < TM; i++)
 #pragma unroll
                 for (int j = 0; j < TN; j++)
-                    acc[i][j] = mad<S>(acc[i][j], x[i], y[j]);
+                    acc[i][j] = dfs_df_mad(S, acc[i][j], x[i], y[j]);
             if (S == DFS_DF_MAD12 && (kk + 1) % DFS_DF_LAZY_B == 0) {
 #pragma unroll
                 for (int i = 0; i < TM; i++)

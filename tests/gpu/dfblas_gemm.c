@@ -49,10 +49,12 @@ static void *dev_copy(const void *h, size_t bytes)
 }
 
 /* One product on the GPU and on the CPU; compares C bit for bit. */
+/* dfblas_scheme -> the engine's scheme (df_gemm.h) */
+static const int host_scheme[4] = {DFS_DF_MAD15, DFS_DF_MAD16, DFS_DF_MAD29, DFS_DF_MAD12};
+
 static void one(dfblas_handle h, int scheme, char ta, char tb, int64_t m, int64_t n, int64_t k,
                 int pad, double alpha, double beta, size_t ws)
 {
-    static const int host_scheme[4] = {DFS_DF_MAD15, DFS_DF_MAD16, DFS_DF_MAD29, DFS_DF_MAD12};
     const int64_t ra = ta == 'N' ? m : k, ca = ta == 'N' ? k : m;
     const int64_t rb = tb == 'N' ? k : n, cb = tb == 'N' ? n : k;
     const int64_t lda = (ra > 1 ? ra : 1) + pad, ldb = (rb > 1 ? rb : 1) + pad,
@@ -127,9 +129,7 @@ static void accuracy(dfblas_handle h, int scheme)
             const double err = fabs((double)G[i + j * m].hi - s + (double)G[i + j * m].lo - e) / abs;
             worst = err > worst ? err : worst;
         }
-    const double u2 = 0x1.0p-48, bound = (scheme == DFBLAS_ACCURATE ? 3.0 * k + 4
-                                          : scheme == DFBLAS_LAZY   ? 17.0 * k + 196
-                                                                    : 4.0 * (k + 1)) * u2;
+    const double u2 = 0x1.0p-48, bound = dfs_df_scheme_bound(host_scheme[scheme], k) * u2;
     printf("     scheme %d: k = %lld, max error %.3e = %.2f u^2 * sum|ab| (bound %.3e)\n", scheme,
            (long long)k, worst, worst / u2, bound);
     if (st != DFBLAS_SUCCESS || !(worst <= bound)) {

@@ -146,9 +146,7 @@ int pow2_or_zero(double x)
  * add. */
 double gemm_bound(int scheme, int64_t k, double alpha, double beta)
 {
-    double df = scheme == DFS_DF_MAD29   ? (3.0 * (double)k + 4.0) * U2
-                : scheme == DFS_DF_MAD12 ? (17.0 * (double)k + 196.0) * U2
-                                         : 4.0 * ((double)k + 1.0) * U2;
+    double df = dfs_df_scheme_bound(scheme, k) * U2;
     int r64 = 1 + !pow2_or_zero(alpha);
     if (beta != 0.0)
         r64 += 1 + !pow2_or_zero(beta);
