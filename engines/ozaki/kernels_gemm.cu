@@ -208,10 +208,19 @@ extern "C" __global__ void __launch_bounds__(32 * DFS_OZ_DIRECT_WARPS)
 #define RES_Q 64
 
 /* The tile is read with the source's contiguous dimension fastest, then each thread turns 8
- * consecutive q of one row into 8 residues per modulus (8 bytes written per modulus).  R62: no
- * row has more than 62 bits (dfs_crt_max_bits), so the integers are made in 64 bits, three
- * limbs each (dfs_crt_int_of62); otherwise in 128 (dfs_crt_int_of).  The same residues. */
-template <bool R62> __device__ __forceinline__ void crt_residues(const dfs_crt_residue_args &a)
+ * consecutive q of one row into 8 residues per modulus (8 bytes written per modulus).  I62: no
+ * row has more than 62 bits (dfs_crt_max_bits), so the integers are made in 64 bits and their
+ * residues by byte dot products (dfs_crt_residue_bytes); otherwise they are made in 128 bits, five
+ * limbs of 21 (dfs_crt_int_of).  The same residues either way. */
+enum { RES_I128, RES_I62 };
+
+/* Four values below 256 packed as bytes, the first lowest. */
+__device__ __forceinline__ uint32_t pack4(const uint32_t *u)
+{
+    return __byte_perm(__byte_perm(u[0], u[1], 0x0040), __byte_perm(u[2], u[3], 0x0040), 0x5410);
+}
+
+template <int FORM> __device__ __forceinline__ void crt_residues(const dfs_crt_residue_args &a)
 {
     __shared__ double tile[RES_ROWS][RES_Q + 1];
     __shared__ int taus[RES_ROWS], bits[RES_ROWS];
@@ -242,7 +251,29 @@ template <bool R62> __device__ __forceinline__ void crt_residues(const dfs_crt_r
     if (r >= a.rows || qb >= a.kp) /* kp is a multiple of 16: qb < kp covers all 8 */
         return;
     const int tau = taus[rr], b = bits[rr], rnd = dfs_crt_rounds(a.fast, b);
-    const int nl = R62 ? 3 : dfs_crt_limbs(b);
+    signed char *out = a.R + r * a.kp + qb;
+    const int64_t lstride = a.rows * a.kp;
+    if (FORM == RES_I62) {
+        uint32_t w[8][2];
+#pragma unroll
+        for (int j = 0; j < 8; j++) /* a zero row (NONE_TAU) has zeros in its tile: b = 0 */
+            dfs_crt_words(
+                tau == DFS_OZ_NONE_TAU ? 0 : dfs_crt_int62(tile[rr][g * 8 + j], tau, b, rnd), w[j]);
+#pragma unroll
+        for (int l = 0; l < DFS_CRT_MODULI; l++) {
+            if (l >= a.n)
+                break;
+            const uint32_t p = (uint32_t)dfs_crt_modulus(l);
+            uint32_t u[8];
+#pragma unroll
+            for (int j = 0; j < 8; j++)
+                u[j] = dfs_crt_residue_bytes(w[j], &a.bcoef[l], p);
+            *(uint2 *)(out + l * lstride) = make_uint2(dfs_crt_sub_bytes(pack4(u), p / 2),
+                                                       dfs_crt_sub_bytes(pack4(u + 4), p / 2));
+        }
+        return;
+    }
+    const int nl = dfs_crt_limbs(b);
     dfs_crt_int x[8];
 #pragma unroll
     for (int j = 0; j < 8; j++) {
@@ -250,14 +281,10 @@ template <bool R62> __device__ __forceinline__ void crt_residues(const dfs_crt_r
 #pragma unroll
             for (int i = 0; i < DFS_CRT_ALIMBS; i++)
                 x[j].l[i] = 0;
-        } else if (R62) {
-            dfs_crt_int_of62(tile[rr][g * 8 + j], tau, b, rnd, &x[j]);
         } else {
             dfs_crt_int_of(tile[rr][g * 8 + j], tau, b, rnd, &x[j]);
         }
     }
-    signed char *out = a.R + r * a.kp + qb;
-    const int64_t lstride = a.rows * a.kp;
 #pragma unroll
     for (int l = 0; l < DFS_CRT_MODULI; l++) {
         if (l >= a.n)
@@ -275,13 +302,13 @@ template <bool R62> __device__ __forceinline__ void crt_residues(const dfs_crt_r
 extern "C" __global__ void __launch_bounds__(256)
     dfs_crt_residues(const __grid_constant__ dfs_crt_residue_args a)
 {
-    crt_residues<false>(a);
+    crt_residues<RES_I128>(a);
 }
 
 extern "C" __global__ void __launch_bounds__(256)
     dfs_crt_residues62(const __grid_constant__ dfs_crt_residue_args a)
 {
-    crt_residues<true>(a);
+    crt_residues<RES_I62>(a);
 }
 
 /* ---------- the scheme II: finish ---------- */

@@ -86,7 +86,8 @@ typedef struct {
  * integers of bits[r] = dfs_crt_row_bits(L, ss[r], k) bits (dfs_crt_int_of with tau[r]; rows
  * with need[r] == DFS_OZ_SPECIAL, or of zeros, give 0), times y, modulo the first n moduli:
  * R[(l * rows + (r - r0)) * kp + q], int8, with q from k to kp - 1 zero; coef from
- * dfs_crt_coefs (y_l for op(A), 1 for op(B)).  The blocks of column 0 write bits[r]. */
+ * dfs_crt_coefs and bcoef from dfs_crt_bcoefs (y_l for op(A), 1 for op(B)).  The blocks of
+ * column 0 write bits[r]. */
 typedef struct {
     const double *X;
     int64_t rs, qs, r0, rows, k, kp;
@@ -97,6 +98,7 @@ typedef struct {
     int fast; /* the int8 engine: rows of enough bits rounded to nearest (dfs_crt_rounds) */
     signed char *R;
     uint32_t coef[DFS_CRT_MODULI][DFS_CRT_ALIMBS];
+    dfs_crt_bcoef bcoef[DFS_CRT_MODULI];
 } dfs_crt_residue_args;
 
 /* One block of C from the int32 sums of its moduli, Cl[l * bm * bn + c * bm + r]: blk is the

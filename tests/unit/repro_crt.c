@@ -232,38 +232,46 @@ START_TEST(crt_scale_truncates)
             ck_assert(dfs_x_add(&x, 0, 2, 0));
             ck_assert_int_ge(dfs_x_sign(&x), 0);
         }
-        /* the 21-bit limbs the GPU uses (and for b <= 62 its 64-bit ones): the same integer,
+        /* the 21-bit limbs the GPU uses (and for b <= 62 its byte form): the same integer,
          * the same residues, times y too */
-        dfs_crt_int xs[2];
-        dfs_crt_int_of(a, tau, b, rnd, &xs[0]);
-        if (b <= 62)
-            dfs_crt_int_of62(a, tau, b, rnd, &xs[1]);
+        dfs_crt_int xi;
+        dfs_crt_int_of(a, tau, b, rnd, &xi);
         dfs_crt_table tab;
         dfs_crt_table_init(&tab, DFS_CRT_MODULI);
         uint32_t cy[DFS_CRT_MODULI][DFS_CRT_ALIMBS], c1[DFS_CRT_MODULI][DFS_CRT_ALIMBS];
         dfs_crt_coefs(&tab, 1, cy);
         dfs_crt_coefs(&tab, 0, c1);
-        for (int v = 0; v < (b <= 62 ? 2 : 1); v++) {
-            const dfs_crt_int *xi = &xs[v];
-            const int nl = v ? 3 : dfs_crt_limbs(b);
-            /* value: sum l_i 2^(21 i), limbs below the top in [0, 2^21), the top below 2^20 in
-             * magnitude (truncated) or at most 2^20 (rounded) */
-            dfs_u128 back = 0; /* modulo 2^128 */
-            for (int i = DFS_CRT_ALIMBS - 1; i >= 0; i--) {
-                ck_assert(i < nl || xi->l[i] == 0);
-                if (i < nl - 1)
-                    ck_assert(xi->l[i] >= 0 && xi->l[i] < (1 << 21));
-                else if (i == nl - 1)
-                    ck_assert(xi->l[i] >= -(1 << 20) && xi->l[i] < (1 << 20) + rnd);
-                back = (back << 21) + (dfs_u128)(int64_t)xi->l[i];
-            }
-            ck_assert(back == (neg ? (dfs_u128)0 - mag : mag));
-            for (int l = 0; l < DFS_CRT_MODULI; l++) {
-                const int m = dfs_crt_modulus(l), want = dfs_crt_residue(neg, mag, m);
-                ck_assert_int_eq(dfs_crt_residue_limbs(xi, nl, c1[l], (unsigned)m), want);
-                int wy = want * tab.y[l] % m;
-                wy = wy > (m - 1) / 2 ? wy - m : wy < -(m / 2) ? wy + m : wy;
-                ck_assert_int_eq(dfs_crt_residue_limbs(xi, nl, cy[l], (unsigned)m), wy);
+        dfs_crt_bcoef by[DFS_CRT_MODULI], b1[DFS_CRT_MODULI];
+        dfs_crt_bcoefs(&tab, 1, by);
+        dfs_crt_bcoefs(&tab, 0, b1);
+        const int nl = dfs_crt_limbs(b);
+        /* value: sum l_i 2^(21 i), limbs below the top in [0, 2^21), the top below 2^20 in
+         * magnitude (truncated) or at most 2^20 (rounded) */
+        dfs_u128 back = 0; /* modulo 2^128 */
+        for (int i = DFS_CRT_ALIMBS - 1; i >= 0; i--) {
+            ck_assert(i < nl || xi.l[i] == 0);
+            if (i < nl - 1)
+                ck_assert(xi.l[i] >= 0 && xi.l[i] < (1 << 21));
+            else if (i == nl - 1)
+                ck_assert(xi.l[i] >= -(1 << 20) && xi.l[i] < (1 << 20) + rnd);
+            back = (back << 21) + (dfs_u128)(int64_t)xi.l[i];
+        }
+        ck_assert(back == (neg ? (dfs_u128)0 - mag : mag));
+        uint32_t bw[2] = {0, 0};
+        if (b <= 62) {
+            const int64_t v = dfs_crt_int62(a, tau, b, rnd);
+            ck_assert((dfs_u128)v == (neg ? (dfs_u128)0 - mag : mag)); /* sign-extended */
+            dfs_crt_words(v, bw);
+        }
+        for (int l = 0; l < DFS_CRT_MODULI; l++) {
+            const int m = dfs_crt_modulus(l), want = dfs_crt_residue(neg, mag, m);
+            ck_assert_int_eq(dfs_crt_residue_limbs(&xi, nl, c1[l], (unsigned)m), want);
+            int wy = want * tab.y[l] % m;
+            wy = wy > (m - 1) / 2 ? wy - m : wy < -(m / 2) ? wy + m : wy;
+            ck_assert_int_eq(dfs_crt_residue_limbs(&xi, nl, cy[l], (unsigned)m), wy);
+            if (b <= 62) { /* the byte form's value is the residue plus floor(m / 2) */
+                ck_assert_int_eq((int)dfs_crt_residue_bytes(bw, &b1[l], (uint32_t)m) - m / 2, want);
+                ck_assert_int_eq((int)dfs_crt_residue_bytes(bw, &by[l], (uint32_t)m) - m / 2, wy);
             }
         }
     }
@@ -497,6 +505,34 @@ START_TEST(crt_row_l2sq)
 }
 END_TEST
 
+/* The byte form's steps for every value they can meet: the remainder of every s < 2^19 (the
+ * dot products stay below 8 * 255^2 + 256) for every modulus, and the packed subtraction of
+ * every h <= 128 from every byte in every position. */
+START_TEST(crt_residue_bytes_every_value)
+{
+    for (int l = 0; l < DFS_CRT_MODULI; l++) {
+        const uint32_t m = (uint32_t)dfs_crt_modulus(l);
+        uint32_t bad = 0;
+        for (uint32_t s = 0; s < (1u << 19); s++)
+            bad += dfs_crt_mod_small(s, m) != s % m;
+        ck_assert_msg(bad == 0, "modulus %u: %u remainders wrong", m, bad);
+    }
+    rng r = rng_seed(93);
+    for (uint32_t h = 0; h <= 128; h++)
+        for (uint32_t v = 0; v < 256; v++)
+            for (int pos = 0; pos < 4; pos++) {
+                uint32_t x = (uint32_t)next64(&r);
+                x = (x & ~(0xffu << (8 * pos))) | v << (8 * pos);
+                const uint32_t z = dfs_crt_sub_bytes(x, h);
+                for (int i = 0; i < 4; i++)
+                    ck_assert_uint_eq((z >> (8 * i)) & 0xff, (((x >> (8 * i)) & 0xff) - h) & 0xff);
+            }
+    /* and dp4a's twin: a sum of four byte products */
+    ck_assert_uint_eq(dfs_crt_dp4a(0xff01fe02u, 0x03ff04ffu, 7),
+                      7 + 2 * 255 + 254 * 4 + 1 * 255 + 255 * 3);
+}
+END_TEST
+
 void repro_crt_tests(TCase *t)
 {
     tcase_add_test(t, crt_moduli);
@@ -505,4 +541,5 @@ void repro_crt_tests(TCase *t)
     tcase_add_test(t, crt_gemm_correctly_rounded);
     tcase_add_test(t, crt_gemm_fast);
     tcase_add_test(t, crt_row_l2sq);
+    tcase_add_test(t, crt_residue_bytes_every_value);
 }
