@@ -25,6 +25,27 @@
 #define ROW_PARTS 32 /* threads per row when the rows are the contiguous dimension: a warp's
                         worth, as with the rows contiguous */
 
+/* A thread's elements x[q * qs] for q = q0, q0 + step, ... below k, added in that order, their
+ * loads issued ROW_LOADS at a time: n = 16384 on an H100, op(A) 1.03 -> 0.76 ms and op(B) 0.97
+ * -> 0.73 ms (2 at a time: 0.78, 0.76; 8: 0.75, 0.73). */
+#define ROW_LOADS 4
+__device__ __forceinline__ void row_sweep(dfs_oz_row *ri, const double *x, int64_t q0, int step,
+                                          int64_t k, int64_t qs)
+{
+    int64_t q = q0;
+    for (; q + (ROW_LOADS - 1) * step < k; q += ROW_LOADS * step) {
+        double v[ROW_LOADS];
+#pragma unroll
+        for (int i = 0; i < ROW_LOADS; i++)
+            v[i] = x[(q + i * step) * qs];
+#pragma unroll
+        for (int i = 0; i < ROW_LOADS; i++)
+            dfs_oz_row_add(ri, v[i]);
+    }
+    for (; q < k; q += step)
+        dfs_oz_row_add(ri, x[q * qs]);
+}
+
 /* With qs == 1 (warp_per_row) 256 threads, a warp per row, its lanes along the row; otherwise
  * DFS_OZ_ROWS_PER_BLOCK x ROW_PARTS threads for DFS_OZ_ROWS_PER_BLOCK rows, consecutive threads
  * on consecutive rows (coalesced), ROW_PARTS threads per row each taking every ROW_PARTS-th
@@ -48,9 +69,8 @@ extern "C" __global__ void __launch_bounds__(DFS_OZ_ROWS_PER_BLOCK * ROW_PARTS)
         r = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) / 32;
         if (r >= a.rows)
             return; /* whole warps */
-        const double *x = a.X + r * a.rs;
-        for (int64_t q = lane; q < a.k && !skip; q += 32)
-            dfs_oz_row_add(&ri, x[q * a.qs]);
+        if (!skip)
+            row_sweep(&ri, a.X + r * a.rs, lane, 32, a.k, a.qs);
         for (int off = 16; off > 0; off >>= 1) {
             dfs_oz_row o;
             o.tau = __shfl_xor_sync(0xffffffffu, ri.tau, off);
@@ -66,11 +86,8 @@ extern "C" __global__ void __launch_bounds__(DFS_OZ_ROWS_PER_BLOCK * ROW_PARTS)
         const int part = threadIdx.x / DFS_OZ_ROWS_PER_BLOCK;
         const int row = threadIdx.x % DFS_OZ_ROWS_PER_BLOCK;
         r = (int64_t)blockIdx.x * DFS_OZ_ROWS_PER_BLOCK + row;
-        if (r < a.rows && !skip) {
-            const double *x = a.X + r * a.rs;
-            for (int64_t q = part; q < a.k; q += ROW_PARTS)
-                dfs_oz_row_add(&ri, x[q * a.qs]);
-        }
+        if (r < a.rows && !skip)
+            row_sweep(&ri, a.X + r * a.rs, part, ROW_PARTS, a.k, a.qs);
         /* merged as a tree, part p with part p + off: the sums of the warp's butterfly above
          * (its lane 0), so that the norms, hence the int8 engine's bits, do not depend on
          * which dimension of the operand is contiguous */
