@@ -237,6 +237,59 @@ __device__ __forceinline__ uint32_t pack4(const uint32_t *u)
     return __byte_perm(__byte_perm(u[0], u[1], 0x0040), __byte_perm(u[2], u[3], 0x0040), 0x5410);
 }
 
+/* The residues of 8 elements x of a row (top exponent tau, b bits) modulo each modulus, 8
+ * bytes per modulus at out + l * rows * kp: by byte dot products (b <= 62), ... */
+__device__ __forceinline__ void residues_bytes(const dfs_crt_residue_args &a, const double *x,
+                                               int tau, int b, signed char *out)
+{
+    const int rnd = dfs_crt_rounds(a.fast, b);
+    uint32_t w[8][2];
+#pragma unroll
+    for (int j = 0; j < 8; j++) /* a zero row (NONE_TAU) has zeros in its tile: b = 0 */
+        dfs_crt_words(tau == DFS_OZ_NONE_TAU ? 0 : dfs_crt_int62(x[j], tau, b, rnd), w[j]);
+#pragma unroll
+    for (int l = 0; l < DFS_CRT_MODULI; l++) {
+        if (l >= a.n)
+            break;
+        const uint32_t p = (uint32_t)dfs_crt_modulus(l);
+        uint32_t u[8];
+#pragma unroll
+        for (int j = 0; j < 8; j++)
+            u[j] = dfs_crt_residue_bytes(w[j], &a.bcoef[l], p);
+        *(uint2 *)(out + l * a.rows * a.kp) = make_uint2(dfs_crt_sub_bytes(pack4(u), p / 2),
+                                                         dfs_crt_sub_bytes(pack4(u + 4), p / 2));
+    }
+}
+
+/* ... or from 21-bit limbs of 128-bit integers (any b). */
+__device__ __forceinline__ void residues_limbs(const dfs_crt_residue_args &a, const double *x,
+                                               int tau, int b, signed char *out)
+{
+    const int rnd = dfs_crt_rounds(a.fast, b), nl = dfs_crt_limbs(b);
+    dfs_crt_int v[8];
+#pragma unroll
+    for (int j = 0; j < 8; j++) {
+        if (tau == DFS_OZ_NONE_TAU) {
+#pragma unroll
+            for (int i = 0; i < DFS_CRT_ALIMBS; i++)
+                v[j].l[i] = 0;
+        } else {
+            dfs_crt_int_of(x[j], tau, b, rnd, &v[j]);
+        }
+    }
+#pragma unroll
+    for (int l = 0; l < DFS_CRT_MODULI; l++) {
+        if (l >= a.n)
+            break;
+        const unsigned p = (unsigned)dfs_crt_modulus(l);
+        uint32_t u[8];
+#pragma unroll
+        for (int j = 0; j < 8; j++)
+            u[j] = (unsigned char)dfs_crt_residue_limbs(&v[j], nl, a.coef[l], p);
+        *(uint2 *)(out + l * a.rows * a.kp) = make_uint2(pack4(u), pack4(u + 4));
+    }
+}
+
 template <int FORM> __device__ __forceinline__ void crt_residues(const dfs_crt_residue_args &a)
 {
     __shared__ double tile[RES_ROWS][RES_Q + 1];
@@ -267,53 +320,12 @@ template <int FORM> __device__ __forceinline__ void crt_residues(const dfs_crt_r
     const int64_t r = rb + rr, qb = q0 + g * 8;
     if (r >= a.rows || qb >= a.kp) /* kp is a multiple of 16: qb < kp covers all 8 */
         return;
-    const int tau = taus[rr], b = bits[rr], rnd = dfs_crt_rounds(a.fast, b);
+    const int tau = taus[rr], b = bits[rr];
     signed char *out = a.R + r * a.kp + qb;
-    const int64_t lstride = a.rows * a.kp;
-    if (FORM == RES_I62) {
-        uint32_t w[8][2];
-#pragma unroll
-        for (int j = 0; j < 8; j++) /* a zero row (NONE_TAU) has zeros in its tile: b = 0 */
-            dfs_crt_words(
-                tau == DFS_OZ_NONE_TAU ? 0 : dfs_crt_int62(tile[rr][g * 8 + j], tau, b, rnd), w[j]);
-#pragma unroll
-        for (int l = 0; l < DFS_CRT_MODULI; l++) {
-            if (l >= a.n)
-                break;
-            const uint32_t p = (uint32_t)dfs_crt_modulus(l);
-            uint32_t u[8];
-#pragma unroll
-            for (int j = 0; j < 8; j++)
-                u[j] = dfs_crt_residue_bytes(w[j], &a.bcoef[l], p);
-            *(uint2 *)(out + l * lstride) = make_uint2(dfs_crt_sub_bytes(pack4(u), p / 2),
-                                                       dfs_crt_sub_bytes(pack4(u + 4), p / 2));
-        }
-        return;
-    }
-    const int nl = dfs_crt_limbs(b);
-    dfs_crt_int x[8];
-#pragma unroll
-    for (int j = 0; j < 8; j++) {
-        if (tau == DFS_OZ_NONE_TAU) {
-#pragma unroll
-            for (int i = 0; i < DFS_CRT_ALIMBS; i++)
-                x[j].l[i] = 0;
-        } else {
-            dfs_crt_int_of(tile[rr][g * 8 + j], tau, b, rnd, &x[j]);
-        }
-    }
-#pragma unroll
-    for (int l = 0; l < DFS_CRT_MODULI; l++) {
-        if (l >= a.n)
-            break;
-        const unsigned p = (unsigned)dfs_crt_modulus(l);
-        unsigned w[2] = {0, 0};
-#pragma unroll
-        for (int j = 0; j < 8; j++)
-            w[j / 4] |= (unsigned)(unsigned char)dfs_crt_residue_limbs(&x[j], nl, a.coef[l], p)
-                        << (8 * (j % 4));
-        *(uint2 *)(out + l * lstride) = make_uint2(w[0], w[1]);
-    }
+    if (FORM == RES_I62)
+        residues_bytes(a, tile[rr] + g * 8, tau, b, out);
+    else
+        residues_limbs(a, tile[rr] + g * 8, tau, b, out);
 }
 
 extern "C" __global__ void __launch_bounds__(256)
