@@ -18,10 +18,10 @@
  *         scratch one DGEMM may use (default 1024); larger products run block by block.
  * DDOT and DGEMV are always exact (one pass, vec.c); the knobs are DGEMM's.
  *   int8   DGEMM only (EXBLAS_MODE=fast on tensor-core parts): the exact product of the rows
- *          and columns truncated to integers of 51 bits and more (54 above k = 8192; more for
- *          rows of a few large elements), from int8 residues on integer tensor cores, rounded
- *          once; native accuracy or better on well-scaled data, faster
- *          than native FP64 at large sizes (README.md).  Options: moduli (0 = by k, else 2-24:
+ *          and columns rounded to integers of 50 bits and more (dfs_crt_fast_moduli: 15 moduli
+ *          up to k = 2^16, 16 above; more bits for rows of a few large elements), from int8
+ *          residues on integer tensor cores, rounded once; native accuracy or better on
+ *          well-scaled data, faster than native FP64 at large sizes (README.md).  Options: moduli (0 = by k, else 2-24:
  *          more is more accurate and slower), workspace_mb (default 8192).  A call it cannot
  *          take (k >= 2^17, no workspace) runs natively.
  *   ozaki-sgemm  DGEMM only (issue 8): C from the exact products of 2 or 3 binary32 slices per

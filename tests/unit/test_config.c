@@ -343,6 +343,35 @@ START_TEST(config_defaults)
 }
 END_TEST
 
+/* The embedded fast: DGEMM on int8 on tensor-core parts, from the sizes measured there (6144 on
+ * full-FP64 parts, README.md; 512 on FP64-starved ones), native where there are no integer
+ * tensor cores (before cc 7.5); DGEMV and DDOT native. */
+START_TEST(config_fast_embedded)
+{
+    diag_reset();
+    const char *none[DFS_R_COUNT] = {NULL, NULL, NULL};
+    dfs_config *c = dfs_config_build("fast", none, NULL, lookup, diag);
+    ck_assert_int_eq(diag_count, 0);
+    ck_assert_str_eq(dfs_config_policy_source(c), "embedded");
+    dfs_rule r;
+    dfs_device h100 = dev(9, 0, "NVIDIA H100"), ada = dev(8, 9, "NVIDIA GeForce RTX 4090"),
+               v100 = dev(7, 0, "Tesla V100");
+    dfs_config_rule(c, &h100, DFS_R_DGEMM, &r);
+    ck_assert_int_eq(r.engine, 3);
+    ck_assert_int_eq(r.min_dim, 6144);
+    dfs_config_rule(c, &ada, DFS_R_DGEMM, &r);
+    ck_assert_int_eq(r.engine, 3);
+    ck_assert_int_eq(r.min_dim, 512);
+    dfs_config_rule(c, &v100, DFS_R_DGEMM, &r);
+    ck_assert_int_eq(r.engine, 0);
+    dfs_config_rule(c, &h100, DFS_R_DGEMV, &r);
+    ck_assert_int_eq(r.engine, 0);
+    dfs_config_rule(c, &ada, DFS_R_DDOT, &r);
+    ck_assert_int_eq(r.engine, 0);
+    dfs_config_free(c);
+}
+END_TEST
+
 START_TEST(config_engine_and_overrides)
 {
     diag_reset();
@@ -492,6 +521,7 @@ static Suite *suite(void)
     tcase_add_test(t, policy_files);
     tcase_add_test(t, embedded_default_parses);
     tcase_add_test(t, config_defaults);
+    tcase_add_test(t, config_fast_embedded);
     tcase_add_test(t, config_engine_and_overrides);
     tcase_add_test(t, config_bad_values_reported_once);
     tcase_add_test(t, unknown_option_keys);
