@@ -291,18 +291,20 @@ DFS_HD void dfs_crt_coefs(const dfs_crt_table *t, int times_y,
     }
 }
 
-/* ---- the residue kernel's form for rows of at most 62 bits: byte dot products ----
- * When the moduli give no row more than 62 bits (up to 16 moduli: dfs_crt_max_bits), the GPU
- * takes v = a~ (dfs_crt_int62) as the eight bytes u_i of v + 2^63, which lies in [0, 2^64)
- * (dfs_crt_words), and per modulus p forms s = K + sum u_i c_i with c_i = y 2^(8 i) mod p and
- * K = (H - y 2^63) mod p, H = floor(p / 2) (dfs_crt_bcoefs): two 4-byte dot products (dp4a).
- * s = y v + H (mod p) and s < 8 * 255^2 + 256 < 2^19, so the remainder s mod p takes one high
- * multiplication by ceil(2^32 / p) and one multiply-add (dfs_crt_mod_small), and its value
- * minus H is the symmetric residue of dfs_crt_residue_limbs, in [-(p/2), (p-1)/2]; the kernel
- * subtracts H from four packed bytes at once (dfs_crt_sub_bytes).  About 5.5 instructions per
- * residue against about 10 with 21-bit limbs.  The unit tests check every s for every modulus. */
+/* ---- the residue kernel's form: byte dot products ----
+ * The GPU takes v = a~ as the bytes u_i of v + 2^(8W - 1), which lies in [0, 2^(8W)): W = 8
+ * bytes when the moduli give no row more than 62 bits (up to 16 moduli: dfs_crt_max_bits; v from
+ * dfs_crt_int62, dfs_crt_words), else W = 16 (|v| <= 2^100: dfs_crt_words128).  Per modulus p it
+ * forms s = K + sum u_i c_i with c_i = y 2^(8 i) mod p and K = (H - y 2^(8W - 1)) mod p, H =
+ * floor(p / 2) (dfs_crt_bcoefs): W / 4 four-byte dot products (dp4a).  s = y v + H (mod p) and s
+ * < 16 * 255^2 + 256 < 2^20, so the remainder s mod p takes one high multiplication by
+ * ceil(2^32 / p) and one multiply-add (dfs_crt_mod_small), and its value minus H is the
+ * symmetric residue of dfs_crt_residue_limbs, in [-(p/2), (p-1)/2]; the kernel subtracts H from
+ * four packed bytes at once (dfs_crt_sub_bytes).  About 5.5 (W = 8) or 6.5 (W = 16)
+ * instructions per residue against about 10 with 21-bit limbs (which the CPU twin keeps: two
+ * ways to the same residues).  The unit tests check every s for every modulus. */
 typedef struct {
-    uint32_t c[2], K; /* c_0 .. c_3 and c_4 .. c_7 as bytes, K */
+    uint32_t c[4], K; /* c_0 .. c_15, four bytes a word, the first lowest; K */
 } dfs_crt_bcoef;
 
 /* acc + the dot product of the four unsigned bytes of u and of c. */
@@ -325,9 +327,21 @@ DFS_HD void dfs_crt_words(int64_t v, uint32_t w[2])
     w[1] = (uint32_t)(u >> 32);
 }
 
-/* s mod p for s < 2^19 and 128 < p <= 256: q = floor(s m / 2^32) with m = ceil(2^32 / p) is
- * floor(s / p), since s m / 2^32 exceeds s / p by less than s / 2^32 < 2^-13 and the fraction
- * of s / p is at most 1 - 1/p. */
+/* v + 2^127 for v = (-1)^neg mag (mag < 2^127: dfs_crt_scale) as four words, the low one
+ * first. */
+DFS_HD void dfs_crt_words128(int neg, dfs_u128 mag, uint32_t w[4])
+{
+    const dfs_u128 u = (neg ? (dfs_u128)0 - mag : mag) ^ ((dfs_u128)1 << 127);
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+#endif
+    for (int i = 0; i < 4; i++)
+        w[i] = (uint32_t)(u >> (32 * i));
+}
+
+/* s mod p for s < 2^24 and p <= 256: q = floor(s m / 2^32) with m = ceil(2^32 / p) is
+ * floor(s / p), since s m / 2^32 exceeds s / p by less than s / 2^32 < 2^-8 <= 1/p and the
+ * fraction of s / p is at most 1 - 1/p. */
 DFS_HD uint32_t dfs_crt_mod_small(uint32_t s, uint32_t p)
 {
     const uint32_t m = 0xffffffffu / p + 1; /* a constant in the kernel */
@@ -339,10 +353,19 @@ DFS_HD uint32_t dfs_crt_mod_small(uint32_t s, uint32_t p)
     return s - q * p;
 }
 
-/* s mod p + (the byte form's H) for the words w of v and modulus p's coefficients. */
-DFS_HD uint32_t dfs_crt_residue_bytes(const uint32_t w[2], const dfs_crt_bcoef *c, uint32_t p)
+/* s mod p + (the byte form's H) for the nw = W / 4 words w of v (2 or 4) and modulus p's
+ * coefficients (dfs_crt_bcoefs with the same W). */
+DFS_HD uint32_t dfs_crt_residue_bytes(const uint32_t *w, int nw, const dfs_crt_bcoef *c,
+                                      uint32_t p)
 {
-    return dfs_crt_mod_small(dfs_crt_dp4a(w[1], c->c[1], dfs_crt_dp4a(w[0], c->c[0], c->K)), p);
+    uint32_t s = c->K;
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+#endif
+    for (int i = 0; i < 4; i++)
+        if (i < nw)
+            s = dfs_crt_dp4a(w[i], c->c[i], s);
+    return dfs_crt_mod_small(s, p);
 }
 
 /* Each byte of x minus h (h <= 128) modulo 256, without borrows between the bytes: (b | 128) - h
@@ -352,23 +375,24 @@ DFS_HD uint32_t dfs_crt_sub_bytes(uint32_t x, uint32_t h)
     return ((x | 0x80808080u) - h * 0x01010101u) ^ (~x & 0x80808080u);
 }
 
-/* The coefficients of the byte form for the table's moduli, y as in dfs_crt_coefs; zero for
- * l >= n. */
-DFS_HD void dfs_crt_bcoefs(const dfs_crt_table *t, int times_y, dfs_crt_bcoef c[DFS_CRT_MODULI])
+/* The coefficients of the byte form of nw words (2: W = 8 bytes, 4: W = 16) for the table's
+ * moduli, y as in dfs_crt_coefs; zero for l >= n and for the words past nw. */
+DFS_HD void dfs_crt_bcoefs(const dfs_crt_table *t, int times_y, int nw,
+                           dfs_crt_bcoef c[DFS_CRT_MODULI])
 {
     for (int l = 0; l < DFS_CRT_MODULI; l++) {
         const uint32_t m = (uint32_t)dfs_crt_modulus(l), h = m / 2;
-        c[l].c[0] = c[l].c[1] = c[l].K = 0;
+        c[l].c[0] = c[l].c[1] = c[l].c[2] = c[l].c[3] = c[l].K = 0;
         if (l >= t->n)
             continue;
         uint32_t y = (times_y ? (uint32_t)t->y[l] : 1u) % m;
-        for (int i = 0; i < 8; i++) { /* y 2^(8 i) mod m */
+        for (int i = 0; i < 4 * nw; i++) { /* y 2^(8 i) mod m */
             c[l].c[i / 4] |= y << (8 * (i % 4));
             y = (y << 8) % m;
         }
-        /* after the loop y = y_l 2^64 mod m: 2^63 = 2^64 / 2, and m is odd or 256 */
-        const uint32_t y63 = m % 2 ? (y % 2 ? y + m : y) / 2 : 0;
-        c[l].K = (h + m - y63) % m;
+        /* after the loop y = y_l 2^(8W) mod m: 2^(8W - 1) = 2^(8W) / 2, and m is odd or 256 */
+        const uint32_t yhalf = m % 2 ? (y % 2 ? y + m : y) / 2 : 0;
+        c[l].K = (h + m - yhalf) % m;
     }
 }
 

@@ -93,8 +93,8 @@ typedef struct {
 } run;
 
 /* The residues of rows r0 .. r0+rows-1 of an operand: a (its fields but the rows set once per
- * call), by byte dot products when the moduli give no row more than 62 bits, else in 128-bit
- * integers. */
+ * call), by byte dot products of 8 bytes per element when the moduli give no row more than 62
+ * bits, else of 16 (a's coefficients made for that: one_gemm). */
 static int launch_residues(const run *R, dfs_crt_residue_args *a, int64_t r0, int64_t rows)
 {
     if (rows <= 0 || a->kp <= 0)
@@ -194,15 +194,14 @@ static cublasStatus_t one_gemm(const run *R, const dfs_gemm_call *c, const doubl
     const int32_t one = 1, zero = 0;
     const void *one_p = dev_scalars ? (const void *)ione : &one;
     const void *zero_p = dev_scalars ? (const void *)izero : &zero;
-    /* op(A)'s residues carry y_l (dfs_crt_coefs), op(B)'s not */
-    dfs_crt_residue_args ra = (dfs_crt_residue_args){A, ars, aqs, 0, 0, k, kp, l.c.tauA, l.c.needA, l.c.ssA, l.bitsA,
-                                f.step.L, N, !verify, l.RA, {{0}}, {{{0, 0}, 0}}};
-    dfs_crt_residue_args rb = (dfs_crt_residue_args){B, bcs, bqs, 0, 0, k, kp, l.c.tauB, l.c.needB, l.c.ssB, l.bitsB,
-                                f.step.L, N, !verify, l.RB, {{0}}, {{{0, 0}, 0}}};
-    dfs_crt_coefs(&f.step.tab, 1, ra.coef);
-    dfs_crt_coefs(&f.step.tab, 0, rb.coef);
-    dfs_crt_bcoefs(&f.step.tab, 1, ra.bcoef);
-    dfs_crt_bcoefs(&f.step.tab, 0, rb.bcoef);
+    /* op(A)'s residues carry y_l (dfs_crt_bcoefs), op(B)'s not */
+    dfs_crt_residue_args ra = {A, ars, aqs, 0, 0, k, kp, l.c.tauA, l.c.needA, l.c.ssA,
+                               l.bitsA, f.step.L, N, !verify, l.RA, {{{0}, 0}}};
+    dfs_crt_residue_args rb = {B, bcs, bqs, 0, 0, k, kp, l.c.tauB, l.c.needB, l.c.ssB,
+                               l.bitsB, f.step.L, N, !verify, l.RB, {{{0}, 0}}};
+    const int nw = dfs_crt_max_bits(f.step.L) <= 62 ? 2 : 4; /* launch_residues's kernel */
+    dfs_crt_bcoefs(&f.step.tab, 1, nw, ra.bcoef);
+    dfs_crt_bcoefs(&f.step.tab, 0, nw, rb.bcoef);
     if (bm == m)
         err |= launch_residues(R, &ra, 0, m);
     for (int64_t c0 = 0; c0 < n && !err; c0 += bn) {

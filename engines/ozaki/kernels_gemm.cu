@@ -225,11 +225,10 @@ extern "C" __global__ void __launch_bounds__(32 * DFS_OZ_DIRECT_WARPS)
 #define RES_Q 64
 
 /* The tile is read with the source's contiguous dimension fastest, then each thread turns 8
- * consecutive q of one row into 8 residues per modulus (8 bytes written per modulus).  I62: no
- * row has more than 62 bits (dfs_crt_max_bits), so the integers are made in 64 bits and their
- * residues by byte dot products (dfs_crt_residue_bytes); otherwise they are made in 128 bits, five
- * limbs of 21 (dfs_crt_int_of).  The same residues either way. */
-enum { RES_I128, RES_I62 };
+ * consecutive q of one row into 8 residues per modulus (8 bytes written per modulus), by byte
+ * dot products (dfs_crt_residue_bytes) of NW words per integer: NW = 2 when no row has more
+ * than 62 bits (dfs_crt_max_bits; the integers made in 64 bits, dfs_crt_int62), else 4 (made in
+ * 128 bits, dfs_crt_scale).  The same residues either way. */
 
 /* Four values below 256 packed as bytes, the first lowest. */
 __device__ __forceinline__ uint32_t pack4(const uint32_t *u)
@@ -238,15 +237,25 @@ __device__ __forceinline__ uint32_t pack4(const uint32_t *u)
 }
 
 /* The residues of 8 elements x of a row (top exponent tau, b bits) modulo each modulus, 8
- * bytes per modulus at out + l * rows * kp: by byte dot products (b <= 62), ... */
+ * bytes per modulus at out + l * rows * kp. */
+template <int NW>
 __device__ __forceinline__ void residues_bytes(const dfs_crt_residue_args &a, const double *x,
                                                int tau, int b, signed char *out)
 {
     const int rnd = dfs_crt_rounds(a.fast, b);
-    uint32_t w[8][2];
+    uint32_t w[8][NW];
 #pragma unroll
-    for (int j = 0; j < 8; j++) /* a zero row (NONE_TAU) has zeros in its tile: b = 0 */
-        dfs_crt_words(tau == DFS_OZ_NONE_TAU ? 0 : dfs_crt_int62(x[j], tau, b, rnd), w[j]);
+    for (int j = 0; j < 8; j++) { /* a zero row (NONE_TAU) has zeros in its tile: b = 0 */
+        if (NW == 2) {
+            dfs_crt_words(tau == DFS_OZ_NONE_TAU ? 0 : dfs_crt_int62(x[j], tau, b, rnd), w[j]);
+        } else {
+            int neg = 0;
+            dfs_u128 mag = 0;
+            if (tau != DFS_OZ_NONE_TAU)
+                dfs_crt_scale(x[j], tau, b, rnd, &neg, &mag);
+            dfs_crt_words128(neg, mag, w[j]);
+        }
+    }
 #pragma unroll
     for (int l = 0; l < DFS_CRT_MODULI; l++) {
         if (l >= a.n)
@@ -255,42 +264,13 @@ __device__ __forceinline__ void residues_bytes(const dfs_crt_residue_args &a, co
         uint32_t u[8];
 #pragma unroll
         for (int j = 0; j < 8; j++)
-            u[j] = dfs_crt_residue_bytes(w[j], &a.bcoef[l], p);
+            u[j] = dfs_crt_residue_bytes(w[j], NW, &a.bcoef[l], p);
         *(uint2 *)(out + l * a.rows * a.kp) = make_uint2(dfs_crt_sub_bytes(pack4(u), p / 2),
                                                          dfs_crt_sub_bytes(pack4(u + 4), p / 2));
     }
 }
 
-/* ... or from 21-bit limbs of 128-bit integers (any b). */
-__device__ __forceinline__ void residues_limbs(const dfs_crt_residue_args &a, const double *x,
-                                               int tau, int b, signed char *out)
-{
-    const int rnd = dfs_crt_rounds(a.fast, b), nl = dfs_crt_limbs(b);
-    dfs_crt_int v[8];
-#pragma unroll
-    for (int j = 0; j < 8; j++) {
-        if (tau == DFS_OZ_NONE_TAU) {
-#pragma unroll
-            for (int i = 0; i < DFS_CRT_ALIMBS; i++)
-                v[j].l[i] = 0;
-        } else {
-            dfs_crt_int_of(x[j], tau, b, rnd, &v[j]);
-        }
-    }
-#pragma unroll
-    for (int l = 0; l < DFS_CRT_MODULI; l++) {
-        if (l >= a.n)
-            break;
-        const unsigned p = (unsigned)dfs_crt_modulus(l);
-        uint32_t u[8];
-#pragma unroll
-        for (int j = 0; j < 8; j++)
-            u[j] = (unsigned char)dfs_crt_residue_limbs(&v[j], nl, a.coef[l], p);
-        *(uint2 *)(out + l * a.rows * a.kp) = make_uint2(pack4(u), pack4(u + 4));
-    }
-}
-
-template <int FORM> __device__ __forceinline__ void crt_residues(const dfs_crt_residue_args &a)
+template <int NW> __device__ __forceinline__ void crt_residues(const dfs_crt_residue_args &a)
 {
     __shared__ double tile[RES_ROWS][RES_Q + 1];
     __shared__ int taus[RES_ROWS], bits[RES_ROWS];
@@ -322,22 +302,19 @@ template <int FORM> __device__ __forceinline__ void crt_residues(const dfs_crt_r
         return;
     const int tau = taus[rr], b = bits[rr];
     signed char *out = a.R + r * a.kp + qb;
-    if (FORM == RES_I62)
-        residues_bytes(a, tile[rr] + g * 8, tau, b, out);
-    else
-        residues_limbs(a, tile[rr] + g * 8, tau, b, out);
+    residues_bytes<NW>(a, tile[rr] + g * 8, tau, b, out);
 }
 
 extern "C" __global__ void __launch_bounds__(256)
     dfs_crt_residues(const __grid_constant__ dfs_crt_residue_args a)
 {
-    crt_residues<RES_I128>(a);
+    crt_residues<4>(a);
 }
 
 extern "C" __global__ void __launch_bounds__(256)
     dfs_crt_residues62(const __grid_constant__ dfs_crt_residue_args a)
 {
-    crt_residues<RES_I62>(a);
+    crt_residues<2>(a);
 }
 
 /* ---------- the scheme II: finish ---------- */

@@ -83,11 +83,11 @@ typedef struct {
 /* ---- the Ozaki scheme II on integer tensor cores (crt.h, crt_gemm.c) ---- */
 
 /* Residues of rows r0 .. r0+rows-1 of op(X) ((r, q) at X[r * rs + q * qs], q < k) scaled to
- * integers of bits[r] = dfs_crt_row_bits(L, ss[r], k) bits (dfs_crt_int_of with tau[r]; rows
+ * integers of bits[r] = dfs_crt_row_bits(L, ss[r], k) bits (dfs_crt_scale with tau[r]; rows
  * with need[r] == DFS_OZ_SPECIAL, or of zeros, give 0), times y, modulo the first n moduli:
- * R[(l * rows + (r - r0)) * kp + q], int8, with q from k to kp - 1 zero; coef from
- * dfs_crt_coefs and bcoef from dfs_crt_bcoefs (y_l for op(A), 1 for op(B)).  The blocks of
- * column 0 write bits[r]. */
+ * R[(l * rows + (r - r0)) * kp + q], int8, with q from k to kp - 1 zero; bcoef from
+ * dfs_crt_bcoefs (y_l for op(A), 1 for op(B); 2 words when dfs_crt_max_bits(L) <= 62, the
+ * kernel dfs_crt_residues62, else 4, dfs_crt_residues).  The blocks of column 0 write bits[r]. */
 typedef struct {
     const double *X;
     int64_t rs, qs, r0, rows, k, kp;
@@ -97,7 +97,6 @@ typedef struct {
     int L, n;
     int fast; /* the int8 engine: rows of enough bits rounded to nearest (dfs_crt_rounds) */
     signed char *R;
-    uint32_t coef[DFS_CRT_MODULI][DFS_CRT_ALIMBS];
     dfs_crt_bcoef bcoef[DFS_CRT_MODULI];
 } dfs_crt_residue_args;
 

@@ -232,8 +232,8 @@ START_TEST(crt_scale_truncates)
             ck_assert(dfs_x_add(&x, 0, 2, 0));
             ck_assert_int_ge(dfs_x_sign(&x), 0);
         }
-        /* the 21-bit limbs the GPU uses (and for b <= 62 its byte form): the same integer,
-         * the same residues, times y too */
+        /* the 21-bit limbs the CPU twin uses and the GPU's byte forms (8 bytes for b <= 62, 16
+         * for any b): the same integer, the same residues, times y too */
         dfs_crt_int xi;
         dfs_crt_int_of(a, tau, b, rnd, &xi);
         dfs_crt_table tab;
@@ -241,9 +241,14 @@ START_TEST(crt_scale_truncates)
         uint32_t cy[DFS_CRT_MODULI][DFS_CRT_ALIMBS], c1[DFS_CRT_MODULI][DFS_CRT_ALIMBS];
         dfs_crt_coefs(&tab, 1, cy);
         dfs_crt_coefs(&tab, 0, c1);
-        dfs_crt_bcoef by[DFS_CRT_MODULI], b1[DFS_CRT_MODULI];
-        dfs_crt_bcoefs(&tab, 1, by);
-        dfs_crt_bcoefs(&tab, 0, b1);
+        dfs_crt_bcoef by[DFS_CRT_MODULI], b1[DFS_CRT_MODULI], wy[DFS_CRT_MODULI],
+            w1[DFS_CRT_MODULI];
+        dfs_crt_bcoefs(&tab, 1, 2, by);
+        dfs_crt_bcoefs(&tab, 0, 2, b1);
+        dfs_crt_bcoefs(&tab, 1, 4, wy);
+        dfs_crt_bcoefs(&tab, 0, 4, w1);
+        uint32_t ww[4];
+        dfs_crt_words128(neg, mag, ww);
         const int nl = dfs_crt_limbs(b);
         /* value: sum l_i 2^(21 i), limbs below the top in [0, 2^21), the top below 2^20 in
          * magnitude (truncated) or at most 2^20 (rounded) */
@@ -266,13 +271,18 @@ START_TEST(crt_scale_truncates)
         for (int l = 0; l < DFS_CRT_MODULI; l++) {
             const int m = dfs_crt_modulus(l), want = dfs_crt_residue(neg, mag, m);
             ck_assert_int_eq(dfs_crt_residue_limbs(&xi, nl, c1[l], (unsigned)m), want);
-            int wy = want * tab.y[l] % m;
-            wy = wy > (m - 1) / 2 ? wy - m : wy < -(m / 2) ? wy + m : wy;
-            ck_assert_int_eq(dfs_crt_residue_limbs(&xi, nl, cy[l], (unsigned)m), wy);
-            if (b <= 62) { /* the byte form's value is the residue plus floor(m / 2) */
-                ck_assert_int_eq((int)dfs_crt_residue_bytes(bw, &b1[l], (uint32_t)m) - m / 2, want);
-                ck_assert_int_eq((int)dfs_crt_residue_bytes(bw, &by[l], (uint32_t)m) - m / 2, wy);
+            int ry = want * tab.y[l] % m;
+            ry = ry > (m - 1) / 2 ? ry - m : ry < -(m / 2) ? ry + m : ry;
+            ck_assert_int_eq(dfs_crt_residue_limbs(&xi, nl, cy[l], (unsigned)m), ry);
+            /* the byte forms' value is the residue plus floor(m / 2) */
+            if (b <= 62) {
+                ck_assert_int_eq((int)dfs_crt_residue_bytes(bw, 2, &b1[l], (uint32_t)m) - m / 2,
+                                 want);
+                ck_assert_int_eq((int)dfs_crt_residue_bytes(bw, 2, &by[l], (uint32_t)m) - m / 2,
+                                 ry);
             }
+            ck_assert_int_eq((int)dfs_crt_residue_bytes(ww, 4, &w1[l], (uint32_t)m) - m / 2, want);
+            ck_assert_int_eq((int)dfs_crt_residue_bytes(ww, 4, &wy[l], (uint32_t)m) - m / 2, ry);
         }
     }
     ck_assert_int_gt(reached_top, 0);
@@ -513,7 +523,7 @@ START_TEST(crt_residue_bytes_every_value)
     for (int l = 0; l < DFS_CRT_MODULI; l++) {
         const uint32_t m = (uint32_t)dfs_crt_modulus(l);
         uint32_t bad = 0;
-        for (uint32_t s = 0; s < (1u << 19); s++)
+        for (uint32_t s = 0; s < (1u << 20); s++) /* 16 * 255^2 + 255 < 2^20 */
             bad += dfs_crt_mod_small(s, m) != s % m;
         ck_assert_msg(bad == 0, "modulus %u: %u remainders wrong", m, bad);
     }
