@@ -1,6 +1,6 @@
 /* crt.h — the arithmetic of the Ozaki scheme II (products of integers through the Chinese
  * remainder theorem), for the correctly rounded DGEMM on integer tensor cores (issue 6;
- * host_crt.c is its CPU implementation, the GPU side comes next).
+ * host_crt.c is its CPU implementation, crt_gemm.c and kernels_gemm.cu the GPU's).
  *
  * Row r of op(A) is scaled by 2^(b - tau_r) and truncated to integers below 2^b in magnitude
  * (likewise the columns of op(B)); their exact integer product X = sum_q a~_q b~_q is found from
@@ -164,8 +164,8 @@ DFS_HD int dfs_crt_limbs(int b)
 }
 
 /* a~ = trunc(a 2^(b - tau)) or its rounding (dfs_crt_scale) as nl = dfs_crt_limbs(b) limbs of
- * 21 bits, a~ = sum l_i 2^(21 i): what the residue of each modulus is computed from
- * (dfs_crt_residue_limbs).  The limbs below the top one, l[nl - 1], lie in [0, 2^21) (two's
+ * 21 bits, a~ = sum l_i 2^(21 i): what the CPU twin computes each modulus's residue from
+ * (dfs_crt_residue_limbs; the GPU takes a~'s bytes instead, below).  The limbs below the top one, l[nl - 1], lie in [0, 2^21) (two's
  * complement), the top one is signed and at most 2^20 in magnitude (b - 21 (nl - 1) <= 20); the
  * limbs above it are zero.  b <= 100: nl <= 5. */
 #define DFS_CRT_LB 21
@@ -275,7 +275,7 @@ DFS_HD void dfs_crt_table_init(dfs_crt_table *t, int n)
     }
 }
 
-/* The residue kernel's coefficients for the table's moduli: coef[l][i] = y 2^(21 i) mod m_l
+/* The limb form's coefficients for the table's moduli: coef[l][i] = y 2^(21 i) mod m_l
  * with y = y_l (times_y: op(A)'s residues carry y_l, so each int8 GEMM sums c_l y_l and the
  * reconstruction needs no multiplication) or 1 (op(B)); zero for l >= n. */
 DFS_HD void dfs_crt_coefs(const dfs_crt_table *t, int times_y,
