@@ -92,17 +92,22 @@ typedef struct {
     int sms;
 } run;
 
+/* The words per element of the residue kernel's byte form (dfs_crt_bcoefs) with L bits of
+ * moduli: 2 when no row gets more than 62 bits (dfs_crt_max_bits), else 4. */
+static int residue_words(int L)
+{
+    return dfs_crt_max_bits(L) <= 62 ? 2 : 4;
+}
+
 /* The residues of rows r0 .. r0+rows-1 of an operand: a (its fields but the rows set once per
- * call), by byte dot products of 8 bytes per element when the moduli give no row more than 62
- * bits, else of 16 (a's coefficients made for that: one_gemm). */
+ * call, its coefficients for residue_words(a->L) words). */
 static int launch_residues(const run *R, dfs_crt_residue_args *a, int64_t r0, int64_t rows)
 {
     if (rows <= 0 || a->kp <= 0)
         return 0;
     a->r0 = r0;
     a->rows = rows;
-    const int k62 = dfs_crt_max_bits(a->L) <= 62;
-    return dfs_launch(R->k[k62 ? DFS_OZ_K_RESIDUES62 : DFS_OZ_K_RESIDUES],
+    return dfs_launch(R->k[residue_words(a->L) == 2 ? DFS_OZ_K_RESIDUES62 : DFS_OZ_K_RESIDUES],
                       (unsigned)((a->kp + 63) / 64), (unsigned)((rows + 31) / 32), 1, 256, 1,
                       R->st, a);
 }
@@ -199,9 +204,8 @@ static cublasStatus_t one_gemm(const run *R, const dfs_gemm_call *c, const doubl
                                l.bitsA, f.step.L, N, !verify, l.RA, {{{0}, 0}}};
     dfs_crt_residue_args rb = {B, bcs, bqs, 0, 0, k, kp, l.c.tauB, l.c.needB, l.c.ssB,
                                l.bitsB, f.step.L, N, !verify, l.RB, {{{0}, 0}}};
-    const int nw = dfs_crt_max_bits(f.step.L) <= 62 ? 2 : 4; /* launch_residues's kernel */
-    dfs_crt_bcoefs(&f.step.tab, 1, nw, ra.bcoef);
-    dfs_crt_bcoefs(&f.step.tab, 0, nw, rb.bcoef);
+    dfs_crt_bcoefs(&f.step.tab, 1, residue_words(f.step.L), ra.bcoef);
+    dfs_crt_bcoefs(&f.step.tab, 0, residue_words(f.step.L), rb.bcoef);
     if (bm == m)
         err |= launch_residues(R, &ra, 0, m);
     for (int64_t c0 = 0; c0 < n && !err; c0 += bn) {
