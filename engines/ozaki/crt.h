@@ -165,9 +165,9 @@ DFS_HD int dfs_crt_limbs(int b)
 
 /* a~ = trunc(a 2^(b - tau)) or its rounding (dfs_crt_scale) as nl = dfs_crt_limbs(b) limbs of
  * 21 bits, a~ = sum l_i 2^(21 i): what the CPU twin computes each modulus's residue from
- * (dfs_crt_residue_limbs; the GPU takes a~'s bytes instead, below).  The limbs below the top one, l[nl - 1], lie in [0, 2^21) (two's
- * complement), the top one is signed and at most 2^20 in magnitude (b - 21 (nl - 1) <= 20); the
- * limbs above it are zero.  b <= 100: nl <= 5. */
+ * (dfs_crt_residue_limbs; the GPU takes a~'s bytes instead, below).  The limbs below the top
+ * one, l[nl - 1], lie in [0, 2^21) (two's complement), the top one is signed and at most 2^20
+ * in magnitude (b - 21 (nl - 1) <= 20); the limbs above it are zero.  b <= 100: nl <= 5. */
 #define DFS_CRT_LB 21
 #define DFS_CRT_ALIMBS 5
 typedef struct {

@@ -515,15 +515,15 @@ START_TEST(crt_row_l2sq)
 }
 END_TEST
 
-/* The byte form's steps for every value they can meet: the remainder of every s < 2^19 (the
- * dot products stay below 8 * 255^2 + 256) for every modulus, and the packed subtraction of
- * every h <= 128 from every byte in every position. */
+/* The byte form's steps for every value they can meet: the remainder of every s < 2^20 (the
+ * dot products of 16 bytes stay below 16 * 255^2 + 256) for every modulus, and the packed
+ * subtraction of every h <= 128 from every byte in every position. */
 START_TEST(crt_residue_bytes_every_value)
 {
     for (int l = 0; l < DFS_CRT_MODULI; l++) {
         const uint32_t m = (uint32_t)dfs_crt_modulus(l);
         uint32_t bad = 0;
-        for (uint32_t s = 0; s < (1u << 20); s++) /* 16 * 255^2 + 255 < 2^20 */
+        for (uint32_t s = 0; s < (1u << 20); s++)
             bad += dfs_crt_mod_small(s, m) != s % m;
         ck_assert_msg(bad == 0, "modulus %u: %u remainders wrong", m, bad);
     }
