@@ -2,6 +2,7 @@
  * defines the modes, and the per-device decision.  Built once from the environment (or again
  * when EXBLAS_REREAD=1 and the environment changed); immutable afterwards. */
 #include "config.h"
+#include "env.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -10,9 +11,11 @@
 
 enum { KIND_NATIVE, KIND_POLICY, KIND_ENGINE };
 
+/* The variables a configuration is built from (env.h), in the order of v[] in
+ * dfs_config_from_env: the mode, the policy, then one per routine. */
 #define ENV_COUNT (2 + DFS_R_COUNT)
-static const char *const env_names[ENV_COUNT] = {"EXBLAS_MODE", "EXBLAS_POLICY", "EXBLAS_MODE_DGEMM",
-                                                 "EXBLAS_MODE_DGEMV", "EXBLAS_MODE_DDOT"};
+static const dfs_env_var env_vars[ENV_COUNT] = {DFS_ENV_MODE, DFS_ENV_POLICY, DFS_ENV_MODE_DGEMM,
+                                                DFS_ENV_MODE_DGEMV, DFS_ENV_MODE_DDOT};
 
 typedef struct {
     int kind;
@@ -140,7 +143,7 @@ dfs_config *dfs_config_build(const char *mode, const char *const routine_mode_te
         }
         if (routine_mode_text && routine_mode_text[r] && *routine_mode_text[r]) {
             text = routine_mode_text[r];
-            var = env_names[2 + r];
+            var = dfs_env_table[env_vars[2 + r]].name;
         }
         set_mode(c, (dfs_routine)r, var, text, lookup, diag);
         routine_mode *m = &c->r[r];
@@ -154,7 +157,7 @@ dfs_config *dfs_config_from_env(dfs_engine_lookup lookup, dfs_diag diag)
 {
     const char *v[ENV_COUNT];
     for (int i = 0; i < ENV_COUNT; i++)
-        v[i] = secure_getenv(env_names[i]);
+        v[i] = dfs_env(env_vars[i]);
     dfs_config *c = dfs_config_build(v[0], v + 2, v[1], lookup, diag);
     if (!c)
         return NULL;
@@ -168,7 +171,7 @@ dfs_config *dfs_config_from_env(dfs_engine_lookup lookup, dfs_diag diag)
 int dfs_config_env_changed(const dfs_config *c)
 {
     for (int i = 0; i < ENV_COUNT; i++) {
-        const char *v = secure_getenv(env_names[i]);
+        const char *v = dfs_env(env_vars[i]);
         if ((v != NULL) != c->env_set[i] || (v && c->env[i] && strcmp(v, c->env[i])))
             return 1;
     }

@@ -5,7 +5,7 @@
 #ifndef DFS_CONFIG_H
 #define DFS_CONFIG_H
 
-#include "../engines/engine.h"
+#include "../core/types.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -5,9 +5,12 @@
  * taken the quick returns it can take without reading device memory; the engine computes the
  * call on ctx->stream with no host synchronisation, or answers DFS_STATUS_DECLINED when it
  * cannot compute this call correctly (the shim then logs it once and runs it natively).
- * Engines reach real cuBLAS and CUDA only through shim/resolve.h. */
+ * Engines reach real cuBLAS and CUDA only through core/resolve.h, and include nothing of shim/
+ * or config/. */
 #ifndef DFS_ENGINE_H
 #define DFS_ENGINE_H
+
+#include "../core/types.h"
 
 #include <cublas_api.h>
 #include <stdint.h>
@@ -73,19 +76,6 @@ typedef struct {
 
 typedef struct dfs_scratch dfs_scratch;
 
-/* Engine options (key = value strings): `base` from the policy (the [engine NAME] section, then
- * the options written on the rule), `override` from the mode string (EXBLAS_MODE=name:k=v,...),
- * which wins.  `where` says where each came from ("file:line" or "EXBLAS_MODE"). */
-typedef struct {
-    const char *key, *value, *where;
-} dfs_option;
-typedef struct dfs_options {
-    int nbase, noverride;
-    const dfs_option *base, *override;
-} dfs_options;
-/* The last value given for key, or NULL. */
-const char *dfs_option_get(const dfs_options *o, const char *key);
-
 /* What an engine knows about the call's environment. */
 typedef struct {
     cublasHandle_t handle;            /* the application's handle: read it, never change it */
@@ -95,14 +85,6 @@ typedef struct {
     dfs_scratch *scratch;             /* per-handle device workspace */
     const dfs_options *options;       /* engine options from the policy and the mode string */
 } dfs_ctx;
-
-/* What the device table says about a GPU (filled by config/devices.c). */
-typedef struct {
-    int ordinal;
-    int cc_major, cc_minor;
-    int fp64_ratio;   /* FP32:FP64 throughput, e.g. 2, 32 or 64; 0 = unknown */
-    char name[96];
-} dfs_device;
 
 typedef struct dfs_engine {
     const char *name;

@@ -34,15 +34,3 @@ int dfs_engine_takes_option(int engine, const char *key)
             return 1;
     return 0;
 }
-
-const char *dfs_option_get(const dfs_options *o, const char *key)
-{
-    const char *v = NULL;
-    for (int i = 0; o && i < o->nbase; i++)
-        if (!strcmp(o->base[i].key, key))
-            v = o->base[i].value;
-    for (int i = 0; o && i < o->noverride; i++)
-        if (!strcmp(o->override[i].key, key))
-            v = o->override[i].value;
-    return v;
-}

@@ -7,8 +7,9 @@
  * run natively (a decline is logged once per engine and routine). */
 #include "dispatch.h"
 
-#include "log.h"
-#include "resolve.h"
+#include "../config/env.h"
+#include "../core/log.h"
+#include "../core/resolve.h"
 #include "state.h"
 
 #include <inttypes.h>
@@ -230,6 +231,7 @@ cublasStatus_t dfs_dispatch_dot(cublasHandle_t h, const dfs_dot_call *c, dfs_arg
 
 void dfs_trace_forwarded(const char *api, int64_t m, int64_t n, int64_t k, cublasStatus_t st)
 {
+    dfs_env_configure_core();
     dfs_log(DFS_LOG_TRACE, "%s m=%" PRId64 " n=%" PRId64 " k=%" PRId64
             " -> forwarded (not an FP64 product) status=%d", api, m, n, k, (int)st);
 }

@@ -4,7 +4,7 @@
  * legacy non-_v2 names (cublas.h, their own ABI) are in legacy.c. */
 #include "check.h"
 #include "dispatch.h"
-#include "resolve.h"
+#include "../core/resolve.h"
 #include "state.h"
 
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /* internal.c — internal cuBLAS handles, one per CUDA context and user (see internal.h). */
 #include "internal.h"
 
-#include "resolve.h"
+#include "../core/resolve.h"
 
 #include <pthread.h>
 #include <stdint.h>

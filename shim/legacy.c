@@ -11,7 +11,7 @@
 #include "check.h"
 #include "dispatch.h"
 #include "internal.h"
-#include "resolve.h"
+#include "../core/resolve.h"
 
 #include <stdatomic.h>
 

@@ -12,9 +12,9 @@
 #include "check.h"
 #include "dispatch.h"
 #include "internal.h"
-#include "log.h"
+#include "../core/log.h"
 #include "ltplan.h"
-#include "resolve.h"
+#include "../core/resolve.h"
 #include "state.h"
 
 #include <dlfcn.h>

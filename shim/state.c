@@ -4,8 +4,9 @@
  * live in a hash map under one mutex and are freed when the handle is destroyed. */
 #include "state.h"
 
-#include "log.h"
-#include "resolve.h"
+#include "../config/env.h"
+#include "../core/log.h"
+#include "../core/resolve.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -42,8 +43,8 @@ static dfs_config *build(void)
 
 static void config_init(void)
 {
-    const char *r = secure_getenv("EXBLAS_REREAD");
-    reread = r && *r && strcmp(r, "0");
+    dfs_env_configure_core(); /* before anything is logged */
+    reread = dfs_env_on(DFS_ENV_REREAD);
     atomic_store(&current, build());
 }
 

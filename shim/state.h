@@ -4,7 +4,7 @@
 #define DFS_STATE_H
 
 #include "../config/config.h"
-#include "../engines/common/gpu.h"
+#include "../core/gpu.h"
 #include "../engines/engine.h"
 
 #include <cublas_api.h>

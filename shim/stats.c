@@ -4,8 +4,9 @@
  * the exit summary makes no CUDA calls, so pairs still pending at exit are reported as untimed. */
 #include "state.h"
 
-#include "log.h"
-#include "resolve.h"
+#include "../config/env.h"
+#include "../core/log.h"
+#include "../core/resolve.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -25,9 +26,9 @@ static const char *summary_dest; /* NULL: no summary; "" : log destination; else
 
 static void init(void)
 {
-    const char *t = secure_getenv("EXBLAS_TIMING");
-    timing = t && *t && strcmp(t, "0");
-    const char *s = secure_getenv("EXBLAS_SUMMARY");
+    dfs_env_configure_core();
+    timing = dfs_env_on(DFS_ENV_TIMING);
+    const char *s = dfs_env(DFS_ENV_SUMMARY);
     if (s && *s && strcmp(s, "0"))
         summary_dest = strcmp(s, "1") ? strdup(s) : "";
     else if (dfs_log_on(DFS_LOG_INFO))

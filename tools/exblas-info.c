@@ -3,6 +3,7 @@
  * EXBLAS_POLICY) and, per device and routine, the engine a call of a given size would use.
  * Needs no GPU: without one it says so and still prints the policy. */
 #include "../config/config.h"
+#include "../config/env.h"
 #include "../engines/engine.h"
 
 #include <cuda.h>
@@ -208,12 +209,9 @@ int main(int argc, char **argv)
     }
 
     printf("\nConfiguration:\n");
-    const char *vars[] = {"EXBLAS_MODE", "EXBLAS_MODE_DGEMM", "EXBLAS_MODE_DGEMV",
-                          "EXBLAS_MODE_DDOT", "EXBLAS_POLICY", "EXBLAS_REREAD", "EXBLAS_LOG",
-                          "EXBLAS_LOG_FILE", "EXBLAS_TIMING", "EXBLAS_SUMMARY"};
-    for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++) {
-        const char *v = getenv(vars[i]);
-        printf("  %-18s %s\n", vars[i], v ? v : "(unset)");
+    for (int i = 0; i < DFS_ENV_COUNT; i++) {
+        const char *v = getenv(dfs_env_table[i].name);
+        printf("  %-24s %s\n", dfs_env_table[i].name, v ? v : "(unset)");
     }
     dfs_config_set_option_known(dfs_engine_takes_option);
     dfs_config *cfg = dfs_config_from_env(dfs_engine_find, diag);

@@ -3,8 +3,9 @@
  * implementation is ddblas_host.c; the argument checks, shared with it, ddblas_args.h. */
 #include "ddblas_args.h"
 
-#include "../common/gpu.h"
-#include "../../shim/resolve.h"
+#include "../../core/gpu.h"
+#include "../../core/resolve.h"
+#include "../../config/env.h"
 #include "dd_kernels.h"
 #include "ddx_steps.h"
 #include "launch.h"
@@ -29,6 +30,7 @@ struct ddblas_context {
 
 DDBLAS_EXPORT ddblas_status ddblas_create(ddblas_handle *handle)
 {
+    dfs_env_configure_core(); /* EXBLAS_LOG, EXBLAS_LOG_FILE */
     if (!handle)
         return DDBLAS_INVALID_VALUE;
     ddblas_handle h = calloc(1, sizeof *h);

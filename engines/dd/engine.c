@@ -10,9 +10,9 @@
  * chunk when its inner dimension is split (dfs_dd_gemv_plan: about 2^18 threads' worth); DGEMM
  * none.  A DOT or GEMV without it runs natively (logged once). */
 #include "../engine.h"
-#include "../common/gpu.h"
-#include "../../shim/log.h"
-#include "../../shim/resolve.h"
+#include "../../core/gpu.h"
+#include "../../core/log.h"
+#include "../../core/resolve.h"
 #include "dd_kernels.h"
 #include "dd_steps.h"
 #include "launch.h"

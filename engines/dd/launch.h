@@ -5,7 +5,7 @@
 #ifndef DFS_DD_LAUNCH_H
 #define DFS_DD_LAUNCH_H
 
-#include "../common/gpu.h"
+#include "../../core/gpu.h"
 #include "dd_kernels.h"
 
 enum { DFS_DD_LAUNCHED = 0, DFS_DD_NO_SCRATCH = 1, DFS_DD_LAUNCH_FAILED = 2 };

@@ -2,6 +2,7 @@
 #include "../../include/dfblas.h"
 
 #include "gemm.h"
+#include "../../config/env.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,7 @@ struct dfblas_context {
 
 DFBLAS_EXPORT dfblas_status dfblas_create(dfblas_handle *handle)
 {
+    dfs_env_configure_core(); /* EXBLAS_LOG, EXBLAS_LOG_FILE */
     if (!handle)
         return DFBLAS_INVALID_VALUE;
     dfblas_handle h = calloc(1, sizeof *h);

@@ -19,9 +19,9 @@
  *   tile         = auto (default) | 128x128 | 128x64 | 64x64: the C tile of one thread block;
  *                  auto = 64x64, the fastest measured (H200, H100). */
 #include "../engine.h"
-#include "../common/gpu.h"
-#include "../../shim/log.h"
-#include "../../shim/resolve.h"
+#include "../../core/gpu.h"
+#include "../../core/log.h"
+#include "../../core/resolve.h"
 #include "gemm.h"
 
 #include <stdlib.h>

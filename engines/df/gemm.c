@@ -3,7 +3,7 @@
  * packed panels fit the workspace budget. */
 #include "gemm.h"
 
-#include "../../shim/resolve.h"
+#include "../../core/resolve.h"
 
 #include <string.h>
 

@@ -3,7 +3,7 @@
 #ifndef DFS_DF_GEMM_DRIVER_H
 #define DFS_DF_GEMM_DRIVER_H
 
-#include "../common/gpu.h"
+#include "../../core/gpu.h"
 #include "df_gemm.h"
 
 #include <stddef.h>

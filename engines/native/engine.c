@@ -1,7 +1,7 @@
 /* native/engine.c — the native engine: forwards each call, unchanged, to the entry point of the
  * real cuBLAS that the application called, so results are bitwise those of cuBLAS. */
 #include "../engine.h"
-#include "../../shim/resolve.h"
+#include "../../core/resolve.h"
 
 #define CALL(fn, ...) (DFS_REAL(fn) ? DFS_REAL(fn)(__VA_ARGS__) : CUBLAS_STATUS_NOT_INITIALIZED)
 

@@ -13,9 +13,9 @@
  * within the workspace budget; the blocks change nothing in any output. */
 #include "gemm.h"
 
-#include "../common/gpu.h"
-#include "../../shim/log.h"
-#include "../../shim/resolve.h"
+#include "../../core/gpu.h"
+#include "../../core/log.h"
+#include "../../core/resolve.h"
 #include "feedback.h"
 #include "oz_gemm.h"
 

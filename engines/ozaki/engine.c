@@ -31,7 +31,7 @@
  *          Options: splits (2-6, default 2: S (S + 1) / 2 SGEMMs), workspace_mb (default
  *          4096). */
 #include "../engine.h"
-#include "../../shim/log.h"
+#include "../../core/log.h"
 #include "crt.h"
 #include "f32_gemm.h"
 #include "f32split.h"

@@ -13,9 +13,9 @@
  * within the workspace budget; the blocks change no output. */
 #include "f32_gemm.h"
 
-#include "../common/gpu.h"
-#include "../../shim/log.h"
-#include "../../shim/resolve.h"
+#include "../../core/gpu.h"
+#include "../../core/log.h"
+#include "../../core/resolve.h"
 #include "f32split.h"
 #include "gemm.h"
 #include "oz_f32.h"

@@ -2,8 +2,8 @@
  * of the last verifying call. */
 #include "feedback.h"
 
-#include "../../shim/log.h"
-#include "../../shim/resolve.h"
+#include "../../core/log.h"
+#include "../../core/resolve.h"
 
 #include <pthread.h>
 #include <string.h>

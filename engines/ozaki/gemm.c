@@ -11,9 +11,9 @@
  * budget. */
 #include "gemm.h"
 
-#include "../common/gpu.h"
-#include "../../shim/log.h"
-#include "../../shim/resolve.h"
+#include "../../core/gpu.h"
+#include "../../core/log.h"
+#include "../../core/resolve.h"
 #include "feedback.h"
 #include "oz_gemm.h"
 #include "oz_steps.h"

@@ -3,10 +3,10 @@
  * synchronisation, except Ddot with a host result, where cuBLAS blocks too. */
 #include "vec.h"
 
-#include "../common/gpu.h"
+#include "../../core/gpu.h"
 #include "../common/xacc.h"
-#include "../../shim/log.h"
-#include "../../shim/resolve.h"
+#include "../../core/log.h"
+#include "../../core/resolve.h"
 #include "oz_vec.h"
 
 #include <stdint.h>

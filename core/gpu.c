@@ -1,9 +1,10 @@
 /* gpu.c — module loading per context, kernel launches and scratch space (see gpu.h). */
 #include "gpu.h"
 
-#include "../../shim/log.h"
-#include "../../shim/resolve.h"
+#include "log.h"
+#include "resolve.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -59,16 +60,18 @@ int dfs_stream_capturing(CUstream stream)
     return st != CU_STREAM_CAPTURE_STATUS_NONE;
 }
 
-/* EXBLAS_TEST_NO_WORKSPACE=1, a test hook: every workspace allocation fails, as when the device
- * is out of memory. */
+/* The test hook (EXBLAS_TEST_NO_WORKSPACE=1, config/env.c): every workspace allocation fails, as
+ * when the device is out of memory. */
+static atomic_int refuse;
+
+void dfs_scratch_refuse_all(int on)
+{
+    atomic_store(&refuse, on != 0);
+}
+
 static int refuse_workspace(void)
 {
-    static int v = -1;
-    if (v < 0) {
-        const char *e = secure_getenv("EXBLAS_TEST_NO_WORKSPACE");
-        v = e && !strcmp(e, "1");
-    }
-    return v;
+    return atomic_load_explicit(&refuse, memory_order_relaxed);
 }
 
 /* A workspace of `bytes` on `stream`, with some headroom when it can be had; 0 when not. */

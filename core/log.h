@@ -1,12 +1,17 @@
-/* log.h — dfshim's messages: levels from EXBLAS_LOG, destination from EXBLAS_LOG_FILE.
- * Quiet by default: only errors, and each distinct error only once.  Used by shim/, config/
- * (through a callback) and engines/. */
+/* log.h — dfshim's messages: a level and a destination (EXBLAS_LOG and EXBLAS_LOG_FILE, handed
+ * over by config/env.c).  Quiet by default: only errors, to stderr, and each distinct error only
+ * once.  Used by shim/, config/ (through a callback) and engines/. */
 #ifndef DFS_LOG_H
 #define DFS_LOG_H
 
 typedef enum { DFS_LOG_ERROR = 0, DFS_LOG_WARN = 1, DFS_LOG_INFO = 2, DFS_LOG_TRACE = 3 } dfs_log_level;
 
-/* Current level (reads the environment once). */
+/* Sets the level ("error", "warn", "info", "trace"; NULL or empty: error) and the file the log
+ * is appended to (NULL or empty: stderr); a bad level or a file that cannot be opened is said on
+ * stderr.  Only the first call counts; messages before it use the defaults. */
+void dfs_log_configure(const char *level, const char *file);
+
+/* Current level. */
 int dfs_log_level_get(void);
 static inline int dfs_log_on(dfs_log_level l) { return (int)l <= dfs_log_level_get(); }
 

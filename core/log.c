@@ -4,13 +4,14 @@
 #include <errno.h>
 #include <pthread.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <unistd.h>
 
-static int level = DFS_LOG_ERROR;
+static atomic_int level = DFS_LOG_ERROR;
 static FILE *dest;
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -39,32 +40,48 @@ static void one_line(char *s)
             *s = '?';
 }
 
+/* The defaults until dfs_log_configure: errors, to stderr. */
 static void init(void)
 {
-    char msg[1024];
     dest = stderr;
-    const char *f = secure_getenv("EXBLAS_LOG_FILE");
-    if (f && *f) {
-        FILE *fp = fopen(f, "ae");
+}
+
+void dfs_log_configure(const char *level_text, const char *file)
+{
+    static int configured;
+    char msg[1024];
+    pthread_once(&once, init);
+    pthread_mutex_lock(&lock);
+    const int first = !configured;
+    configured = 1;
+    pthread_mutex_unlock(&lock);
+    if (!first)
+        return;
+    if (file && *file) {
+        FILE *fp = fopen(file, "ae");
         if (fp) {
             setvbuf(fp, NULL, _IOLBF, 0);
+            pthread_mutex_lock(&lock);
             dest = fp;
+            pthread_mutex_unlock(&lock);
         } else {
-            snprintf(msg, sizeof msg, "cannot open EXBLAS_LOG_FILE=%s (%s); logging to stderr", f,
-                     strerror(errno));
+            snprintf(msg, sizeof msg, "cannot open EXBLAS_LOG_FILE=%s (%s); logging to stderr",
+                     file, strerror(errno));
             one_line(msg);
             fprintf(stderr, "dfshim: %s\n", msg);
         }
     }
-    const char *v = secure_getenv("EXBLAS_LOG");
-    if (v && *v) {
-        int l = parse_level(v);
+    if (level_text && *level_text) {
+        int l = parse_level(level_text);
         if (l < 0) {
-            snprintf(msg, sizeof msg, "EXBLAS_LOG=%s is not one of error, warn, info, trace; using error", v);
+            snprintf(msg, sizeof msg, "EXBLAS_LOG=%s is not one of error, warn, info, trace; "
+                     "using error", level_text);
             one_line(msg);
+            pthread_mutex_lock(&lock);
             fprintf(dest, "dfshim: %s\n", msg);
+            pthread_mutex_unlock(&lock);
         } else {
-            level = l;
+            atomic_store(&level, l);
         }
     }
 }
@@ -72,7 +89,7 @@ static void init(void)
 int dfs_log_level_get(void)
 {
     pthread_once(&once, init);
-    return level;
+    return atomic_load_explicit(&level, memory_order_relaxed);
 }
 
 static void vlog(const char *fmt, va_list ap)

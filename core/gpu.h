@@ -1,5 +1,5 @@
-/* gpu.h — what engines need to run their own kernels and keep device workspace, through the
- * CUDA driver API (the application's libcuda; no cudart in libdfshim.so):
+/* gpu.h — the GPU runtime that engines use to run their own kernels and keep device workspace,
+ * through the CUDA driver API (the application's libcuda; no cudart in libdfshim.so):
  *   - a module of kernels embedded as a fatbin, loaded once per CUDA context;
  *   - per-handle scratch space, grown stream-ordered, never allocated during graph capture. */
 #ifndef DFS_GPU_H
@@ -74,5 +74,7 @@ CUdeviceptr dfs_scratch_get(dfs_scratch *s, size_t bytes, CUstream stream);
 void dfs_scratch_unlock(dfs_scratch *s);
 /* Frees the space when the handle goes away (waits for its last use). */
 void dfs_scratch_release(dfs_scratch *s);
+/* A test hook: on = 1 makes every later allocation fail, as on a full device. */
+void dfs_scratch_refuse_all(int on);
 
 #endif
