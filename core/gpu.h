@@ -10,7 +10,7 @@
 #include <stddef.h>
 
 #define DFS_MODULE_MAX_CONTEXTS 16
-#define DFS_MODULE_MAX_KERNELS 16
+#define DFS_MODULE_MAX_KERNELS 32
 
 typedef struct {
     const unsigned char *image; /* fatbin */
@@ -27,6 +27,23 @@ typedef struct {
 
 #define DFS_MODULE_INIT(image_, names_, count_)                                                    \
     {(image_), (names_), (count_), PTHREAD_MUTEX_INITIALIZER, 0, {{0, {0}}}}
+
+/* A module's kernels come from one list, LIST(X) = X(ID, symbol) X(ID, symbol) ..., that gives
+ * both the index enum and the names, so the two cannot drift:
+ *     #define MY_KERNELS(X) X(K_ROWS, dfs_my_rows) X(K_FINISH, dfs_my_finish)
+ *     enum { MY_KERNELS(DFS_KERNEL_ID) K_COUNT };
+ *     DFS_MODULE(module, dfs_my_fatbin, MY_KERNELS);
+ * The symbol is the kernel's extern "C" name in the .cu file (a name missing there fails the
+ * module's loading, logged once).  DFS_MODULE checks the count against DFS_MODULE_MAX_KERNELS at
+ * compile time. */
+#define DFS_KERNEL_ID(id, symbol) id,
+#define DFS_KERNEL_NAME(id, symbol) #symbol,
+#define DFS_MODULE(var, image, LIST)                                                               \
+    static const char *const var##_names[] = {LIST(DFS_KERNEL_NAME)};                             \
+    _Static_assert(sizeof var##_names / sizeof var##_names[0] <= DFS_MODULE_MAX_KERNELS,          \
+                   "a module holds at most DFS_MODULE_MAX_KERNELS kernels");                      \
+    static dfs_module var =                                                                        \
+        DFS_MODULE_INIT(image, var##_names, (int)(sizeof var##_names / sizeof var##_names[0]))
 
 /* The module's kernels in the current context (loaded on first use), or NULL (logged once). */
 const CUfunction *dfs_module_kernels(dfs_module *m);

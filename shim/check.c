@@ -13,7 +13,8 @@ static int64_t max1(int64_t v)
 
 static dfs_args invalid(cublasStatus_t *status, cublasStatus_t s)
 {
-    *status = s;
+    if (status)
+        *status = s;
     return DFS_ARGS_INVALID;
 }
 
@@ -29,7 +30,8 @@ dfs_args dfs_check_gemm(cublasHandle_t h, int ex, cublasOperation_t ta, cublasOp
                         int64_t m, int64_t n, int64_t k, int64_t lda, int64_t ldb, int64_t ldc,
                         int64_t batch, cublasGemmAlgo_t algo, cublasStatus_t *status)
 {
-    *status = CUBLAS_STATUS_SUCCESS;
+    if (status)
+        *status = CUBLAS_STATUS_SUCCESS;
     if (!h)
         return invalid(status, CUBLAS_STATUS_NOT_INITIALIZED);
     if (ex && batch < 0)
@@ -52,7 +54,8 @@ dfs_args dfs_check_gemm(cublasHandle_t h, int ex, cublasOperation_t ta, cublasOp
 dfs_args dfs_check_gemv(cublasHandle_t h, cublasOperation_t trans, int64_t m, int64_t n, int64_t lda,
                         int64_t incx, int64_t incy, cublasStatus_t *status)
 {
-    *status = CUBLAS_STATUS_SUCCESS;
+    if (status)
+        *status = CUBLAS_STATUS_SUCCESS;
     if (m <= 0 || n <= 0)
         return DFS_ARGS_QUICK;
     if (!h)
@@ -66,7 +69,8 @@ dfs_args dfs_check_gemv(cublasHandle_t h, cublasOperation_t trans, int64_t m, in
 
 dfs_args dfs_check_dot(cublasHandle_t h, int64_t n, const double *result, cublasStatus_t *status)
 {
-    *status = CUBLAS_STATUS_SUCCESS;
+    if (status)
+        *status = CUBLAS_STATUS_SUCCESS;
     if (!h)
         return invalid(status, CUBLAS_STATUS_NOT_INITIALIZED);
     if (!result)

@@ -1,7 +1,9 @@
 /* check.h — cuBLAS's argument rules for the intercepted routines, as pure functions.
  * The shim sends every call that is invalid, or a quick return, straight to the real cuBLAS (so
  * the status and side effects are cuBLAS's own); only valid, non-trivial calls reach engines.
- * The statuses predicted here are checked against the real cuBLAS by the GPU suite. */
+ * The statuses predicted here (status, when not NULL: the shim passes NULL, since cuBLAS itself
+ * answers those calls) are checked against the real cuBLAS by the GPU suite, which is how the
+ * classification is known to be cuBLAS's. */
 #ifndef DFS_CHECK_H
 #define DFS_CHECK_H
 

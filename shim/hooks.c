@@ -22,10 +22,9 @@ static cublasStatus_t gemm(dfs_api api, cublasHandle_t h, cublasOperation_t ta,
 {
     dfs_gemm_call c = {api, ta, tb, m, n, k, alpha, A, lda, sA, B, ldb, sB, beta, C, ldc, sC,
                        batch, algo};
-    cublasStatus_t st;
     int ex = api == DFS_API_GEMMEX || api == DFS_API_GEMMEX_64 || api == DFS_API_GEMMEX_STRIDED ||
              api == DFS_API_GEMMEX_STRIDED_64;
-    dfs_args a = dfs_check_gemm(h, ex, ta, tb, m, n, k, lda, ldb, ldc, batch, algo, &st);
+    dfs_args a = dfs_check_gemm(h, ex, ta, tb, m, n, k, lda, ldb, ldc, batch, algo, NULL);
     return dfs_dispatch_gemm(h, &c, a);
 }
 
@@ -158,8 +157,7 @@ static cublasStatus_t gemv(dfs_api api, cublasHandle_t h, cublasOperation_t t, i
                            int64_t incy)
 {
     dfs_gemv_call c = {api, t, m, n, alpha, A, lda, x, incx, beta, y, incy};
-    cublasStatus_t st;
-    dfs_args a = dfs_check_gemv(h, t, m, n, lda, incx, incy, &st);
+    dfs_args a = dfs_check_gemv(h, t, m, n, lda, incx, incy, NULL);
     return dfs_dispatch_gemv(h, &c, a);
 }
 
@@ -183,8 +181,7 @@ static cublasStatus_t dot(dfs_api api, cublasHandle_t h, int64_t n, const double
                           const double *y, int64_t incy, double *result)
 {
     dfs_dot_call c = {api, n, x, incx, y, incy, result};
-    cublasStatus_t st;
-    dfs_args a = dfs_check_dot(h, n, result, &st);
+    dfs_args a = dfs_check_dot(h, n, result, NULL);
     return dfs_dispatch_dot(h, &c, a);
 }
 

@@ -58,9 +58,8 @@ DFS_EXPORT void cublasDgemm(char transa, char transb, int m, int n, int k, doubl
     }
     dfs_gemm_call c = {DFS_API_LEGACY_DGEMM, (cublasOperation_t)ta, (cublasOperation_t)tb, m, n, k,
                        &alpha, A, lda, 0, B, ldb, 0, &beta, C, ldc, 0, 1, CUBLAS_GEMM_DEFAULT};
-    cublasStatus_t st;
     dfs_args a = dfs_check_gemm(h, 0, c.transa, c.transb, m, n, k, lda, ldb, ldc, 1,
-                                CUBLAS_GEMM_DEFAULT, &st);
+                                CUBLAS_GEMM_DEFAULT, NULL);
     note(dfs_dispatch_gemm(h, &c, a));
     dfs_internal_release(token);
 }
@@ -78,8 +77,7 @@ DFS_EXPORT void cublasDgemv(char trans, int m, int n, double alpha, const double
     }
     dfs_gemv_call c = {DFS_API_LEGACY_DGEMV, (cublasOperation_t)t, m, n, &alpha, A, lda, x, incx,
                        &beta, y, incy};
-    cublasStatus_t st;
-    dfs_args a = dfs_check_gemv(h, c.trans, m, n, lda, incx, incy, &st);
+    dfs_args a = dfs_check_gemv(h, c.trans, m, n, lda, incx, incy, NULL);
     note(dfs_dispatch_gemv(h, &c, a));
     dfs_internal_release(token);
 }
@@ -92,8 +90,7 @@ DFS_EXPORT double cublasDdot(int n, const double *x, int incx, const double *y, 
     if (!h)
         return DFS_REAL(cublasDdot) ? DFS_REAL(cublasDdot)(n, x, incx, y, incy) : 0.0;
     dfs_dot_call c = {DFS_API_LEGACY_DDOT, n, x, incx, y, incy, &r};
-    cublasStatus_t st;
-    dfs_args a = dfs_check_dot(h, n, &r, &st);
+    dfs_args a = dfs_check_dot(h, n, &r, NULL);
     note(dfs_dispatch_dot(h, &c, a));
     dfs_internal_release(token);
     return r;
