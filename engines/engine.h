@@ -82,6 +82,7 @@ typedef struct {
     cudaStream_t stream;              /* the handle's stream: all work goes there */
     cublasPointerMode_t pointer_mode; /* of the handle at the time of the call */
     int device;                       /* CUDA device ordinal of the handle */
+    const dfs_device *dev;            /* the device table's description of it (NULL: unknown) */
     dfs_scratch *scratch;             /* per-handle device workspace */
     const dfs_options *options;       /* engine options from the policy and the mode string */
 } dfs_ctx;

@@ -167,6 +167,7 @@ static cublasStatus_t dispatch(dfs_routine r, cublasHandle_t h, const void *call
         if (st != CUBLAS_STATUS_SUCCESS)
             return st;
         x.device = s ? s->dev.ordinal : -1;
+        x.dev = s ? &s->dev : NULL;
         x.options = &rule.options;
         x.scratch = s ? &s->scratch : NULL;
         if (engine != 0 && (!s || null_operand(r, call) || handle_wants_native(h) ||

@@ -200,7 +200,7 @@ DFS_EXPORT cublasStatus_t cublasDdot_v2_64(cublasHandle_t h, int64_t n, const do
 
 /* ---------- handle lifetime ---------- */
 
-/* Frees this handle's state (timing events; later engines' scratch space) before the real
+/* Frees this handle's state (timing events, the engines' scratch space) before the real
  * destroy, while the handle's context is still alive. */
 DFS_EXPORT cublasStatus_t cublasDestroy_v2(cublasHandle_t h)
 {

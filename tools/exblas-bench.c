@@ -34,7 +34,7 @@
  *                   over S entries (i, j) drawn from a fixed seed of their own, with replacement
  *                   (every entry once when S >= m n), against the correctly rounded
  *                   RN(sum_q op(A)(i,q) op(B)(q,j)) of the reproducible engine's CPU DGEMM
- *                   (engines/ozaki/host.h, default parameters, one 1 x 1 product per entry).  A,
+ *                   (include/reprohost.h, one 1 x 1 product per entry).  A,
  *                   B and C are copied to the host once; the check is not timed.
  * Output (GPU time, CUDA events on the default stream; median and min of R runs):
  *   routine,mode,m,n,k,op,reps,median_ms,min_ms,gflops,gbps,phi,max_rel_err
@@ -61,7 +61,7 @@
 #include "bench-preload.h"
 #include "common.h"
 
-#include "../engines/ozaki/host.h"
+#include "../include/reprohost.h"
 
 #include <cublas_v2.h>
 #include <cuda_runtime_api.h>
@@ -346,7 +346,6 @@ static double check_dgemm(const options *o, const operands *d)
         C = host_copy(d->C, m * n);
     }
     const int ta = o->ta != CUBLAS_OP_N, tb = o->tb != CUBLAS_OP_N;
-    const dfs_oz_params p = dfs_oz_default_params();
     const double alpha = *d->one; /* host pointer mode */
     const int all = (uint64_t)o->check >= (uint64_t)m * n;
     const size_t count = all ? m * n : (size_t)o->check;
@@ -360,9 +359,8 @@ static double check_dgemm(const options *o, const operands *d)
         const double *a = k == 0 ? A : ta ? A + i * lda : A + i;
         const double *b = k == 0 ? B : tb ? B + j : B + j * ldb;
         double ref = 0.0;
-        dfs_oz_stats st;
-        dfs_oz_gemm_host(&p, ta, tb, 1, 1, (int64_t)k, alpha, a, (int64_t)lda, b, (int64_t)ldb,
-                         0.0, &ref, 1, &st);
+        repro_dgemm_host(ta ? 'T' : 'N', tb ? 'T' : 'N', 1, 1, (int64_t)k, alpha, a, (int64_t)lda,
+                         b, (int64_t)ldb, 0.0, &ref, 1);
         const double err = rel_err(C[i + j * ldc], ref);
         if (err > worst || isnan(err)) /* a NaN stays: nothing is > NaN */
             worst = err;

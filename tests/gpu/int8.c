@@ -1,8 +1,8 @@
 /* int8 — the int8 engine (EXBLAS_MODE=int8[:moduli=N][,workspace_mb=M]) through the shim.
  *
- * The engine (engines/ozaki/engine.c, crt_gemm.c, kernels_gemm.cu) computes DGEMM by the Ozaki
+ * The engine (engines/int8/engine.c, engines/oz/crt_gemm.c, kernels.cu) computes DGEMM by the Ozaki
  * scheme II on int8 tensor cores.  Its CPU twin, dfs_oz_crt_gemm_host(..., moduli, fast = 1)
- * (engines/ozaki/host_crt.c), gives the same bits for every output when it gets the same moduli:
+ * (engines/oz/host_crt.c), gives the same bits for every output when it gets the same moduli:
  * the option moduli= when given (this test reads it from EXBLAS_MODE with the engine's rules),
  * else dfs_crt_fast_moduli(k), at least one bit per element (crt_gemm.c's moduli()).  The bits
  * do not depend on blocking, stream, pointer mode, API or transposition (the rows pass merges a
@@ -374,7 +374,7 @@ static void unit_ld_group(void)
             if (!cmp_c("C", "dfs_oz_crt_gemm_host", want, got, g.m, g.n))
                 gt_note("with %s = 1 the GPU's rows pass takes this %s of op(%c) as contiguous "
                         "(a warp per row), with %s = 4 as strided (32 parts): both must merge "
-                        "in the butterfly's order (kernels_gemm.cu, host_gemm.h's row_of_gpu)",
+                        "in the butterfly's order (engines/oz/kernels.cu, host_common.h's row_of_gpu)",
                         col ? "ldb" : "lda", col ? "column" : "row", col ? 'B' : 'A',
                         col ? "ldb" : "lda");
         }
@@ -416,15 +416,13 @@ static void accuracy_group(void)
             gt_fail("%scublasDgemm_v2: status %s", real ? "real " : "", gt_status_name(st));
         gather(out[real], hCo + GUARD, m, n, m);
     }
-    const dfs_oz_params p = dfs_oz_default_params();
     double err[2] = {0, 0};
     int64_t zero = 0, twin_bad = 0, first_bad = -1;
     double tw_first = 0;
     for (int s = 0; s < S; s++) {
         const int64_t i = below(&r, (int)m), j = below(&r, (int)n);
-        dfs_oz_stats st;
         double exact = 0, tw = 0;
-        dfs_oz_gemm_host(&p, 0, 0, 1, 1, k, 1.0, A + i, m, B + j * k, k, 0.0, &exact, 1, &st);
+        repro_dgemm_host('N', 'N', 1, 1, k, 1.0, A + i, m, B + j * k, k, 0.0, &exact, 1);
         twin(0, 0, 1, 1, k, 1.0, A + i, m, B + j * k, k, 0.0, &tw, 1);
         const double got = out[0][i + j * m];
         if (!same(tw, got) && !twin_bad++) {

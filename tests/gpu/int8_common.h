@@ -9,8 +9,9 @@
 #include "layout.h"
 
 #include "../common/gen.h"
-#include "../../engines/ozaki/crt.h"
-#include "../../engines/ozaki/host.h"
+#include "../../engines/oz/crt.h"
+#include "../../engines/oz/host_crt.h"
+#include "../../include/reprohost.h"
 
 #include <inttypes.h>
 #include <math.h>

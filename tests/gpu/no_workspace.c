@@ -10,7 +10,7 @@
 
 #include "../../engines/dd/dd_steps.h"
 #include "../../engines/dd/host.h"
-#include "../../engines/ozaki/host.h"
+#include "../../engines/repro/host.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /* ozaki_sgemm — the ozaki-sgemm engine (EXBLAS_MODE=ozaki-sgemm[:splits=S][,workspace_mb=M])
  * through the shim, against its CPU model and an exact reference.
  *
- * The engine (engines/ozaki/f32_gemm.c, kernels_f32.cu) computes DGEMM from binary32 slices on
+ * The engine (engines/ozaki-sgemm/f32_gemm.c, kernels_f32.cu) computes DGEMM from binary32 slices on
  * cuBLAS SGEMM; its CPU model dfs_oz_f32_gemm_host (host_f32.c, checked against MPFR by the unit
  * tests) gives every output's error bound, valid whatever order SGEMM sums in, or +Inf for the
  * outputs of rows and columns with Inf or NaN.  The model scales and splits each row of op(A)
@@ -41,7 +41,8 @@
 
 #include "../common/gen.h"
 #include "../common/sgemm_gain.h"
-#include "../../engines/ozaki/host.h"
+#include "../../engines/ozaki-sgemm/host.h"
+#include "../../include/reprohost.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -137,9 +138,7 @@ static void check_one(checker *ck, int64_t i, int64_t j, double got, double nat)
     double model = c0, bound = 0, exact = c0;
     dfs_oz_f32_gemm_host(0, 0, 1, 1, k, ck->alpha, row, 1, col, k, ck->beta, &model, 1, splits,
                          &bound);
-    dfs_oz_params p = dfs_oz_default_params();
-    dfs_oz_stats st;
-    dfs_oz_gemm_host(&p, 0, 0, 1, 1, k, ck->alpha, row, 1, col, k, ck->beta, &exact, 1, &st);
+    repro_dgemm_host('N', 'N', 1, 1, k, ck->alpha, row, 1, col, k, ck->beta, &exact, 1);
     free(row);
     ck->checked++;
     checked_all++;
@@ -370,8 +369,6 @@ static void gain(void)
          * exact value does not blow up: the measure of the gain) */
         double e_eng = 0, e_sg = 0, n_eng = 0, n_sg = 0, gm = 0;
         rng r = rng_seed(77);
-        dfs_oz_params p = dfs_oz_default_params();
-        dfs_oz_stats st;
         for (int t = 0; t < 256; t++) {
             const int64_t i = below(&r, (int)n), j = below(&r, (int)n);
             double nrm = 0;
@@ -380,7 +377,7 @@ static void gain(void)
                 nrm += fabs(row[q] * B[q + j * n]);
             }
             double exact = 0, model = 0;
-            dfs_oz_gemm_host(&p, 0, 0, 1, 1, n, 1.0, row, 1, B + j * n, n, 0.0, &exact, 1, &st);
+            repro_dgemm_host('N', 'N', 1, 1, n, 1.0, row, 1, B + j * n, n, 0.0, &exact, 1);
             dfs_oz_f32_gemm_host(0, 0, 1, 1, n, 1.0, row, 1, B + j * n, n, 0.0, &model, 1, splits,
                                  NULL);
             const double ee = fabs(C[i + j * n] - exact), es = fabs((double)Cf[i + j * n] - exact);

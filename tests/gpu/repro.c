@@ -1,10 +1,10 @@
 /* repro — the reproducible engine (EXBLAS_MODE=repro) through the shim.
  *
- * The engine's promise (engines/ozaki/README.md): every output is RN(alpha * sum_k a_k b_k +
+ * The engine's promise (engines/oz/README.md): every output is RN(alpha * sum_k a_k b_k +
  * beta * c), the correctly rounded value of the exact real number, so its bits depend on the
  * inputs only.  Here every output of cublasDdot / Dgemv / Dgemm and their variants, called as
  * ordinary cuBLAS calls, must equal bit for bit what the engine's CPU implementation gives
- * (engines/ozaki/host.c with dfs_oz_default_params(); tests/unit/test_repro.c proves it
+ * (engines/repro/host.c with dfs_oz_default_params(); tests/unit/test_repro.c proves it
  * correctly rounded against MPFR); any NaN equals any NaN.  The CPU result is computed once per
  * logical problem, from tight operands, and stands for every layout, transposition, API, pointer
  * mode, stream and handle (the promise says the bits do not depend on them); the CPU work is

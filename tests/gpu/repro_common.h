@@ -9,7 +9,7 @@
 #include "df_common.h"
 #include "layout.h"
 
-#include "../../engines/ozaki/host.h"
+#include "../../engines/repro/host.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,6 +1,6 @@
 /* exact_ref.c — the unit tests' independent reference for BLAS outputs: RN(alpha * S + beta * c)
  * with S = sum a_k b_k, computed exactly with MPFR and rounded once to binary64 (subnormals
- * included), with IEEE special values and BLAS's conventions (engines/ozaki/README.md).  Used by
+ * included), with IEEE special values and BLAS's conventions (engines/oz/README.md).  Used by
  * test_repro (which must equal it) and test_dd (which must nearly always equal it). */
 #include "exact_ref.h"
 
@@ -44,7 +44,7 @@ static double round_binary64(mpfr_srcptr x)
     return d;
 }
 
-/* The promise (engines/ozaki/README.md), computed independently: RN(alpha * S + beta * c) with
+/* The promise (engines/oz/README.md), computed independently: RN(alpha * S + beta * c) with
  * S = sum_{q<K} a[q*sa] * b[q*sb]; beta == 0: c not read; alpha == 0: a, b not read. */
 double reference(int64_t K, const double *a, int64_t sa, const double *b, int64_t sb,
                  double alpha, double beta, double c)

@@ -1,11 +1,11 @@
-/* repro_crt.c — test_repro's tests of the Ozaki scheme II arithmetic (engines/ozaki/crt.h) and
+/* repro_crt.c — test_repro's tests of the Ozaki scheme II arithmetic (engines/oz/crt.h) and
  * of its correctly rounded CPU DGEMM (host_crt.c): the moduli and their bit count, scaling and
  * residues, the exact product recovered from int8 residues against an exact accumulator, and
  * every DGEMM output equal to dfs_oz_gemm_host's (itself checked against MPFR). */
 #include "repro_test.h"
 
-#include "../../engines/ozaki/crt.h"
-#include "../../engines/ozaki/host_gemm.h"
+#include "../../engines/oz/crt.h"
+#include "../../engines/oz/host_common.h"
 #include "../common/gen.h"
 
 START_TEST(crt_moduli)

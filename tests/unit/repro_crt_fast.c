@@ -1,11 +1,11 @@
 /* repro_crt_fast.c — test_repro's tests of the int8 engine's CPU twin (dfs_oz_crt_gemm_host with
- * fast = 1, engines/ozaki/host_crt.c) beyond repro_crt.c's bound test: Cauchy-Schwarz's equality
+ * fast = 1, engines/oz/host_crt.c) beyond repro_crt.c's bound test: Cauchy-Schwarz's equality
  * case at every moduli count, rows rounded to nearest (errors that do not add up), and results
  * independent of how op(A) and op(B) are stored. */
 #include "repro_test.h"
 
-#include "../../engines/ozaki/crt.h"
-#include "../../engines/ozaki/host_gemm.h"
+#include "../../engines/oz/crt.h"
+#include "../../engines/oz/host_common.h"
 #include "../common/gen.h"
 
 /* The bits per row are as many as Cauchy-Schwarz allows and no more: A = a row of k equal

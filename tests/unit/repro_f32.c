@@ -1,4 +1,4 @@
-/* repro_f32.c — the Ozaki scheme on binary32 products (engines/ozaki/f32split.h, host_f32.c;
+/* repro_f32.c — the Ozaki scheme on binary32 products (engines/ozaki-sgemm/f32split.h, host_f32.c;
  * issue 8), against exact references:
  *   f32_split: dfs_f32_top against frexp, dfs_f32_round_to against nearbyint; the slices of
  *     random rows are binary32 numbers, add up with the rest to the row exactly, and their
@@ -13,7 +13,8 @@
  *     and 5 at phi 2, 6 for 15 at phi 4 (tests/common/sgemm_gain.h). */
 #include "repro_test.h"
 
-#include "../../engines/ozaki/f32split.h"
+#include "../../engines/ozaki-sgemm/f32split.h"
+#include "../../engines/ozaki-sgemm/host.h"
 #include "../common/gen.h"
 #include "../common/sgemm_gain.h"
 

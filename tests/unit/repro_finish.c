@@ -1,5 +1,5 @@
 /* repro_finish.c — test_repro's test of the GPU DGEMM's per-output step, run on the CPU:
- * dfs_oz_finish_output (engines/ozaki/oz_finish.h, the body of the finish kernel) on slice
+ * dfs_oz_finish_output (engines/repro/finish.h, the body of the finish kernel) on slice
  * products computed here.  Every output it writes must be the correctly rounded result of the
  * CPU implementation (dfs_oz_gemm_host, itself tested against MPFR), whatever the slices and
  * pairs taken (d), alpha and beta; an output it does not write must be left as it was; with
@@ -7,7 +7,7 @@
  * ordinary data with the pairs the GPU would take. */
 #include "repro_test.h"
 
-#include "../../engines/ozaki/oz_finish.h"
+#include "../../engines/repro/finish.h"
 #include "../common/gen.h"
 
 typedef struct {
@@ -57,7 +57,7 @@ static void run_finish(const fin_case *f, int sa, int sb, int d, double alpha, d
         for (int j = 0; j < dfs_oz_cols(sb, d, i); j++)
             for (int64_t c = 0; c < n; c++)
                 for (int64_t r = 0; r < m; r++) {
-                    double s = 0.0; /* exact in any order (oz_steps.h) */
+                    double s = 0.0; /* exact in any order (engines/oz/steps.h) */
                     for (int64_t q = 0; q < k; q++)
                         s = fma(slice_of(f->A[r + q * m], f->tauA[r], bb, i),
                                 slice_of(f->B[q + c * k], f->tauB[c], bb, j), s);
@@ -180,7 +180,7 @@ START_TEST(finish_is_correctly_rounded)
         free(f.nrmA);
         free(f.nrmB);
     }
-    printf("finish (oz_finish.h) on the CPU: all pairs of enough slices %ld written, %ld listed, "
+    printf("finish (repro/finish.h) on the CPU: all pairs of enough slices %ld written, %ld listed, "
            "%ld undecided; the GPU's first choice of pairs (alpha 1, beta 0, phi 0-4 data) %ld / "
            "%ld / %ld; random slices and pairs %ld / %ld / %ld; every written output correctly "
            "rounded\n",

@@ -1,9 +1,9 @@
-/* repro_i192.c — test_repro's test of the Ozaki finish's 192-bit fast path (oz_steps.h): cases
+/* repro_i192.c — test_repro's test of the Ozaki finish's 192-bit fast path (engines/oz/steps.h): cases
  * made as the GPU finish kernel makes them, rounded and their margins checked against full
  * accumulators of xacc.h. */
 #include "repro_test.h"
 
-#include "../../engines/ozaki/oz_steps.h"
+#include "../../engines/oz/steps.h"
 #include "../common/gen.h"
 
 #include <inttypes.h>

@@ -1,11 +1,11 @@
-/* repro_plan.c — dfs_oz_plan_blocks (engines/ozaki/plan.c), the block shapes of the int8 and
+/* repro_plan.c — dfs_oz_plan_blocks (engines/oz/plan.c), the block shapes of the int8 and
  * binary32 GEMM paths, against a brute-force search over every candidate: the shape it returns
  * is a candidate (bm = ceil(m / 2^i), bn = ceil(n / 2^j), at most 65536 each), the eval allows
  * it, it fits the budget, its cost is the least of all that fit, and the bytes returned are its
  * need; 0 exactly when nothing fits. */
 #include "repro_test.h"
 
-#include "../../engines/ozaki/plan.h"
+#include "../../engines/oz/plan.h"
 #include "../common/gen.h"
 
 typedef struct {
@@ -20,7 +20,7 @@ static int toy_eval(const void *ctx, int64_t bm, int64_t bn, size_t *need, doubl
     const toy *t = ctx;
     *need = (size_t)(24 * bm * bn + 40 * (bm + bn) + 4096);
     const double passes = bm == t->m ? 1.0 : (double)((t->n + bn - 1) / bn);
-    *cost = (double)t->m * (double)t->n * dfs_oz_thin_factor(bm, bn) +
+    *cost = (double)t->m * (double)t->n * dfs_oz_thin_factor(64.0, bm, bn) +
             300.0 * ((double)t->m * passes + (double)t->n);
     return !(t->forbid && ((bm * bn) & 1));
 }

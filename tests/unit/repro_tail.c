@@ -1,9 +1,9 @@
-/* repro_tail.c — test_repro's test of the Ozaki split's tail bound (oz_steps.h
+/* repro_tail.c — test_repro's test of the Ozaki split's tail bound (engines/oz/steps.h
  * dfs_oz_tail_bound): what the slice pairs left out contribute to one output, summed exactly in
  * full accumulators of xacc.h, must not exceed the bound. */
 #include "repro_test.h"
 
-#include "../../engines/ozaki/oz_steps.h"
+#include "../../engines/oz/steps.h"
 #include "../common/gen.h"
 
 enum { SMAX = 6, KMAX = 1000 };

@@ -6,7 +6,7 @@
 
 #include "../../engines/common/fpe.h"
 #include "../../engines/common/xacc.h"
-#include "../../engines/ozaki/host.h"
+#include "../../engines/repro/host.h"
 
 #include <check.h>
 #include <float.h>

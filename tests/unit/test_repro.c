@@ -1,5 +1,5 @@
 /* test_repro.c — unit tests (Check + MPFR) of the reproducible engine's arithmetic and CPU
- * implementation (engines/common/xacc.h, fpe.h, engines/ozaki/host.c): every output must be
+ * implementation (engines/common/xacc.h, fpe.h, engines/repro/host.c): every output must be
  * RN(alpha * sum a_k b_k + beta * c), the correctly rounded value of the exact real number, as an
  * independent MPFR reference computes it; and the bits must not depend on the order of the
  * elements, the increments, the number of lanes or expansion terms, nor on which path (fast,

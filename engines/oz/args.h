@@ -1,0 +1,106 @@
+/* args.h — the Ozaki-family DGEMM kernels that the engines share (kernels.cu): their list and
+ * argument blocks, plain C for the kernels and the host code that launches them (call.c,
+ * crt_gemm.c, repro/gemm.c). */
+#ifndef DFS_OZ_ARGS_H
+#define DFS_OZ_ARGS_H
+
+#include "crt.h"
+#include "tuning.h"
+
+#include <stdint.h>
+
+/* The kernels of kernels.cu (core/gpu.h's DFS_MODULE list). */
+#define DFS_OZ_KERNELS(X)                                                                          \
+    X(DFS_OZ_K_ROWS, dfs_oz_rows) X(DFS_OZ_K_DIRECT, dfs_oz_direct)                                \
+    X(DFS_OZ_K_RESIDUES, dfs_crt_residues) X(DFS_OZ_K_RESIDUES62, dfs_crt_residues62)              \
+    X(DFS_OZ_K_CRT_FAST, dfs_crt_finish_fast) X(DFS_OZ_K_CRT_FAST14, dfs_crt_finish_fast14)        \
+    X(DFS_OZ_K_CRT_FAST15, dfs_crt_finish_fast15) X(DFS_OZ_K_CRT_FAST16, dfs_crt_finish_fast16)    \
+    X(DFS_OZ_K_CRT_VERIFY, dfs_crt_finish_verify)
+#define DFS_OZ_KERNEL_ID(id, symbol) id,
+enum { DFS_OZ_KERNELS(DFS_OZ_KERNEL_ID) DFS_OZ_K_COUNT };
+#undef DFS_OZ_KERNEL_ID
+
+#define DFS_OZ_SPECIAL (-1)  /* need[] of a row holding Inf or NaN */
+#define DFS_OZ_MAX_SLICES 16  /* the most slices per operand (the option max_splits) */
+
+
+/* Per row of op(X), element (r, q) at X[r * rs + q * qs], q < k: the top exponent tau, the
+ * slices it needs (dfs_oz_row_slices, or DFS_OZ_SPECIAL), its l1 norm (dfs_oz_row_l1), the bound
+ * of its sum of squares (dfs_oz_row_l2sq) when ss is not NULL, and the
+ * largest need over the rows that are not special into *maxneed (zeroed before).  warp_per_row
+ * when qs == 1. */
+typedef struct {
+    const double *X;
+    int64_t rs, qs, rows, k;
+    int *tau, *need, *maxneed;
+    double *nrm, *ss;
+    int beta, warp_per_row;
+    double *consts; /* the kernel also writes 1.0 and 0.0 here (device scalars for cuBLAS) */
+    const double *alpha; /* device pointer mode: the call's alpha; 0 there: X is not read (every
+                            row as a row of zeros), as cuBLAS reads no operand then */
+} dfs_oz_rows_args;
+
+/* One block of C: rows r0 .. r0+bm-1, columns c0 .. c0+bn-1.  The pairs taken are i < sa,
+ * j < dfs_oz_cols(sb, d, i); their products are P[poff[i] + (j * bn + c) * bm + r].  Outputs
+ * that must be computed directly (a special row or column, a window too small, or — verify —
+ * a result that the pairs left out could change) are appended to list[] (r - r0 in the low 16
+ * bits, c - c0 in the high), counted in *count (zeroed before).  verify: every output correctly
+ * rounded (the pairs left out bounded by dfs_oz_tail_bound); stats[0] += the outputs listed for
+ * that, stats[1] += those that d - 1 would have listed (the host's next choice of d). */
+typedef struct {
+    const double *P;
+    int64_t poff[DFS_OZ_MAX_SLICES];
+    int64_t bm, bn, r0, c0, k;
+    int sa, sb, d, beta, verify, fixed_sum;
+    const int *tauA, *tauB, *needA, *needB;
+    const double *nrmA, *nrmB;
+    unsigned long long *stats; /* [2] = seq: the call's number, written too; [3] += listed */
+    unsigned long long seq;
+    const double *alpha, *beta_p; /* device pointers, or NULL: alpha_v, beta_v */
+    double alpha_v, beta_v;
+    double *C;
+    int64_t ldc;
+    /* direct outputs */
+    uint32_t *list;
+    unsigned *count;
+    /* op(A), op(B) for the direct path: (r, q) at A[r * ars + q * aqs], (q, c) at
+     * B[q * bqs + c * bcs] */
+    const double *A, *B;
+    int64_t ars, aqs, bqs, bcs;
+} dfs_oz_finish_args;
+
+
+/* ---- the Ozaki scheme II on integer tensor cores (crt.h, crt_gemm.c) ---- */
+
+/* Residues of rows r0 .. r0+rows-1 of op(X) ((r, q) at X[r * rs + q * qs], q < k) scaled to
+ * integers of bits[r] = dfs_crt_row_bits(L, ss[r], k) bits (dfs_crt_scale with tau[r]; rows
+ * with need[r] == DFS_OZ_SPECIAL, or of zeros, give 0), times y, modulo the first n moduli:
+ * R[(l * rows + (r - r0)) * kp + q], int8, with q from k to kp - 1 zero; bcoef from
+ * dfs_crt_bcoefs (y_l for op(A), 1 for op(B); 2 words when dfs_crt_max_bits(L) <= 62, the
+ * kernel dfs_crt_residues62, else 4, dfs_crt_residues).  The blocks of column 0 write bits[r]. */
+typedef struct {
+    const double *X;
+    int64_t rs, qs, r0, rows, k, kp;
+    const int *tau, *need;
+    const double *ss;
+    int *bits;
+    int L, n;
+    int fast; /* the int8 engine: rows of enough bits rounded to nearest (dfs_crt_rounds) */
+    signed char *R;
+    dfs_crt_bcoef bcoef[DFS_CRT_MODULI];
+} dfs_crt_residue_args;
+
+/* One block of C from the int32 sums of its moduli, Cl[l * bm * bn + c * bm + r]: blk is the
+ * same block as the direct kernel sees it (geometry, rows, list, counters, scalars, C, op(A),
+ * op(B); its slice fields unused), bitsA and bitsB the rows' bits (dfs_crt_residue_args), step
+ * the per-call constants of crt_finish.h.  A grid of ceil(bm / DFS_OZ_FINISH_THREADS) x
+ * min(ceil(bn / 4), 65535) blocks: rows along x, columns along y. */
+typedef struct {
+    const int32_t *Cl;
+    const int *bitsA, *bitsB;
+    const double *ssA, *ssB; /* verify: the bits one modulus fewer would give */
+    dfs_oz_finish_args blk;
+    dfs_crt_step step;
+} dfs_crt_finish_args;
+
+#endif

@@ -1,0 +1,96 @@
+/* call.c — what every Ozaki-family DGEMM on the GPU does per call (call.h): the shared kernels'
+ * module, the call's workspace, the rows pass, the finish block's fields, the direct path. */
+#include "call.h"
+
+#include "../../core/resolve.h"
+
+#include <string.h>
+
+extern const unsigned char dfs_oz_fatbin[];
+DFS_MODULE(module, dfs_oz_fatbin, DFS_OZ_KERNELS);
+
+const CUfunction *dfs_oz_kernels(void)
+{
+    return dfs_module_kernels(&module);
+}
+
+size_t dfs_oz_carve_call(CUdeviceptr base, int64_t m, int64_t n, int ss, dfs_oz_call_ws *w)
+{
+    size_t off = 0;
+    w->consts = dfs_oz_take(base, &off, 4 * sizeof(double));
+    w->maxneed = dfs_oz_take(base, &off, 2 * sizeof(int));
+    w->count = dfs_oz_take(base, &off, sizeof(unsigned));
+    w->stats = dfs_oz_take(base, &off, 4 * sizeof(unsigned long long));
+    w->tauA = dfs_oz_take(base, &off, (size_t)m * sizeof(int));
+    w->needA = dfs_oz_take(base, &off, (size_t)m * sizeof(int));
+    w->tauB = dfs_oz_take(base, &off, (size_t)n * sizeof(int));
+    w->needB = dfs_oz_take(base, &off, (size_t)n * sizeof(int));
+    w->nrmA = dfs_oz_take(base, &off, (size_t)m * sizeof(double));
+    w->nrmB = dfs_oz_take(base, &off, (size_t)n * sizeof(double));
+    w->ssA = ss ? dfs_oz_take(base, &off, (size_t)m * sizeof(double)) : NULL;
+    w->ssB = ss ? dfs_oz_take(base, &off, (size_t)n * sizeof(double)) : NULL;
+    return off;
+}
+
+int dfs_oz_launch_rows(const CUfunction *kern, CUstream st, const double *X, int64_t rs,
+                       int64_t qs, int64_t rows, int64_t k, int *tau, int *need, double *nrm,
+                       double *ss, int *maxneed, int beta, double *consts,
+                       const double *alpha_dev)
+{
+    dfs_oz_rows_args a = {X,   rs, qs,   rows,    k,      tau,      need, maxneed,
+                          nrm, ss, beta, qs == 1, consts, alpha_dev};
+    /* a warp per row in blocks of 256 threads, or DFS_OZ_ROWS_PER_BLOCK rows per block of 32 times
+     * as many threads (kernels.cu; host_common.h's row_of_gpu follows the order) */
+    const int64_t per = DFS_OZ_ROWS_PER_BLOCK;
+    const int64_t blocks = a.warp_per_row ? (rows * 32 + 255) / 256 : (rows + per - 1) / per;
+    return dfs_launch(kern[DFS_OZ_K_ROWS], (unsigned)blocks, 1, 1,
+                      a.warp_per_row ? 256 : (unsigned)(32 * per), 1, st, &a);
+}
+
+void dfs_oz_finish_call_fields(dfs_oz_finish_args *f, const dfs_ctx *x, const dfs_gemm_call *c,
+                               const double *A, const double *B, double *C)
+{
+    const int ta = c->transa != CUBLAS_OP_N, tb = c->transb != CUBLAS_OP_N;
+    const int dev_scalars = x->pointer_mode == CUBLAS_POINTER_MODE_DEVICE;
+    f->k = c->k;
+    f->alpha = dev_scalars ? c->alpha : NULL;
+    f->beta_p = dev_scalars ? c->beta : NULL;
+    f->alpha_v = dev_scalars ? 0 : *c->alpha;
+    f->beta_v = dev_scalars ? 0 : *c->beta;
+    f->C = C;
+    f->ldc = c->ldc;
+    f->A = A;
+    f->B = B;
+    f->ars = ta ? c->lda : 1;
+    f->aqs = ta ? 1 : c->lda;
+    f->bqs = tb ? c->ldb : 1;
+    f->bcs = tb ? 1 : c->ldb;
+}
+
+void dfs_oz_finish_ws_fields(dfs_oz_finish_args *f, const dfs_oz_call_ws *w, uint32_t *list,
+                             int verify, unsigned long long seq)
+{
+    f->tauA = w->tauA;
+    f->tauB = w->tauB;
+    f->needA = w->needA;
+    f->needB = w->needB;
+    f->nrmA = w->nrmA;
+    f->nrmB = w->nrmB;
+    f->stats = verify ? w->stats : NULL;
+    f->seq = seq;
+    f->list = list;
+    f->count = w->count;
+}
+
+int dfs_oz_launch_direct_all(const CUfunction *kern, CUstream st, int sms, const dfs_ctx *x,
+                             const dfs_gemm_call *c, const double *A, const double *B, double *C)
+{
+    dfs_oz_finish_args f;
+    memset(&f, 0, sizeof f);
+    f.bm = c->m;
+    f.bn = c->n;
+    dfs_oz_finish_call_fields(&f, x, c, A, B, C);
+    return dfs_launch(kern[DFS_OZ_K_DIRECT], (unsigned)sms * 4, 1, 1, 32 * DFS_OZ_DIRECT_WARPS, 1,
+                      st, &f);
+}
+

@@ -1,0 +1,67 @@
+/* call.h — what every Ozaki-family DGEMM on the GPU does per call, whichever products it takes
+ * (repro's binary64 slices, the integer tensor cores of crt_gemm.c): the shared kernels
+ * (kernels.cu, args.h), the call's share of the workspace, the rows pass, the fields of a
+ * finish/direct block, and the direct path (every output exact, no workspace). */
+#ifndef DFS_OZ_CALL_H
+#define DFS_OZ_CALL_H
+
+#include "../../core/gpu.h"
+#include "../engine.h"
+#include "args.h"
+
+#include <cuda.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* The tuning numbers for the call's device (tuning.h). */
+static inline const dfs_oz_tuning *dfs_oz_tuning_ctx(const dfs_ctx *x)
+{
+    return dfs_oz_tuning_of(x->dev ? x->dev->cc_major : 0, x->dev ? x->dev->cc_minor : 0);
+}
+
+/* The shared kernels in the current context (DFS_OZ_K_* in args.h), or NULL. */
+const CUfunction *dfs_oz_kernels(void);
+
+/* What every call keeps in the workspace: the rows pass's results (l1 norms; the sums of
+ * squares for the integer path's bits, NULL in scheme I's), scalars for cuBLAS's device pointer
+ * mode (1.0 and 0.0 written by the rows kernel, then room for two int32), the list counter and
+ * the finish kernels' counters. */
+typedef struct {
+    double *consts;
+    int *maxneed, *tauA, *needA, *tauB, *needB;
+    double *nrmA, *nrmB, *ssA, *ssB;
+    unsigned *count;
+    unsigned long long *stats;
+} dfs_oz_call_ws;
+
+/* The next `bytes` of a workspace at base + *off (rounded up to 256 bytes), advancing *off; NULL
+ * when base is 0 (counting only). */
+static inline void *dfs_oz_take(CUdeviceptr base, size_t *off, size_t bytes)
+{
+    void *p = base ? (void *)(uintptr_t)(base + *off) : NULL;
+    *off += (bytes + 255) / 256 * 256;
+    return p;
+}
+
+/* dfs_oz_call_ws for m rows of op(A) and n columns of op(B) from base (0: counting), with the
+ * sums of squares (ss) or without; the bytes. */
+size_t dfs_oz_carve_call(CUdeviceptr base, int64_t m, int64_t n, int ss, dfs_oz_call_ws *w);
+
+/* The rows pass over op(X) ((r, q) at X[r * rs + q * qs]): dfs_oz_rows_args's fields. */
+int dfs_oz_launch_rows(const CUfunction *kern, CUstream st, const double *X, int64_t rs,
+                       int64_t qs, int64_t rows, int64_t k, int *tau, int *need, double *nrm,
+                       double *ss, int *maxneed, int beta, double *consts,
+                       const double *alpha_dev);
+/* The call's fields of a finish/direct block (scalars, C, op(A) and op(B)). */
+void dfs_oz_finish_call_fields(dfs_oz_finish_args *f, const dfs_ctx *x, const dfs_gemm_call *c,
+                               const double *A, const double *B, double *C);
+/* The fields of a finish/direct block that come from the call's workspace: rows, list,
+ * counters (stats only when verifying; seq the call's number). */
+void dfs_oz_finish_ws_fields(dfs_oz_finish_args *f, const dfs_oz_call_ws *w, uint32_t *list,
+                             int verify, unsigned long long seq);
+/* Every output of C by the direct kernel (exact; with alpha = 0, C = RN(beta C) and A and B
+ * are not read).  0 on success. */
+int dfs_oz_launch_direct_all(const CUfunction *kern, CUstream st, int sms, const dfs_ctx *x,
+                             const dfs_gemm_call *c, const double *A, const double *B, double *C);
+
+#endif

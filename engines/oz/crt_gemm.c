@@ -1,0 +1,291 @@
+/* crt_gemm.c — DGEMM by the Ozaki scheme II on integer tensor cores (crt.h; host_crt.c is the
+ * CPU twin, README.md the method):
+ *   dfs_oz_rows        per row of op(A) / column of op(B): top exponent, l1 norm, sum of
+ *                      squares, specials;
+ *   dfs_crt_residues   each row scaled to an integer of dfs_crt_row_bits bits, its int8
+ *                      residues modulo each of N moduli;
+ *   (cuBLAS)           per modulus, the int8 GEMM with exact int32 sums (k < 2^17);
+ *   dfs_crt_finish_*   per output: the exact product of the integers reconstructed (CRT), then
+ *                      fast: C = alpha RN(S) + beta C;  verify: C = RN(alpha S + beta C) when
+ *                      the truncation cannot change it, else listed;
+ *   dfs_oz_direct      the listed outputs (and those with Inf or NaN operands), exactly.
+ * No host synchronisation.  C is computed block by block so that residues and int32 sums stay
+ * within the workspace budget; the blocks change nothing in any output. */
+#include "crt_gemm.h"
+
+#include "../../core/gpu.h"
+#include "../../core/log.h"
+#include "../../core/resolve.h"
+#include "call.h"
+#include "crt.h"
+#include "feedback.h"
+#include "plan.h"
+
+#include <stdint.h>
+#include <string.h>
+
+typedef struct {
+    dfs_oz_call_ws c;
+    signed char *RA, *RB;
+    int32_t *Cl;
+    uint32_t *list;
+    int *bitsA, *bitsB;
+} layout;
+
+/* Bytes for blocks of bm x bn with N moduli and k padded to kp; fills l from base when
+ * base != 0. */
+static size_t carve(CUdeviceptr base, int64_t m, int64_t n, int64_t kp, int64_t bm, int64_t bn,
+                    int N, layout *l)
+{
+    size_t off = dfs_oz_carve_call(base, m, n, 1, &l->c);
+    l->RA = dfs_oz_take(base, &off, (size_t)N * bm * kp);
+    l->RB = dfs_oz_take(base, &off, (size_t)N * bn * kp);
+    l->Cl = dfs_oz_take(base, &off, (size_t)N * bm * bn * sizeof(int32_t));
+    l->list = dfs_oz_take(base, &off, (size_t)(bm * bn) * sizeof(uint32_t));
+    l->bitsA = dfs_oz_take(base, &off, (size_t)m * sizeof(int));
+    l->bitsB = dfs_oz_take(base, &off, (size_t)n * sizeof(int));
+    return off;
+}
+
+/* The blocks (dfs_oz_plan_blocks) at the least cost, in int8 operations: the GEMMs (thin
+ * blocks slower: dfs_oz_thin_factor) and the memory traffic at tuning.h's operations per byte;
+ * blocks of more than tuning.h's block_outputs are refused (cuBLAS's int8 GEMMs run faster on
+ * smaller ones; the cap, not the cost, decides only for larger blocks).  Column blocks are the
+ * outer loop: op(B)'s residues are made once, op(A)'s once per column block unless one row
+ * block holds all of op(A); each residue pass reads 8 and writes N bytes per element. */
+typedef struct {
+    int64_t m, n, kp;
+    int N;
+    const dfs_oz_tuning *t;
+} plan_in;
+
+static int eval_block(const void *ctx, int64_t bm, int64_t bn, size_t *need, double *cost)
+{
+    const plan_in *p = ctx;
+    layout dry; /* carve() only counting */
+    *need = carve(0, p->m, p->n, p->kp, bm, bn, p->N, &dry);
+    /* the finish steps through the sums in 32-bit offsets (dfs_crt_reconstruct) */
+    if ((uint64_t)p->N * (uint64_t)(bm * bn) >= ((uint64_t)1 << 32))
+        return 0;
+    if (bm * bn > p->t->crt_block_outputs)
+        return 0;
+    const double passes_a = bm == p->m ? 1.0 : (double)((p->n + bn - 1) / bn);
+    const double gemm = 2.0 * p->N * (double)p->m * (double)p->n * (double)p->kp *
+                        dfs_oz_thin_factor(p->t->thin, bm, bn);
+    const double bytes = (8.0 + p->N) * (double)p->kp * ((double)p->m * passes_a + (double)p->n);
+    *cost = gemm + p->t->crt_ops_per_byte * bytes;
+    return 1;
+}
+
+typedef struct {
+    const dfs_ctx *x;
+    const dfs_crt_gemm_opts *o;
+    const CUfunction *k;
+    CUstream st;
+    int sms;
+} run;
+
+/* The words per element of the residue kernel's byte form (dfs_crt_bcoefs) with L bits of
+ * moduli: 2 when no row gets more than 62 bits (dfs_crt_max_bits), else 4. */
+static int residue_words(int L)
+{
+    return dfs_crt_max_bits(L) <= 62 ? 2 : 4;
+}
+
+/* The residues of rows r0 .. r0+rows-1 of an operand: a (its fields but the rows set once per
+ * call, its coefficients for residue_words(a->L) words). */
+static int launch_residues(const run *R, dfs_crt_residue_args *a, int64_t r0, int64_t rows)
+{
+    if (rows <= 0 || a->kp <= 0)
+        return 0;
+    a->r0 = r0;
+    a->rows = rows;
+    return dfs_launch(R->k[residue_words(a->L) == 2 ? DFS_OZ_K_RESIDUES62 : DFS_OZ_K_RESIDUES],
+                      (unsigned)((a->kp + 63) / 64), (unsigned)((rows + 31) / 32), 1, 256, 1,
+                      R->st, a);
+}
+
+/* The moduli of a call: fast, the option or the default; verify, the guess (feedback.h) from
+ * the bits an output needs to be decided in most cases: 53, half of log2 k for the growth of
+ * the sum, 16 to spare. */
+static int moduli(const run *R, int64_t k, unsigned long long *seq)
+{
+    int N;
+    if (!R->o->verify) {
+        N = R->o->moduli > 0 ? R->o->moduli : dfs_crt_fast_moduli(k);
+    } else {
+        const int want = 53 + (dfs_oz_ceil_log2(k) + 1) / 2 + 16;
+        const int first = dfs_crt_count(want, k);
+        N = dfs_oz_fb_choose(DFS_OZ_FB_MODULI, R->x->device, first ? first : DFS_CRT_MODULI, seq);
+    }
+    /* at least one bit per element whatever the data, at most all the moduli */
+    while (N < DFS_CRT_MODULI && dfs_crt_scale_bits(N, k) < 1)
+        N++;
+    return N > DFS_CRT_MODULI ? DFS_CRT_MODULI : N;
+}
+
+static cublasStatus_t one_gemm(const run *R, const dfs_gemm_call *c, const double *A,
+                               const double *B, double *C)
+{
+    const int64_t m = c->m, n = c->n, k = c->k, kp = (k + 15) / 16 * 16;
+    const int ta = c->transa != CUBLAS_OP_N, tb = c->transb != CUBLAS_OP_N;
+    /* op(A)(r, q) = A[r * ars + q * aqs]; op(B)(q, col) = B[q * bqs + col * bcs] */
+    const int64_t ars = ta ? c->lda : 1, aqs = ta ? 1 : c->lda;
+    const int64_t bqs = tb ? c->ldb : 1, bcs = tb ? 1 : c->ldb;
+    const int dev_scalars = R->x->pointer_mode == CUBLAS_POINTER_MODE_DEVICE;
+    const int verify = R->o->verify;
+    unsigned long long seq = 0;
+    const int N = moduli(R, k > 0 ? k : 1, &seq);
+    int64_t bm = 0, bn = 0;
+    const plan_in pin = {m, n, kp, N, dfs_oz_tuning_ctx(R->x)};
+    const size_t need = dfs_oz_plan_blocks(m, n, R->o->workspace, eval_block, &pin, &bm, &bn);
+    if (dfs_log_on(DFS_LOG_TRACE))
+        dfs_log(DFS_LOG_TRACE, "%s: dgemm %lld x %lld x %lld on int8 tensor cores: %d moduli "
+                "(%d bits and more per element), blocks %lld x %lld, workspace %zu bytes",
+                verify ? "repro" : "int8", (long long)m, (long long)n, (long long)k, N,
+                dfs_crt_scale_bits(N, k > 0 ? k : 1), (long long)bm, (long long)bn, need);
+    if (!need)
+        return DFS_STATUS_DECLINED;
+    CUdeviceptr base = dfs_scratch_get(R->x->scratch, need, R->st);
+    if (!base)
+        return DFS_STATUS_DECLINED;
+    layout l;
+    carve(base, m, n, kp, bm, bn, N, &l);
+    if (verify)
+        dfs_oz_fb_note(DFS_OZ_FB_MODULI, R->x->device, seq, m * n, N, 1);
+    volatile dfs_oz_fb_dev *fb = verify ? dfs_oz_fb_slot(DFS_OZ_FB_MODULI, R->x->device) : NULL;
+
+    /* 1. rows and columns; int32 1 and 0 for cuBLAS's device scalars */
+    int32_t *ione = (int32_t *)(l.c.consts + 2), *izero = ione + 1;
+    int err = 0;
+    err |=
+        DFS_DRV(cuMemsetD32Async)((CUdeviceptr)(uintptr_t)l.c.maxneed, 0, 2, R->st) != CUDA_SUCCESS;
+    err |=
+        DFS_DRV(cuMemsetD32Async)((CUdeviceptr)(uintptr_t)l.c.stats, 0, 8, R->st) != CUDA_SUCCESS;
+    err |= DFS_DRV(cuMemsetD32Async)((CUdeviceptr)(uintptr_t)ione, 1, 1, R->st) != CUDA_SUCCESS;
+    err |= DFS_DRV(cuMemsetD32Async)((CUdeviceptr)(uintptr_t)izero, 0, 1, R->st) != CUDA_SUCCESS;
+    const int beta_bits = dfs_oz_beta(k > 0 ? k : 1); /* the rows pass's slice count: unused */
+    err |= dfs_oz_launch_rows(R->k, R->st, A, ars, aqs, m, k, l.c.tauA, l.c.needA, l.c.nrmA,
+                              l.c.ssA, l.c.maxneed, beta_bits, l.c.consts,
+                              dev_scalars ? c->alpha : NULL);
+    err |= dfs_oz_launch_rows(R->k, R->st, B, bcs, bqs, n, k, l.c.tauB, l.c.needB, l.c.nrmB,
+                              l.c.ssB, l.c.maxneed + 1, beta_bits, NULL,
+                              dev_scalars ? c->alpha : NULL);
+    if (err)
+        return CUBLAS_STATUS_EXECUTION_FAILED;
+
+    dfs_crt_finish_args f;
+    memset(&f, 0, sizeof f);
+    dfs_crt_table_init(&f.step.tab, N);
+    f.bitsA = l.bitsA;
+    f.bitsB = l.bitsB;
+    f.ssA = l.c.ssA;
+    f.ssB = l.c.ssB;
+    f.step.L = dfs_crt_bits(N);
+    f.step.lower_L = verify && N > 1 ? dfs_crt_bits(N - 1) : 0;
+    f.step.verify = verify;
+    f.step.k = k;
+    f.Cl = l.Cl;
+    dfs_oz_finish_ws_fields(&f.blk, &l.c, l.list, verify, seq);
+    dfs_oz_finish_call_fields(&f.blk, R->x, c, A, B, C);
+
+    const int32_t one = 1, zero = 0;
+    const void *one_p = dev_scalars ? (const void *)ione : &one;
+    const void *zero_p = dev_scalars ? (const void *)izero : &zero;
+    /* op(A)'s residues carry y_l (dfs_crt_bcoefs), op(B)'s not */
+    dfs_crt_residue_args ra = {A, ars, aqs, 0, 0, k, kp, l.c.tauA, l.c.needA, l.c.ssA,
+                               l.bitsA, f.step.L, N, !verify, l.RA, {{{0}, 0}}};
+    dfs_crt_residue_args rb = {B, bcs, bqs, 0, 0, k, kp, l.c.tauB, l.c.needB, l.c.ssB,
+                               l.bitsB, f.step.L, N, !verify, l.RB, {{{0}, 0}}};
+    dfs_crt_bcoefs(&f.step.tab, 1, residue_words(f.step.L), ra.bcoef);
+    dfs_crt_bcoefs(&f.step.tab, 0, residue_words(f.step.L), rb.bcoef);
+    if (bm == m)
+        err |= launch_residues(R, &ra, 0, m);
+    for (int64_t c0 = 0; c0 < n && !err; c0 += bn) {
+        const int64_t nb = n - c0 < bn ? n - c0 : bn;
+        err |= launch_residues(R, &rb, c0, nb);
+        for (int64_t r0 = 0; r0 < m && !err; r0 += bm) {
+            const int64_t mb = m - r0 < bm ? m - r0 : bm;
+            if (bm != m)
+                err |= launch_residues(R, &ra, r0, mb);
+            if (err)
+                break;
+            if (kp > 0) {
+                /* Cl_l = RA_l^T RB_l, int8 in, exact int32 sums */
+                /* one call per modulus: cuBLAS picks faster tiles for it than for one strided
+                 * batched call (README.md, Measurements) */
+                cublasStatus_t s = CUBLAS_STATUS_SUCCESS;
+                for (int q = 0; q < N && s == CUBLAS_STATUS_SUCCESS; q++)
+                    s = DFS_REAL(cublasGemmEx_64)(R->x->handle, CUBLAS_OP_T, CUBLAS_OP_N, mb, nb,
+                                                  kp, one_p, l.RA + q * mb * kp, CUDA_R_8I, kp,
+                                                  l.RB + q * nb * kp, CUDA_R_8I, kp, zero_p,
+                                                  l.Cl + q * mb * nb, CUDA_R_32I, mb,
+                                                  CUBLAS_COMPUTE_32I, CUBLAS_GEMM_DEFAULT);
+                if (s != CUBLAS_STATUS_SUCCESS) {
+                    dfs_log_once(DFS_LOG_ERROR, "crt-gemm-cublas", "%s: an int8 GEMM (cuBLAS) "
+                                 "failed with status %d", verify ? "repro" : "int8", (int)s);
+                    return s;
+                }
+            }
+            if (DFS_DRV(cuMemsetD32Async)((CUdeviceptr)(uintptr_t)l.c.count, 0, 1, R->st) !=
+                CUDA_SUCCESS)
+                return CUBLAS_STATUS_EXECUTION_FAILED;
+            f.blk.bm = mb;
+            f.blk.bn = nb;
+            f.blk.r0 = r0;
+            f.blk.c0 = c0;
+            /* the fast kernels for 14 to 16 moduli have them as a constant; four columns per
+             * block (crt_finish, kernels.cu) */
+            const int fk = N == 14 ? DFS_OZ_K_CRT_FAST14
+                           : N == 15 ? DFS_OZ_K_CRT_FAST15
+                           : N == 16 ? DFS_OZ_K_CRT_FAST16
+                                     : DFS_OZ_K_CRT_FAST;
+            const int64_t gy = (nb + 3) / 4;
+            err |= dfs_launch(R->k[verify ? DFS_OZ_K_CRT_VERIFY : fk],
+                              (unsigned)((mb + DFS_OZ_FINISH_THREADS - 1) /
+                                         DFS_OZ_FINISH_THREADS),
+                              (unsigned)(gy < 65535 ? gy : 65535), 1, DFS_OZ_FINISH_THREADS, 1,
+                              R->st, &f);
+            err |= dfs_launch(R->k[DFS_OZ_K_DIRECT], (unsigned)R->sms * 4, 1, 1,
+                              32 * DFS_OZ_DIRECT_WARPS, 1, R->st, &f.blk);
+        }
+    }
+    if (err)
+        return CUBLAS_STATUS_EXECUTION_FAILED;
+    /* the counters (and the call's number) back to the host for the next call's moduli */
+    if (fb && DFS_DRV(cuMemcpyDtoHAsync)((void *)fb->stats, (CUdeviceptr)(uintptr_t)l.c.stats,
+                                         4 * sizeof(unsigned long long), R->st) != CUDA_SUCCESS)
+        return CUBLAS_STATUS_EXECUTION_FAILED;
+    return CUBLAS_STATUS_SUCCESS;
+}
+
+cublasStatus_t dfs_crt_dgemm_gpu(const dfs_ctx *x, const dfs_gemm_call *c,
+                                 const dfs_crt_gemm_opts *o)
+{
+    if (c->k >= DFS_CRT_MAX_K) /* int32 sums could overflow */
+        return DFS_STATUS_DECLINED;
+    run R;
+    R.x = x;
+    R.o = o;
+    R.st = (CUstream)x->stream;
+    R.k = dfs_oz_kernels();
+    R.sms = dfs_sm_count(x->device);
+    if (!R.k || !DFS_REAL(cublasGemmEx_64) || !DFS_DRV(cuMemsetD32Async) ||
+        !DFS_DRV(cuMemcpyDtoHAsync))
+        return DFS_STATUS_DECLINED;
+    pthread_mutex_lock(&x->scratch->lock);
+    cublasStatus_t s = CUBLAS_STATUS_SUCCESS;
+    for (int64_t i = 0; i < c->batch && s == CUBLAS_STATUS_SUCCESS; i++) {
+        s = one_gemm(&R, c, c->A + i * c->strideA, c->B + i * c->strideB, c->C + i * c->strideC);
+        if (s == DFS_STATUS_DECLINED && i > 0) {
+            /* a later entry cannot get the workspace the first one had: cannot happen (the
+             * same sizes), but never leave a batch half done */
+            s = CUBLAS_STATUS_EXECUTION_FAILED;
+        }
+    }
+    dfs_scratch_unlock(x->scratch);
+    if (s == CUBLAS_STATUS_EXECUTION_FAILED)
+        dfs_log_once(DFS_LOG_ERROR, "crt-gemm", "%s: a DGEMM kernel failed",
+                     o->verify ? "repro" : "int8");
+    return s;
+}

@@ -1,0 +1,21 @@
+/* crt_gemm.h — the DGEMM by the Ozaki scheme II on integer tensor cores (crt_gemm.c): the int8
+ * engine's product (fast) and repro's correctly rounded one on the same residues (verify). */
+#ifndef DFS_OZ_CRT_GEMM_H
+#define DFS_OZ_CRT_GEMM_H
+
+#include "../engine.h"
+
+#include <stddef.h>
+
+typedef struct {
+    int verify;       /* 1: correctly rounded (repro); 0: the int8 engine's fast result */
+    int moduli;       /* fast: the moduli (0: dfs_crt_fast_moduli); verify: unused (guessed) */
+    size_t workspace; /* bytes of scratch a call may use */
+} dfs_crt_gemm_opts;
+
+/* DFS_STATUS_DECLINED when it cannot take the call (k >= 2^17, no kernels, or no workspace):
+ * nothing has been written then. */
+cublasStatus_t dfs_crt_dgemm_gpu(const dfs_ctx *x, const dfs_gemm_call *c,
+                                 const dfs_crt_gemm_opts *o);
+
+#endif

@@ -1,0 +1,217 @@
+/* device.cuh — device helpers of the Ozaki-family kernels (kernels.cu, ../repro/kernels_*.cu):
+ * exact accumulators in shared memory updated with 64-bit integer atomics (xacc.h's layout), the
+ * slow path that adds every product of one output into such an accumulator with one warp, and
+ * what a finish kernel does with an output it cannot write (the list, the counters). */
+#ifndef DFS_OZ_DEVICE_CUH
+#define DFS_OZ_DEVICE_CUH
+
+#include "../common/fpe.h"
+#include "steps.h"
+
+/* Element i of a BLAS vector of n with increment inc. */
+__device__ __forceinline__ int64_t vidx(int64_t i, int64_t inc, int64_t n)
+{
+    return (inc > 0 ? 0 : (n - 1) * -inc) + i * inc;
+}
+
+/* w += (-1)^neg M 2^e, w a full accumulator (DFS_X_WORDS words from DFS_X_LSB) that other
+ * threads update too.  Every finite double and product fits. */
+__device__ __forceinline__ void atomic_add(long long *w, int neg, dfs_u128 M, int e)
+{
+    int q;
+    uint32_t d[5];
+    if (M == 0 || !dfs_x_place(DFS_X_WORDS, DFS_X_LSB, M, e, &q, d))
+        return;
+    for (int j = 0; j < 5; j++)
+        if (d[j])
+            atomicAdd((unsigned long long *)&w[q + j],
+                      neg ? 0ull - (unsigned long long)d[j] : (unsigned long long)d[j]);
+}
+
+__device__ __forceinline__ void atomic_add_double(long long *w, double v)
+{
+    uint64_t m;
+    int e;
+    int neg = dfs_d_split(v, &m, &e);
+    atomic_add(w, neg, (dfs_u128)m, e);
+}
+
+__device__ __forceinline__ void atomic_add_product(long long *w, double x, double y)
+{
+    uint64_t mx, my;
+    int ex, ey;
+    int neg = dfs_d_split(x, &mx, &ex) ^ dfs_d_split(y, &my, &ey);
+    atomic_add(w, neg, (dfs_u128)mx * my, ex + ey);
+}
+
+/* A product into an accumulator on the slow path; returns its special flags. */
+__device__ __forceinline__ unsigned slow_product(long long *w, double x, double y)
+{
+    unsigned f = dfs_x_product_flags(x, y);
+    if (!f)
+        atomic_add_product(w, x, y);
+    return f;
+}
+
+__device__ __forceinline__ int64_t min64(int64_t a, int64_t b)
+{
+    return a < b ? a : b;
+}
+
+/* OR over the warp (all lanes active). */
+__device__ __forceinline__ unsigned warp_or(unsigned f)
+{
+    for (int off = 16; off > 0; off >>= 1)
+        f |= __shfl_xor_sync(0xffffffffu, f, off);
+    return f;
+}
+
+__device__ __forceinline__ void zero_words(long long *w, int n, int tid, int nthreads)
+{
+    for (int i = tid; i < n; i += nthreads)
+        w[i] = 0;
+}
+
+/* Products per block before its accumulator words could overflow (each addition puts less than
+ * 2^32 into a word): the slow paths normalise in between. */
+#define SLOW_ROUND (1ll << 28)
+
+/* The full accumulator in the words w (filled by atomics: not normalised). */
+__device__ __forceinline__ dfs_xacc view(long long *w)
+{
+    dfs_xacc a;
+    a.w = (int64_t *)w;
+    a.nw = DFS_X_WORDS;
+    a.lsb = DFS_X_LSB;
+    a.pending = 1;
+    return a;
+}
+
+/* Carry propagation of a shared accumulator by one thread (the others wait at the barriers). */
+__device__ void normalize_shared(long long *w)
+{
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        dfs_xacc a = view(w);
+        dfs_x_normalize(&a);
+    }
+    __syncthreads();
+}
+
+/* Terms per lane of the fast way of warp_exact_products (fpe.h). */
+#define DFS_OZ_LANE_TERMS 4
+
+/* One warp adds the K products a[q*sa] * x(q) (x a BLAS vector of xn with increment incx) into
+ * the full accumulator w (shared, zeroed), and returns the special flags (the same in every
+ * lane).  The accumulator is normalised at the end.
+ * First the fast way: each lane adds its products exactly into a short expansion (fpe.h), and
+ * only the expansions go into w (a few atomics per lane instead of a few per product, which
+ * serialise on the same words).  If any lane's expansion spilled, w is still zero and every
+ * product goes into it, in rounds that keep the words in range.  Not inlined: inlined into
+ * dfs_oz_gemv_final, sm_100's register allocation spilled. */
+__device__ __noinline__ unsigned warp_exact_products(long long *w, int64_t K, const double *a, int64_t sa,
+                                        const double *x, int64_t incx, int64_t xn)
+{
+    const int lane = threadIdx.x & 31;
+    double t[DFS_OZ_LANE_TERMS];
+#pragma unroll
+    for (int i = 0; i < DFS_OZ_LANE_TERMS; i++)
+        t[i] = 0.0;
+    unsigned g = 0;
+    for (int64_t q = lane; q < K; q += 32)
+        g |= dfs_fpe_add_product(t, DFS_OZ_LANE_TERMS, a[q * sa], x[vidx(q, incx, xn)]);
+    g = warp_or(g);
+    if (!(g & DFS_FPE_SPILL)) {
+#pragma unroll
+        for (int i = 0; i < DFS_OZ_LANE_TERMS; i++)
+            if (t[i] != 0)
+                atomic_add_double(w, t[i]);
+    } else {
+        g = 0;
+        for (int64_t q0 = 0; q0 < K; q0 += SLOW_ROUND) {
+            const int64_t q1 = min64(K, q0 + SLOW_ROUND);
+            for (int64_t q = q0 + lane; q < q1; q += 32)
+                g |= slow_product(w, a[q * sa], x[vidx(q, incx, xn)]);
+            __syncwarp();
+            if (lane == 0) {
+                dfs_xacc n = view(w);
+                dfs_x_normalize(&n);
+            }
+            __syncwarp();
+        }
+        g = warp_or(g);
+    }
+    __syncwarp();
+    if (lane == 0) {
+        dfs_xacc n = view(w);
+        dfs_x_normalize(&n);
+    }
+    __syncwarp();
+    return g & DFS_X_SPECIAL;
+}
+
+/* *out = RN(alpha * S + beta * *out), S the value of the accumulator w with special flags
+ * `flags` (xacc.h's; beta == 0: *out not read).  One thread; scratch: DFS_X_WORDS words. */
+/* The non-zero words of the accumulator w (DFS_X_WORDS words, not normalised) as an accumulator
+ * of their own (dfs_x_window, xacc.h).  The lanes of the warp find the window together: every
+ * lane calls it, after w is complete (__syncwarp). */
+__device__ __forceinline__ dfs_xacc view_window(long long *w)
+{
+    int lo = DFS_X_WORDS, hi = -1;
+    for (int j = threadIdx.x & 31; j < DFS_X_WORDS; j += 32)
+        if (w[j]) {
+            lo = lo < j ? lo : j;
+            hi = j; /* j grows */
+        }
+    for (int off = 16; off > 0; off >>= 1) {
+        const int l2 = __shfl_xor_sync(0xffffffffu, lo, off);
+        const int h2 = __shfl_xor_sync(0xffffffffu, hi, off);
+        lo = l2 < lo ? l2 : lo;
+        hi = h2 > hi ? h2 : hi;
+    }
+    return dfs_x_window((int64_t *)w, DFS_X_WORDS, DFS_X_LSB, lo, hi);
+}
+
+/* *out = RN(alpha S + beta *out) (beta = 0: *out not read) for the exact sum S in w: every lane
+ * of the warp calls it (the window of view_window), lane 0 rounds and stores.  The rounding
+ * walks the few words that hold the value instead of all DFS_X_WORDS. */
+__device__ void finish_output(long long *w, long long *scratch, unsigned flags, double alpha,
+                              double beta, double *out)
+{
+    dfs_xacc s = view_window(w);
+    if ((threadIdx.x & 31) != 0)
+        return;
+    const double c = beta != 0 ? *out : 0.0;
+    dfs_x_axpby(&s, flags & DFS_X_SPECIAL, alpha, beta, c, (int64_t *)scratch, DFS_X_WORDS, out);
+}
+
+/* ---- what every finish kernel does with an output it cannot write ---- */
+
+/* (r - r0) and (c - c0) of a listed output, 16 bits each (blocks are at most 65536 wide). */
+__device__ __forceinline__ uint32_t pack_rc(int64_t r, int64_t c)
+{
+    return (uint32_t)r | ((uint32_t)c << 16);
+}
+
+/* The finish kernels' counters for the host's next guess (feedback.h): undecided outputs, those
+ * one step fewer would have left undecided, listed ones; thread e == 0 writes the call's
+ * number.  Every thread of the warp calls it: one atomic per warp and counter. */
+__device__ __forceinline__ void count_outputs(unsigned long long *stats, unsigned long long seq,
+                                              int64_t e, int how, int lower)
+{
+    if (e == 0)
+        stats[2] = seq;
+    const unsigned und = __ballot_sync(0xffffffffu, how == DFS_OZ_UNDECIDED);
+    const unsigned low = __ballot_sync(0xffffffffu, how == DFS_OZ_UNDECIDED || lower);
+    const unsigned lst = __ballot_sync(0xffffffffu, how != DFS_OZ_WRITTEN);
+    if ((threadIdx.x & 31) == 0) {
+        if (und)
+            atomicAdd(&stats[0], (unsigned long long)__popc(und));
+        if (low)
+            atomicAdd(&stats[1], (unsigned long long)__popc(low));
+        if (lst)
+            atomicAdd(&stats[3], (unsigned long long)__popc(lst));
+    }
+}
+
+#endif

@@ -1,0 +1,113 @@
+/* host_crt.c — the DGEMM by the Ozaki scheme II (crt.h) on the CPU: the algorithm of the
+ * integer tensor-core path (kernels.cu, crt_gemm.c) step for step, with the int8 GEMMs as
+ * plain loops and the same per-output finish (crt_finish.h), so the GPU's bits can be checked.
+ * Verifying (fast = 0): every output is RN(alpha op(A) op(B) + beta C), the same bits as
+ * dfs_oz_gemm_host; an output the truncated product cannot decide, or one with a special
+ * operand, is computed exactly and directly.  fast = 1: the int8 engine's result. */
+#include "host_crt.h"
+
+#include "crt_finish.h"
+#include "host_common.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* The residues of row r of op(A) (is_b: column r of op(B)) modulo the n moduli, as the GPU's
+ * residue kernel makes them (op(A)'s times y_l: dfs_crt_coefs): R[(l * rows + r) * k + q];
+ * bits[r], the row's bits. */
+static void residues(const gemm_in *g, int is_b, int64_t rows, const dfs_oz_row *info,
+                     const dfs_crt_table *tab, int L, int fast, int *bits, signed char *R)
+{
+    const int64_t k = g->k;
+    uint32_t coef[DFS_CRT_MODULI][DFS_CRT_ALIMBS];
+    dfs_crt_coefs(tab, !is_b, coef);
+    for (int64_t r = 0; r < rows; r++) {
+        const int live = !info[r].special && info[r].tau != DFS_OZ_NONE_TAU;
+        const int b = info[r].special ? 0 : dfs_crt_row_bits(L, dfs_oz_row_l2sq(info[r], k), k);
+        bits[r] = b;
+        for (int64_t q = 0; q < k; q++) {
+            const double v = is_b ? opB(g->tb, g->B, g->ldb, q, r) : opA(g->ta, g->A, g->lda, r, q);
+            dfs_crt_int x = {{0, 0, 0, 0, 0}};
+            if (live)
+                dfs_crt_int_of(v, info[r].tau, b, dfs_crt_rounds(fast, b), &x);
+            for (int l = 0; l < tab->n; l++)
+                R[((size_t)l * rows + r) * k + q] = (signed char)dfs_crt_residue_limbs(
+                    &x, dfs_crt_limbs(b), coef[l], (unsigned)dfs_crt_modulus(l));
+        }
+    }
+}
+
+void dfs_oz_crt_gemm_host(int transa, int transb, int64_t m, int64_t n, int64_t k, double alpha,
+                          const double *A, int64_t lda, const double *B, int64_t ldb, double beta,
+                          double *C, int64_t ldc, int moduli, int fast, dfs_oz_stats *st)
+{
+    memset(st, 0, sizeof *st);
+    if (m <= 0 || n <= 0)
+        return;
+    const gemm_in g = {transa, transb, m, n, k, A, B, lda, ldb};
+    dfs_crt_step step;
+    memset(&step, 0, sizeof step);
+    const int nmod = k < DFS_CRT_MAX_K && moduli >= 1 && moduli <= DFS_CRT_MODULI ? moduli : 0;
+    dfs_crt_table_init(&step.tab, nmod);
+    step.L = dfs_crt_bits(nmod);
+    step.lower_L = !fast && nmod > 1 ? dfs_crt_bits(nmod - 1) : 0;
+    step.verify = !fast;
+    step.k = k;
+    dfs_oz_row *ia = calloc((size_t)m, sizeof *ia), *ib = calloc((size_t)n, sizeof *ib);
+    const size_t kk = k > 0 ? (size_t)k : 1;
+    signed char *RA = malloc((size_t)(nmod ? nmod : 1) * (size_t)m * kk);
+    signed char *RB = malloc((size_t)(nmod ? nmod : 1) * (size_t)n * kk);
+    int *bA = calloc((size_t)m, sizeof *bA), *bB = calloc((size_t)n, sizeof *bB);
+    /* without moduli (a k too large, or none asked) or memory, every output directly */
+    const int usable =
+        ia && ib && RA && RB && bA && bB && nmod && dfs_crt_scale_bits(nmod, k > 0 ? k : 1) > 0;
+    if (usable) {
+        for (int64_t r = 0; r < m; r++)
+            ia[r] = row_of_gpu(&g, 0, r);
+        for (int64_t c = 0; c < n; c++)
+            ib[c] = row_of_gpu(&g, 1, c);
+        residues(&g, 0, m, ia, &step.tab, step.L, fast, bA, RA);
+        residues(&g, 1, n, ib, &step.tab, step.L, fast, bB, RB);
+    }
+    st->slices_a = st->slices_b = nmod;
+    int64_t win[DFS_OZ_WIN], res[DFS_OZ_RWIN];
+    for (int64_t c = 0; c < n; c++)
+        for (int64_t r = 0; r < m; r++) {
+            double *out = &C[r + c * ldc];
+            int done = 0;
+            if (usable) {
+                /* the int8 GEMMs, one per modulus (int32 accumulation: exact for k < 2^17) */
+                int32_t sums[DFS_CRT_MODULI];
+                for (int l = 0; l < nmod; l++) {
+                    const signed char *x = RA + ((size_t)l * m + r) * kk;
+                    const signed char *y = RB + ((size_t)l * n + c) * kk;
+                    int32_t s = 0;
+                    for (int64_t q = 0; q < k; q++)
+                        s += (int32_t)x[q] * (int32_t)y[q];
+                    sums[l] = s;
+                }
+                double v;
+                int lower;
+                const int how = dfs_crt_output(
+                    &step, sums, 1, ia[r].tau, ib[c].tau, bA[r], bB[c], dfs_oz_row_l1(ia[r], k),
+                    dfs_oz_row_l1(ib[c], k), dfs_oz_row_l2sq(ia[r], k), dfs_oz_row_l2sq(ib[c], k),
+                    ia[r].special || ib[c].special, alpha, beta,
+                    beta != 0 ? *out : 0.0, win, res, &v, &lower);
+                if (how == DFS_OZ_WRITTEN) {
+                    *out = v;
+                    done = 1;
+                }
+            }
+            if (!done) {
+                /* directly and exactly (correctly rounded) */
+                *out = dfs_oz_exact_output(&g, r, c, alpha, beta, beta != 0 ? *out : 0.0);
+                st->slow++;
+            }
+        }
+    free(ia);
+    free(ib);
+    free(RA);
+    free(RB);
+    free(bA);
+    free(bB);
+}

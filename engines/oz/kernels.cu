@@ -1,0 +1,314 @@
+/* kernels.cu — the kernels the Ozaki-family DGEMMs share (args.h has their argument blocks and
+ * the list; call.c and crt_gemm.c launch them):
+ *   dfs_oz_rows           per row of op(A) / column of op(B): top exponent, slices needed,
+ *                         l1 norm, sum of squares, specials;
+ *   dfs_oz_direct         one warp per listed output: every product into a full accumulator
+ *                         (with no list, every output: the path that needs no workspace);
+ *   dfs_crt_residues(62)  the Ozaki scheme II: rows scaled to integers, their int8 residues
+ *                         modulo each modulus (then cuBLAS: one int8 GEMM per modulus, exact);
+ *   dfs_crt_finish_*      per output: the product reconstructed, rounded, alpha and beta (fast:
+ *                         the int8 engine), or correctly rounded or listed (verify: repro);
+ *                         crt_finish.h. */
+#include "args.h"
+#include "crt_finish.h"
+#include "device.cuh"
+#include "steps.h"
+
+/* ---------- rows ---------- */
+
+#define ROW_PARTS 32 /* threads per row when the rows are the contiguous dimension: a warp's
+                        worth, as with the rows contiguous */
+
+/* A thread's elements x[q * qs] for q = q0, q0 + step, ... below k, added in that order, their
+ * loads issued ROW_LOADS at a time (tuning.h). */
+#define ROW_LOADS DFS_OZ_ROW_LOADS
+__device__ __forceinline__ void row_sweep(dfs_oz_row *ri, const double *x, int64_t q0, int step,
+                                          int64_t k, int64_t qs)
+{
+    int64_t q = q0;
+    for (; q + (ROW_LOADS - 1) * step < k; q += ROW_LOADS * step) {
+        double v[ROW_LOADS];
+#pragma unroll
+        for (int i = 0; i < ROW_LOADS; i++)
+            v[i] = x[(q + i * step) * qs];
+#pragma unroll
+        for (int i = 0; i < ROW_LOADS; i++)
+            dfs_oz_row_add(ri, v[i]);
+    }
+    for (; q < k; q += step)
+        dfs_oz_row_add(ri, x[q * qs]);
+}
+
+/* With qs == 1 (warp_per_row) 256 threads, a warp per row, its lanes along the row; otherwise
+ * DFS_OZ_ROWS_PER_BLOCK x ROW_PARTS threads for DFS_OZ_ROWS_PER_BLOCK rows, consecutive threads
+ * on consecutive rows (coalesced), ROW_PARTS threads per row each taking every ROW_PARTS-th
+ * element (enough warps in flight for a few thousand rows), merged through shared memory.
+ * Either way the same partial sums merged in the same order (host_common.h's row_of_gpu).  The
+ * rows per block (tuning.h) keep several blocks per SM at 40 registers. */
+extern "C" __global__ void __launch_bounds__(DFS_OZ_ROWS_PER_BLOCK * ROW_PARTS)
+    dfs_oz_rows(dfs_oz_rows_args a)
+{
+    __shared__ dfs_oz_row parts[ROW_PARTS][DFS_OZ_ROWS_PER_BLOCK];
+    if (blockIdx.x == 0 && threadIdx.x == 0 && a.consts) {
+        a.consts[0] = 1.0;
+        a.consts[1] = 0.0;
+    }
+    const int lane = threadIdx.x & 31;
+    const int skip = a.alpha && *a.alpha == 0.0; /* alpha = 0: X is not read */
+    int64_t r;
+    dfs_oz_row ri = dfs_oz_row_init();
+    if (a.warp_per_row) {
+        r = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) / 32;
+        if (r >= a.rows)
+            return; /* whole warps */
+        if (!skip)
+            row_sweep(&ri, a.X + r * a.rs, lane, 32, a.k, a.qs);
+        for (int off = 16; off > 0; off >>= 1) {
+            dfs_oz_row o;
+            o.tau = __shfl_xor_sync(0xffffffffu, ri.tau, off);
+            o.low = __shfl_xor_sync(0xffffffffu, ri.low, off);
+            o.special = __shfl_xor_sync(0xffffffffu, ri.special, off);
+            o.l1 = __shfl_xor_sync(0xffffffffu, ri.l1, off);
+            o.ss = __shfl_xor_sync(0xffffffffu, ri.ss, off);
+            dfs_oz_row_merge(&ri, o);
+        }
+        if (lane != 0)
+            return;
+    } else {
+        const int part = threadIdx.x / DFS_OZ_ROWS_PER_BLOCK;
+        const int row = threadIdx.x % DFS_OZ_ROWS_PER_BLOCK;
+        r = (int64_t)blockIdx.x * DFS_OZ_ROWS_PER_BLOCK + row;
+        if (r < a.rows && !skip)
+            row_sweep(&ri, a.X + r * a.rs, part, ROW_PARTS, a.k, a.qs);
+        /* merged as a tree, part p with part p + off: the sums of the warp's butterfly above
+         * (its lane 0), so that the norms, hence the int8 engine's bits, do not depend on
+         * which dimension of the operand is contiguous */
+        parts[part][row] = ri;
+        __syncthreads();
+        for (int off = ROW_PARTS / 2; off > 0; off >>= 1) {
+            if (part < off) {
+                dfs_oz_row m = parts[part][row];
+                dfs_oz_row_merge(&m, parts[part + off][row]);
+                parts[part][row] = m;
+            }
+            __syncthreads();
+        }
+        if (part != 0 || r >= a.rows)
+            return;
+        ri = parts[0][row];
+    }
+    const int need = ri.special ? DFS_OZ_SPECIAL : dfs_oz_row_slices(ri, a.beta);
+    a.tau[r] = ri.tau;
+    a.need[r] = need;
+    a.nrm[r] = dfs_oz_row_l1(ri, a.k);
+    if (a.ss)
+        a.ss[r] = dfs_oz_row_l2sq(ri, a.k);
+    if (need > 0)
+        atomicMax(a.maxneed, need);
+}
+
+/* ---------- direct ---------- */
+
+extern "C" __global__ void __launch_bounds__(32 * DFS_OZ_DIRECT_WARPS)
+    dfs_oz_direct(dfs_oz_finish_args a)
+{
+    __shared__ long long wa[DFS_OZ_DIRECT_WARPS][DFS_X_WORDS];
+    __shared__ long long ws[DFS_OZ_DIRECT_WARPS][DFS_X_WORDS];
+    const int lane = threadIdx.x & 31, wp = threadIdx.x / 32;
+    /* the listed outputs, or (no list: no workspace) every output of the block */
+    const int64_t count = a.list ? (int64_t)*(volatile unsigned *)a.count : a.bm * a.bn;
+    const double alpha = a.alpha ? *a.alpha : a.alpha_v;
+    const double beta = a.beta_p ? *a.beta_p : a.beta_v;
+    for (int64_t it = (int64_t)blockIdx.x * DFS_OZ_DIRECT_WARPS + wp; it < count;
+         it += (int64_t)gridDim.x * DFS_OZ_DIRECT_WARPS) {
+        int64_t gr, gc;
+        if (a.list) {
+            const uint32_t rc = a.list[it];
+            gr = a.r0 + (rc & 0xffffu);
+            gc = a.c0 + (rc >> 16);
+        } else {
+            gr = a.r0 + it % a.bm;
+            gc = a.c0 + it / a.bm;
+        }
+        long long *w = wa[wp];
+        zero_words(w, DFS_X_WORDS, lane, 32);
+        __syncwarp();
+        /* op(B)(q, c) as a BLAS vector: stride bqs from B + c * bcs */
+        const unsigned f = alpha == 0 ? 0u /* A and B are not read */
+                                      : warp_exact_products(w, a.k, a.A + gr * a.ars, a.aqs,
+                                                            a.B + gc * a.bcs, a.bqs, a.k);
+        __syncwarp();
+        finish_output(w, ws[wp], f, alpha, beta, a.C + gr + gc * a.ldc);
+        __syncwarp();
+    }
+}
+
+/* ---------- the scheme II: residues ---------- */
+
+#define RES_ROWS 32 /* a tile of 32 rows x 64 columns q per block of 256 threads */
+#define RES_Q 64
+
+/* The tile is read with the source's contiguous dimension fastest, then each thread turns 8
+ * consecutive q of one row into 8 residues per modulus (8 bytes written per modulus), by byte
+ * dot products (dfs_crt_residue_bytes) of NW words per integer: NW = 2 when no row has more
+ * than 62 bits (dfs_crt_max_bits; the integers made in 64 bits, dfs_crt_int62), else 4 (made in
+ * 128 bits, dfs_crt_scale).  The same residues either way. */
+
+/* Four values below 256 packed as bytes, the first lowest. */
+__device__ __forceinline__ uint32_t pack4(const uint32_t *u)
+{
+    return __byte_perm(__byte_perm(u[0], u[1], 0x0040), __byte_perm(u[2], u[3], 0x0040), 0x5410);
+}
+
+/* The residues of 8 elements x of a row (top exponent tau, b bits) modulo each modulus, 8
+ * bytes per modulus at out + l * rows * kp. */
+template <int NW>
+__device__ __forceinline__ void residues_bytes(const dfs_crt_residue_args &a, const double *x,
+                                               int tau, int b, signed char *out)
+{
+    const int rnd = dfs_crt_rounds(a.fast, b);
+    uint32_t w[8][NW];
+#pragma unroll
+    for (int j = 0; j < 8; j++) { /* a zero row (NONE_TAU) has zeros in its tile: b = 0 */
+        if (NW == 2) {
+            dfs_crt_words(tau == DFS_OZ_NONE_TAU ? 0 : dfs_crt_int62(x[j], tau, b, rnd), w[j]);
+        } else {
+            int neg = 0;
+            dfs_u128 mag = 0;
+            if (tau != DFS_OZ_NONE_TAU)
+                dfs_crt_scale(x[j], tau, b, rnd, &neg, &mag);
+            dfs_crt_words128(neg, mag, w[j]);
+        }
+    }
+#pragma unroll
+    for (int l = 0; l < DFS_CRT_MODULI; l++) {
+        if (l >= a.n)
+            break;
+        const uint32_t p = (uint32_t)dfs_crt_modulus(l);
+        uint32_t u[8];
+#pragma unroll
+        for (int j = 0; j < 8; j++)
+            u[j] = dfs_crt_residue_bytes(w[j], NW, &a.bcoef[l], p);
+        *(uint2 *)(out + l * a.rows * a.kp) = make_uint2(dfs_crt_sub_bytes(pack4(u), p / 2),
+                                                         dfs_crt_sub_bytes(pack4(u + 4), p / 2));
+    }
+}
+
+template <int NW> __device__ __forceinline__ void crt_residues(const dfs_crt_residue_args &a)
+{
+    __shared__ double tile[RES_ROWS][RES_Q + 1];
+    __shared__ int taus[RES_ROWS], bits[RES_ROWS];
+    const int64_t q0 = (int64_t)blockIdx.x * RES_Q, rb = (int64_t)blockIdx.y * RES_ROWS;
+    const int t = threadIdx.x;
+    if (t < RES_ROWS) {
+        const int64_t r = rb + t;
+        const int live = r < a.rows && a.need[a.r0 + r] != DFS_OZ_SPECIAL;
+        const int b = live ? dfs_crt_row_bits(a.L, a.ss[a.r0 + r], a.k) : 0;
+        taus[t] = live ? a.tau[a.r0 + r] : DFS_OZ_NONE_TAU;
+        bits[t] = b;
+        if (blockIdx.x == 0 && r < a.rows)
+            a.bits[a.r0 + r] = b;
+    }
+    __syncthreads();
+    /* rows of zeros, with Inf or NaN, or (alpha = 0) not read by the rows pass: not loaded */
+    for (int i = t; i < RES_ROWS * RES_Q; i += 256) {
+        const int rr = a.rs == 1 ? i % RES_ROWS : i / RES_Q;
+        const int qq = a.rs == 1 ? i / RES_ROWS : i % RES_Q;
+        const int64_t r = rb + rr, q = q0 + qq;
+        tile[rr][qq] = r < a.rows && q < a.k && taus[rr] != DFS_OZ_NONE_TAU
+                           ? a.X[(a.r0 + r) * a.rs + q * a.qs]
+                           : 0.0;
+    }
+    __syncthreads();
+    const int rr = t / 8, g = t % 8;
+    const int64_t r = rb + rr, qb = q0 + g * 8;
+    if (r >= a.rows || qb >= a.kp) /* kp is a multiple of 16: qb < kp covers all 8 */
+        return;
+    const int tau = taus[rr], b = bits[rr];
+    signed char *out = a.R + r * a.kp + qb;
+    residues_bytes<NW>(a, tile[rr] + g * 8, tau, b, out);
+}
+
+extern "C" __global__ void __launch_bounds__(256)
+    dfs_crt_residues(const __grid_constant__ dfs_crt_residue_args a)
+{
+    crt_residues<4>(a);
+}
+
+extern "C" __global__ void __launch_bounds__(256)
+    dfs_crt_residues62(const __grid_constant__ dfs_crt_residue_args a)
+{
+    crt_residues<2>(a);
+}
+
+/* ---------- the scheme II: finish ---------- */
+
+/* NFIX < 0: verify (dfs_crt_output); otherwise fast (dfs_crt_output_fast) with NFIX moduli, or
+ * any number when NFIX = 0.  Threads along the rows of the block (coalesced), the grid's y along
+ * its columns, several per block when there are many. */
+template <int NFIX>
+__device__ __forceinline__ void crt_finish(const dfs_crt_finish_args &a, int64_t *win,
+                                           int64_t *res)
+{
+    const dfs_oz_finish_args &b = a.blk;
+    const int64_t r = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    const int64_t gr = b.r0 + r;
+    const double alpha = b.alpha ? *b.alpha : b.alpha_v;
+    const double beta = b.beta_p ? *b.beta_p : b.beta_v;
+    const uint32_t stride = (uint32_t)(b.bm * b.bn);
+    int ta = 0, bA = 0, specA = 0;
+    double nA = 0, sA = 0;
+    if (r < b.bm) {
+        ta = b.tauA[gr];
+        bA = a.bitsA[gr];
+        specA = b.needA[gr] == DFS_OZ_SPECIAL;
+        if (NFIX < 0) {
+            nA = b.nrmA[gr];
+            sA = a.ssA[gr];
+        }
+    }
+    /* the whole block on one column at a time: op(B)'s column data is the same for all */
+    for (int64_t c = blockIdx.y; c < b.bn; c += gridDim.y) {
+        int how = DFS_OZ_WRITTEN, lower = 0;
+        if (r < b.bm) {
+            const int64_t gc = b.c0 + c;
+            double *out = b.C + gr + gc * b.ldc;
+            const double cv = beta != 0 ? *out : 0.0;
+            const int32_t *cl = a.Cl + c * b.bm + r;
+            const int special = specA || b.needB[gc] == DFS_OZ_SPECIAL;
+            double v = 0.0;
+            if (NFIX >= 0)
+                how = dfs_crt_output_fast(&a.step, NFIX, cl, stride, ta, b.tauB[gc], bA,
+                                          a.bitsB[gc], special, alpha, beta, cv, &v);
+            else
+                how = dfs_crt_output(&a.step, cl, stride, ta, b.tauB[gc], bA, a.bitsB[gc], nA,
+                                     b.nrmB[gc], sA, a.ssB[gc], special, alpha, beta, cv, win, res, &v, &lower);
+            if (how == DFS_OZ_WRITTEN)
+                *out = v;
+            else /* C kept as it was: the direct kernel reads it for beta * C */
+                b.list[atomicAdd(b.count, 1u)] = pack_rc(r, c);
+        }
+        if (b.stats)
+            count_outputs(b.stats, b.seq, r + c, how, lower); /* r + c == 0: the first */
+    }
+}
+
+#define CRT_FAST(name, nfix)                                                                      \
+    extern "C" __global__ void __launch_bounds__(DFS_OZ_FINISH_THREADS)                           \
+        name(const __grid_constant__ dfs_crt_finish_args a)                                       \
+    {                                                                                             \
+        crt_finish<nfix>(a, NULL, NULL);                                                          \
+    }
+CRT_FAST(dfs_crt_finish_fast, 0)
+CRT_FAST(dfs_crt_finish_fast14, 14)
+CRT_FAST(dfs_crt_finish_fast15, 15)
+CRT_FAST(dfs_crt_finish_fast16, 16)
+
+extern "C" __global__ void __launch_bounds__(DFS_OZ_FINISH_THREADS)
+    dfs_crt_finish_verify(const __grid_constant__ dfs_crt_finish_args a)
+{
+    __shared__ long long win[DFS_OZ_FINISH_THREADS * DFS_OZ_WIN + DFS_OZ_FINISH_THREADS];
+    __shared__ long long res[DFS_OZ_FINISH_THREADS * DFS_OZ_RWIN + DFS_OZ_FINISH_THREADS];
+    crt_finish<-1>(a, (int64_t *)win + threadIdx.x * (DFS_OZ_WIN + 1),
+                   (int64_t *)res + threadIdx.x * (DFS_OZ_RWIN + 1));
+}

@@ -1,0 +1,55 @@
+/* tuning.h — the Ozaki family's tuning numbers (repro, int8, ozaki-sgemm and what they share),
+ * in one place: run-time numbers per device class (dfs_oz_tuning_of), and the compile-time
+ * shapes of the shared kernels.  Plain C, for the host code and the kernels alike.  How each
+ * number was chosen, with the GPU and the date: README.md, "Measurements". */
+#ifndef DFS_OZ_TUNING_H
+#define DFS_OZ_TUNING_H
+
+#include <stdint.h>
+
+/* ---- compile time: the shared kernels' shapes (kernels.cu) ---- */
+#define DFS_OZ_FINISH_THREADS 128 /* threads per block of the finish kernels */
+#define DFS_OZ_DIRECT_WARPS 8     /* warps (outputs at a time) per block of the direct kernel */
+#define DFS_OZ_ROWS_PER_BLOCK 16  /* rows per block of the rows pass where they are not the
+                                     contiguous dimension (32 threads each) */
+#define DFS_OZ_ROW_LOADS 4        /* loads a rows-pass thread issues at a time */
+
+/* feedback.c: a verifying call takes one level more when more than 1/DFS_OZ_FB_MORE of its
+ * outputs were undecided, one fewer when one level fewer would have left at most
+ * 1/DFS_OZ_FB_FEWER; per kind of level (slice pairs, moduli), feedback.h's order.  An undecided
+ * output costs a direct computation (k exact products), a level far less. */
+#define DFS_OZ_FB_MORE {64, 16384}
+#define DFS_OZ_FB_FEWER {256, 65536}
+
+/* ---- run time, per device class ---- */
+typedef struct {
+    const char *chosen_on; /* the parts these numbers were measured on */
+    /* block planning (plan.h): a GEMM on a bm x bn block costs (1 + thin/bm + thin/bn) times its
+     * work; a byte of operand traffic costs ops_per_byte (int8, crt_gemm.c) or flops_per_byte
+     * (binary32, ozaki-sgemm) operations; the int8 path takes blocks of at most block_outputs */
+    double thin;
+    double crt_ops_per_byte;
+    int64_t crt_block_outputs;
+    double f32_flops_per_byte;
+    /* repro on binary64 slices: slices per operand on a device's first call (feedback.h) */
+    int first_slices;
+} dfs_oz_tuning;
+
+/* The numbers for a device of compute capability cc_major.cc_minor (any device: the default
+ * class). */
+static inline const dfs_oz_tuning *dfs_oz_tuning_of(int cc_major, int cc_minor)
+{
+    static const dfs_oz_tuning sm90 = {
+        .chosen_on = "sm_90 (H100, H200)",
+        .thin = 64.0,
+        .crt_ops_per_byte = 450.0,
+        .crt_block_outputs = (int64_t)1 << 25,
+        .f32_flops_per_byte = 16.0,
+        .first_slices = 4,
+    };
+    (void)cc_major;
+    (void)cc_minor;
+    return &sm90; /* the only class measured so far: used for every device */
+}
+
+#endif

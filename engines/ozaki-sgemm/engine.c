@@ -1,0 +1,32 @@
+/* ozaki-sgemm/engine.c — the ozaki-sgemm engine: DGEMM only, C from the exact products of 2 to 6
+ * binary32 slices per operand on cuBLAS SGEMM, the partials added in binary64 (f32_gemm.c), for
+ * parts whose FP64 is slow; on uniform data normwise errors ~65 (2 splits) and ~5000 times (3)
+ * below SGEMM's, less on data of wide range, where more splits help (../oz/README.md).
+ * Options: splits (2-6, default 2: S (S + 1) / 2 SGEMMs), workspace_mb (default 4096). */
+#include "../engine.h"
+#include "f32_gemm.h"
+#include "f32split.h"
+
+static int sgemm_can_run(const dfs_device *d)
+{
+    /* the fatbin holds code for cc 7.5 and later (and PTX for newer parts) */
+    return d->cc_major > 7 || (d->cc_major == 7 && d->cc_minor >= 5);
+}
+
+static cublasStatus_t sgemm_dgemm(const dfs_ctx *x, const dfs_gemm_call *c)
+{
+    return dfs_f32_dgemm_gpu(
+        x, c, (int)dfs_option_int(x->options, "ozaki-sgemm", "splits", 2, DFS_F32_MAX_SPLITS, 2),
+        (size_t)dfs_option_int(x->options, "ozaki-sgemm", "workspace_mb", 16, 1 << 24, 4096)
+            << 20);
+}
+
+static const char *const sgemm_option_keys[] = {"splits", "workspace_mb", NULL};
+
+const dfs_engine dfs_engine_ozaki_sgemm = {
+    .name = "ozaki-sgemm",
+    .summary = "DGEMM from exact binary32 slice products on SGEMM (Ozaki scheme), for slow FP64",
+    .options = sgemm_option_keys,
+    .can_run = sgemm_can_run,
+    .dgemm = sgemm_dgemm,
+};

@@ -1,0 +1,247 @@
+/* kernels_vec.cu — the reproducible engine's DOT and GEMV: every product added exactly, every
+ * output rounded once (the steps of host.c, with real threads).
+ *
+ * Fast path: each thread adds its products into DFS_OZ_TERMS binary64 terms (fpe.h).  The terms
+ * then go into exact integer accumulators (xacc.h) in shared memory, one per block (DOT) or per
+ * warp (GEMV finish), with 64-bit integer atomics: integer addition is associative, so neither
+ * the grid nor the scheduling changes a bit.  Slow path: an output whose thread spilled (fpe.h)
+ * is recomputed with every product straight into the accumulator.  Infinities and NaN travel as
+ * flags (xacc.h) and are resolved at the end. */
+#include "../oz/device.cuh"
+#include "vec_args.h"
+
+/* A block's accumulator into the global one (zeroed before the kernel): only its non-zero
+ * words, a few for most data.  Each block adds less than 2^43 to a word (2^30 products at most
+ * before a normalisation), so 2^20 blocks cannot overflow one. */
+__device__ __forceinline__ void flush_words(long long *global, const long long *w)
+{
+    for (int i = threadIdx.x; i < DFS_X_WORDS; i += blockDim.x)
+        if (w[i])
+            atomicAdd((unsigned long long *)&global[i], (unsigned long long)w[i]);
+}
+
+/* Elements loaded ahead of the expansion updates: their loads do not wait on the (branchy,
+ * serial) updates of the previous ones.  The products are exact in any order. */
+#define AHEAD 4
+
+__device__ __forceinline__ void fpe_zero(double *t)
+{
+#pragma unroll
+    for (int i = 0; i < DFS_OZ_TERMS; i++)
+        t[i] = 0.0;
+}
+
+/* ---------- DOT ---------- */
+
+extern "C" __global__ void __launch_bounds__(DFS_OZ_DOT_THREADS) dfs_oz_dot(dfs_oz_dot_args a)
+{
+    __shared__ long long w[DFS_X_WORDS];
+    zero_words(w, DFS_X_WORDS, threadIdx.x, blockDim.x);
+    double t[DFS_OZ_TERMS];
+    fpe_zero(t);
+    unsigned f = 0;
+    const int64_t stride = (int64_t)gridDim.x * blockDim.x;
+    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < a.n; i += AHEAD * stride) {
+        double xs[AHEAD], ys[AHEAD];
+#pragma unroll
+        for (int u = 0; u < AHEAD; u++) {
+            const int64_t iu = i + u * stride;
+            xs[u] = iu < a.n ? a.x[vidx(iu, a.incx, a.n)] : 0.0;
+            ys[u] = iu < a.n ? a.y[vidx(iu, a.incy, a.n)] : 0.0;
+        }
+#pragma unroll
+        for (int u = 0; u < AHEAD; u++)
+            f |= dfs_fpe_add_product(t, DFS_OZ_TERMS, xs[u], ys[u]);
+    }
+    __syncthreads();
+    if (!(f & DFS_FPE_SPILL))
+        for (int i = 0; i < DFS_OZ_TERMS; i++)
+            if (t[i] != 0)
+                atomic_add_double(w, t[i]);
+    f = warp_or(f);
+    if (f && (threadIdx.x & 31) == 0)
+        atomicOr(a.flags, f);
+    __syncthreads();
+    flush_words(a.acc, w); /* the fast path's accumulator */
+}
+
+/* The block's threads add the products x_i y_i, i = first, first + stride, ... (each thread its
+ * own first; every thread of the block takes part) into the shared accumulator w, normalising
+ * after every SLOW_ROUND products of the block.  Returns the thread's special flags. */
+__device__ unsigned block_products(long long *w, const dfs_oz_dot_args &a, int64_t first,
+                                   int64_t stride)
+{
+    const int64_t span = SLOW_ROUND / blockDim.x * stride; /* indices per round */
+    unsigned f = 0;
+    int64_t i = first;
+    for (int64_t done = 0; done < a.n; done += span) {
+        for (; i < a.n && i < done + span; i += stride)
+            f |= slow_product(w, a.x[vidx(i, a.incx, a.n)], a.y[vidx(i, a.incy, a.n)]);
+        normalize_shared(w);
+    }
+    return f;
+}
+
+/* Runs after dfs_oz_dot; does nothing unless a thread spilled, then adds every product into the
+ * slow path's accumulator. */
+extern "C" __global__ void __launch_bounds__(DFS_OZ_DOT_THREADS)
+    dfs_oz_dot_slow(dfs_oz_dot_args a)
+{
+    if (!(*(volatile unsigned *)a.flags & DFS_FPE_SPILL))
+        return;
+    __shared__ long long w[DFS_X_WORDS];
+    zero_words(w, DFS_X_WORDS, threadIdx.x, blockDim.x);
+    __syncthreads();
+    block_products(w, a, (int64_t)blockIdx.x * blockDim.x + threadIdx.x,
+                   (int64_t)gridDim.x * blockDim.x);
+    __syncthreads();
+    flush_words(a.acc + DFS_X_WORDS, w); /* the slow path's accumulator */
+}
+
+/* Without workspace (e.g. during graph capture when it would have to grow): one block adds
+ * every product into its accumulator and rounds; the result pointer is device memory. */
+extern "C" __global__ void __launch_bounds__(DFS_OZ_DOT_THREADS)
+    dfs_oz_dot_single(dfs_oz_dot_args a)
+{
+    __shared__ long long w[DFS_X_WORDS], scratch[DFS_X_WORDS];
+    __shared__ unsigned flags;
+    zero_words(w, DFS_X_WORDS, threadIdx.x, blockDim.x);
+    if (threadIdx.x == 0)
+        flags = 0;
+    __syncthreads();
+    atomicOr(&flags, block_products(w, a, threadIdx.x, blockDim.x));
+    __syncthreads();
+    if (threadIdx.x < 32) /* warp 0 */
+        finish_output(w, scratch, flags, 1.0, 0.0, a.result); /* beta = 0: *result not read */
+}
+
+/* One warp: the accumulator of the path taken, rounded once. */
+extern "C" __global__ void __launch_bounds__(32) dfs_oz_dot_final(dfs_oz_dot_args a)
+{
+    __shared__ long long w[DFS_X_WORDS], scratch[DFS_X_WORDS];
+    const unsigned f = *a.flags;
+    const long long *acc = a.acc + ((f & DFS_FPE_SPILL) ? DFS_X_WORDS : 0);
+    for (int j = threadIdx.x; j < DFS_X_WORDS; j += blockDim.x)
+        w[j] = acc[j];
+    __syncwarp();
+    finish_output(w, scratch, f, 1.0, 0.0, a.result);
+}
+
+/* ---------- GEMV ---------- */
+
+__device__ __forceinline__ void store_terms(const dfs_oz_gemv_args &a, int64_t o, int s,
+                                            const double *t, unsigned f)
+{
+#pragma unroll
+    for (int i = 0; i < DFS_OZ_TERMS; i++)
+        a.terms[((int64_t)s * DFS_OZ_TERMS + i) * a.len + o] = t[i];
+    if (f)
+        atomicOr(&a.flags[o], f);
+}
+
+/* op(A) = A: one thread per row and chunk of columns (reads of A coalesced along the column). */
+extern "C" __global__ void __launch_bounds__(DFS_OZ_GEMV_THREADS)
+    dfs_oz_gemv_n(dfs_oz_gemv_args a)
+{
+    if (a.alpha && *a.alpha == 0.0)
+        return; /* A and x are not read: dfs_oz_gemv_final gives RN(beta y) */
+    const int64_t r = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    const int s = blockIdx.y;
+    if (r >= a.len)
+        return;
+    const int64_t j0 = (int64_t)s * a.chunk, j1 = min64(a.inner, j0 + a.chunk);
+    double t[DFS_OZ_TERMS];
+    fpe_zero(t);
+    unsigned f = 0;
+    const double *col = a.A + r + j0 * a.lda;
+    for (int64_t j = j0; j < j1; j += AHEAD, col += AHEAD * a.lda) {
+        double as[AHEAD], xs[AHEAD];
+#pragma unroll
+        for (int u = 0; u < AHEAD; u++) {
+            as[u] = j + u < j1 ? col[u * a.lda] : 0.0;
+            xs[u] = j + u < j1 ? a.x[vidx(j + u, a.incx, a.inner)] : 0.0;
+        }
+#pragma unroll
+        for (int u = 0; u < AHEAD; u++)
+            f |= dfs_fpe_add_product(t, DFS_OZ_TERMS, as[u], xs[u]);
+    }
+    store_terms(a, r, s, t, f);
+}
+
+/* op(A) = A^T: one warp per column and chunk of rows; the lanes' expansions are merged exactly
+ * (an error left over spills the output to the slow path). */
+extern "C" __global__ void __launch_bounds__(DFS_OZ_GEMV_THREADS)
+    dfs_oz_gemv_t(dfs_oz_gemv_args a)
+{
+    if (a.alpha && *a.alpha == 0.0)
+        return; /* A and x are not read: dfs_oz_gemv_final gives RN(beta y) */
+    const int lane = threadIdx.x & 31;
+    const int64_t c = (int64_t)blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32;
+    const int s = blockIdx.y;
+    if (c >= a.len)
+        return;
+    const int64_t i0 = (int64_t)s * a.chunk, i1 = min64(a.inner, i0 + a.chunk);
+    double t[DFS_OZ_TERMS];
+    fpe_zero(t);
+    unsigned f = 0;
+    const double *col = a.A + c * a.lda;
+    for (int64_t i = i0 + lane; i < i1; i += AHEAD * 32) {
+        double as[AHEAD], xs[AHEAD];
+#pragma unroll
+        for (int u = 0; u < AHEAD; u++) {
+            const int64_t iu = i + u * 32;
+            as[u] = iu < i1 ? col[iu] : 0.0;
+            xs[u] = iu < i1 ? a.x[vidx(iu, a.incx, a.inner)] : 0.0;
+        }
+#pragma unroll
+        for (int u = 0; u < AHEAD; u++)
+            f |= dfs_fpe_add_product(t, DFS_OZ_TERMS, as[u], xs[u]);
+    }
+    for (int off = 16; off > 0; off >>= 1) {
+        double u[DFS_OZ_TERMS];
+#pragma unroll
+        for (int i = 0; i < DFS_OZ_TERMS; i++)
+            u[i] = __shfl_down_sync(0xffffffffu, t[i], off);
+        if (lane < off)
+#pragma unroll
+            for (int i = 0; i < DFS_OZ_TERMS; i++)
+                f |= dfs_fpe_insert(t, DFS_OZ_TERMS, u[i]);
+    }
+    f = warp_or(f);
+    if (lane == 0)
+        store_terms(a, c, s, t, f);
+}
+
+/* One warp per output: the chunks' terms (or, after a spill, every product of the output) into
+ * the warp's accumulator in shared memory, then y = RN(alpha S + beta y). */
+extern "C" __global__ void __launch_bounds__(32 * DFS_OZ_FINAL_WARPS)
+    dfs_oz_gemv_final(dfs_oz_gemv_args a)
+{
+    __shared__ long long wa[DFS_OZ_FINAL_WARPS][DFS_X_WORDS];
+    __shared__ long long ws[DFS_OZ_FINAL_WARPS][DFS_X_WORDS];
+    const int lane = threadIdx.x & 31, wp = threadIdx.x / 32;
+    const int64_t o = (int64_t)blockIdx.x * DFS_OZ_FINAL_WARPS + wp;
+    if (o >= a.len)
+        return; /* whole warps only: no block-wide barrier below */
+    long long *w = wa[wp];
+    zero_words(w, DFS_X_WORDS, lane, 32);
+    __syncwarp();
+    const double alpha = a.alpha ? *a.alpha : a.alpha_v;
+    const double beta = a.beta ? *a.beta : a.beta_v;
+    unsigned f = a.flags ? a.flags[o] : DFS_FPE_SPILL; /* no workspace: every output slow */
+    if (alpha != 0) {
+        if (!(f & DFS_FPE_SPILL)) {
+            for (int i = lane; i < a.splits * DFS_OZ_TERMS; i += 32) {
+                double v = a.terms[(int64_t)i * a.len + o];
+                if (v != 0)
+                    atomic_add_double(w, v);
+            }
+        } else {
+            /* the slow path: every product of this output */
+            const double *arow = a.trans ? a.A + o * a.lda : a.A + o;
+            f = warp_exact_products(w, a.inner, arow, a.trans ? 1 : a.lda, a.x, a.incx, a.inner);
+        }
+    }
+    __syncwarp();
+    finish_output(w, ws[wp], alpha != 0 ? f : 0u, alpha, beta, a.y + vidx(o, a.incy, a.len));
+}

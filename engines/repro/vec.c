@@ -1,0 +1,196 @@
+/* vec.c — the reproducible engine's DDOT and DGEMV on the GPU: scratch layout and launches of
+ * kernels_vec.cu (the algorithm: ../oz/README.md and host.c, its CPU twin).  No host
+ * synchronisation, except Ddot with a host result, where cuBLAS blocks too. */
+#include "vec.h"
+
+#include "../../core/gpu.h"
+#include "../common/xacc.h"
+#include "../../core/log.h"
+#include "../../core/resolve.h"
+#include "vec_args.h"
+
+#include <stdint.h>
+#include <string.h>
+
+extern const unsigned char dfs_repro_vec_fatbin[];
+
+#define VEC_KERNELS(X)                                                                             \
+    X(K_DOT, dfs_oz_dot) X(K_DOT_SLOW, dfs_oz_dot_slow) X(K_DOT_FINAL, dfs_oz_dot_final)           \
+    X(K_DOT_SINGLE, dfs_oz_dot_single) X(K_GEMV_N, dfs_oz_gemv_n) X(K_GEMV_T, dfs_oz_gemv_t)       \
+    X(K_GEMV_FINAL, dfs_oz_gemv_final)
+enum { VEC_KERNELS(DFS_KERNEL_ID) K_COUNT };
+DFS_MODULE(module, dfs_repro_vec_fatbin, VEC_KERNELS);
+
+static size_t round_up(size_t x, size_t to)
+{
+    return (x + to - 1) / to * to;
+}
+
+/* Scratch of `bytes` followed by `nflags` zeroed flag words; 0 when it cannot be had. */
+static char *scratch(const dfs_ctx *x, size_t bytes, size_t nflags, unsigned **flags)
+{
+    bytes = round_up(bytes, 256);
+    CUdeviceptr base = dfs_scratch_get(x->scratch, bytes + round_up(nflags * 4, 256),
+                                       (CUstream)x->stream);
+    if (!base || !DFS_DRV(cuMemsetD32Async))
+        return NULL;
+    *flags = (unsigned *)(uintptr_t)(base + bytes);
+    if (DFS_DRV(cuMemsetD32Async)((CUdeviceptr)(uintptr_t)*flags, 0, nflags,
+                                  (CUstream)x->stream) != CUDA_SUCCESS)
+        return NULL;
+    return (char *)(uintptr_t)base;
+}
+
+/* No workspace and the result wanted on the host: one block (exact, slow) writes it into pinned
+ * host memory the device can write, and the call waits for it, as cuBLAS's host-mode DDOT does. */
+static cublasStatus_t dot_to_pinned(const CUfunction *k, CUstream st, dfs_oz_dot_args *a,
+                                    double *result)
+{
+    double *pinned = NULL;
+    if (!DFS_DRV(cuMemHostAlloc) || !DFS_DRV(cuMemFreeHost) || !DFS_DRV(cuStreamSynchronize) ||
+        DFS_DRV(cuMemHostAlloc)((void **)&pinned, sizeof(double),
+                                CU_MEMHOSTALLOC_PORTABLE | CU_MEMHOSTALLOC_DEVICEMAP) !=
+            CUDA_SUCCESS) {
+        dfs_log_once(DFS_LOG_ERROR, "repro-dot-scratch", "repro: no memory for a DOT's result");
+        return CUBLAS_STATUS_ALLOC_FAILED;
+    }
+    dfs_log_once(DFS_LOG_WARN, "repro-dot-single", "repro: no workspace for a DOT; it runs in one "
+                 "block (exact, slow)");
+    a->result = pinned;
+    int err = dfs_launch(k[K_DOT_SINGLE], 1, 1, 1, DFS_OZ_DOT_THREADS, 1, st, a);
+    err = err || DFS_DRV(cuStreamSynchronize)(st) != CUDA_SUCCESS;
+    if (!err)
+        *result = *pinned;
+    DFS_DRV(cuMemFreeHost)(pinned);
+    if (err) {
+        dfs_log_once(DFS_LOG_ERROR, "repro-dot", "repro: a DOT kernel failed");
+        return CUBLAS_STATUS_EXECUTION_FAILED;
+    }
+    return CUBLAS_STATUS_SUCCESS;
+}
+
+cublasStatus_t dfs_oz_ddot_gpu(const dfs_ctx *x, const dfs_dot_call *c)
+{
+    CUstream st = (CUstream)x->stream;
+    const int host_result = x->pointer_mode == CUBLAS_POINTER_MODE_HOST;
+    if (host_result && dfs_stream_capturing(st))
+        return DFS_STATUS_DECLINED; /* needs a synchronisation: cuBLAS fails the same way */
+    const CUfunction *k = dfs_module_kernels(&module);
+    if (!k)
+        return DFS_STATUS_DECLINED;
+    /* at least 32 products per thread (a block's flush of its accumulator costs about as much
+     * as that: short vectors take fewer blocks), at most one wave; any grid gives the same
+     * bits, the sums being exact */
+    int64_t blocks = (c->n + 32 * DFS_OZ_DOT_THREADS - 1) / (32 * DFS_OZ_DOT_THREADS);
+    const int64_t most =
+        (int64_t)dfs_sm_count(x->device) * dfs_blocks_per_sm(k[K_DOT], DFS_OZ_DOT_THREADS);
+    blocks = blocks < most ? blocks : most;
+    pthread_mutex_lock(&x->scratch->lock);
+    dfs_oz_dot_args a;
+    memset(&a, 0, sizeof a);
+    /* the result (host pointer mode), then zeroed: the two accumulators and the flags */
+    unsigned *zeroed;
+    char *base = scratch(x, sizeof(double), 4 * DFS_X_WORDS + 2, &zeroed);
+    a.x = c->x;
+    a.y = c->y;
+    a.incx = c->incx;
+    a.incy = c->incy;
+    a.n = c->n;
+    int err;
+    double *tmp = NULL;
+    if (base) {
+        a.acc = (long long *)zeroed;
+        a.flags = (unsigned *)(a.acc + 2 * DFS_X_WORDS);
+        tmp = (double *)base;
+        a.result = host_result ? tmp : c->result;
+        err = dfs_launch(k[K_DOT], (unsigned)blocks, 1, 1, DFS_OZ_DOT_THREADS, 1, st, &a);
+        err |= dfs_launch(k[K_DOT_SLOW], (unsigned)blocks, 1, 1, DFS_OZ_DOT_THREADS, 1, st, &a);
+        err |= dfs_launch(k[K_DOT_FINAL], 1, 1, 1, 32, 1, st, &a);
+    } else if (!host_result) {
+        /* no workspace: one block, exact, slow (never native: the promise holds) */
+        dfs_log_once(DFS_LOG_WARN, "repro-dot-single", "repro: no workspace for a DOT; it runs "
+                     "in one block (exact, slow)");
+        a.result = c->result;
+        err = dfs_launch(k[K_DOT_SINGLE], 1, 1, 1, DFS_OZ_DOT_THREADS, 1, st, &a);
+    } else {
+        dfs_scratch_unlock(x->scratch);
+        return dot_to_pinned(k, st, &a, c->result);
+    }
+    if (!err && host_result)
+        err = dfs_result_to_host(c->result, (CUdeviceptr)(uintptr_t)tmp, sizeof(double), st);
+    dfs_scratch_unlock(x->scratch);
+    if (err) {
+        dfs_log_once(DFS_LOG_ERROR, "repro-dot", "repro: a DOT kernel failed");
+        return CUBLAS_STATUS_EXECUTION_FAILED;
+    }
+    return CUBLAS_STATUS_SUCCESS;
+}
+
+cublasStatus_t dfs_oz_dgemv_gpu(const dfs_ctx *x, const dfs_gemv_call *c)
+{
+    CUstream st = (CUstream)x->stream;
+    const CUfunction *k = dfs_module_kernels(&module);
+    if (!k)
+        return DFS_STATUS_DECLINED;
+    dfs_oz_gemv_args a;
+    memset(&a, 0, sizeof a);
+    a.trans = c->trans != CUBLAS_OP_N;
+    a.len = a.trans ? c->n : c->m;
+    a.inner = a.trans ? c->m : c->n;
+    /* Enough blocks to fill the GPU: cut the inner dimension when the outputs are few, into
+     * as many chunks as fit in one wave (a block more would start a second). */
+    const int64_t per_block = a.trans ? DFS_OZ_GEMV_THREADS / 32 : DFS_OZ_GEMV_THREADS;
+    const int64_t out_blocks = (a.len + per_block - 1) / per_block;
+    const int64_t want = (int64_t)dfs_sm_count(x->device) *
+                         dfs_blocks_per_sm(k[a.trans ? K_GEMV_T : K_GEMV_N], DFS_OZ_GEMV_THREADS),
+                  min_chunk = 256;
+    int64_t splits = out_blocks >= want ? 1 : want / out_blocks;
+    if (splits > (a.inner + min_chunk - 1) / min_chunk)
+        splits = (a.inner + min_chunk - 1) / min_chunk;
+    splits = splits < 1 ? 1 : splits > 65535 ? 65535 : splits;
+    a.chunk = (a.inner + splits - 1) / splits;
+    a.splits = (int)splits;
+    a.A = c->A;
+    a.lda = c->lda;
+    a.x = c->x;
+    a.incx = c->incx;
+    a.m = c->m;
+    a.n = c->n;
+    a.y = c->y;
+    a.incy = c->incy;
+    const int dev = x->pointer_mode == CUBLAS_POINTER_MODE_DEVICE;
+    a.alpha = dev ? c->alpha : NULL;
+    a.beta = dev ? c->beta : NULL;
+    a.alpha_v = dev ? 0 : *c->alpha;
+    a.beta_v = dev ? 0 : *c->beta;
+    pthread_mutex_lock(&x->scratch->lock);
+    char *base = scratch(x, (size_t)splits * DFS_OZ_TERMS * (size_t)a.len * sizeof(double),
+                         (size_t)a.len, &a.flags);
+    if (!base && splits > 1) { /* the least workspace: one chunk */
+        splits = 1;
+        a.chunk = a.inner;
+        a.splits = 1;
+        base = scratch(x, DFS_OZ_TERMS * (size_t)a.len * sizeof(double), (size_t)a.len, &a.flags);
+    }
+    int err = 0;
+    if (base) {
+        a.terms = (double *)base;
+        err = dfs_launch(k[a.trans ? K_GEMV_T : K_GEMV_N], (unsigned)out_blocks, (unsigned)splits,
+                         1, DFS_OZ_GEMV_THREADS, 1, st, &a);
+    } else {
+        /* no workspace: every output on the slow path (exact; never native) */
+        dfs_log_once(DFS_LOG_WARN, "repro-gemv-scratch", "repro: no workspace for a GEMV; its "
+                     "outputs take the slow exact path");
+        a.terms = NULL;
+        a.flags = NULL;
+    }
+    err |= dfs_launch(k[K_GEMV_FINAL],
+                      (unsigned)((a.len + DFS_OZ_FINAL_WARPS - 1) / DFS_OZ_FINAL_WARPS), 1, 1,
+                      32 * DFS_OZ_FINAL_WARPS, 1, st, &a);
+    dfs_scratch_unlock(x->scratch);
+    if (err) {
+        dfs_log_once(DFS_LOG_ERROR, "repro-gemv", "repro: a GEMV kernel failed");
+        return CUBLAS_STATUS_EXECUTION_FAILED;
+    }
+    return CUBLAS_STATUS_SUCCESS;
+}
