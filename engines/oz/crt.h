@@ -88,6 +88,21 @@ DFS_HD int dfs_crt_fast_moduli(int64_t k)
     return DFS_CRT_MODULI;
 }
 
+/* The moduli a call takes for k terms when n are wished for: at least enough for one bit per
+ * element whatever the data, at most all of them. */
+DFS_HD int dfs_crt_fit_moduli(int n, int64_t k)
+{
+    while (n < DFS_CRT_MODULI && dfs_crt_scale_bits(n, k) < 1)
+        n++;
+    return n > DFS_CRT_MODULI ? DFS_CRT_MODULI : n;
+}
+
+/* The int8 engine's moduli for k terms: its option moduli (> 0) or dfs_crt_fast_moduli, fitted. */
+DFS_HD int dfs_crt_int8_moduli(int option, int64_t k)
+{
+    return dfs_crt_fit_moduli(option > 0 ? option : dfs_crt_fast_moduli(k), k);
+}
+
 /* The int8 engine (fast) rounds a row's integers to nearest when the row has at least this many
  * bits, and truncates them otherwise; the verifying path always truncates (its bounds,
  * dfs_crt_bound, are the truncation's).  Rounding halves the largest error of an element, 2^-b

@@ -110,18 +110,12 @@ static int launch_residues(const run *R, dfs_crt_residue_args *a, int64_t r0, in
  * the sum, 16 to spare. */
 static int moduli(const run *R, int64_t k, unsigned long long *seq)
 {
-    int N;
-    if (!R->o->verify) {
-        N = R->o->moduli > 0 ? R->o->moduli : dfs_crt_fast_moduli(k);
-    } else {
-        const int want = 53 + (dfs_oz_ceil_log2(k) + 1) / 2 + 16;
-        const int first = dfs_crt_count(want, k);
-        N = dfs_oz_fb_choose(DFS_OZ_FB_MODULI, R->x->device, first ? first : DFS_CRT_MODULI, seq);
-    }
-    /* at least one bit per element whatever the data, at most all the moduli */
-    while (N < DFS_CRT_MODULI && dfs_crt_scale_bits(N, k) < 1)
-        N++;
-    return N > DFS_CRT_MODULI ? DFS_CRT_MODULI : N;
+    if (!R->o->verify)
+        return dfs_crt_int8_moduli(R->o->moduli, k);
+    const int want = 53 + (dfs_oz_ceil_log2(k) + 1) / 2 + 16;
+    const int first = dfs_crt_count(want, k);
+    return dfs_crt_fit_moduli(
+        dfs_oz_fb_choose(DFS_OZ_FB_MODULI, R->x->device, first ? first : DFS_CRT_MODULI, seq), k);
 }
 
 static cublasStatus_t one_gemm(const run *R, const dfs_gemm_call *c, const double *A,

@@ -57,14 +57,10 @@ int parse_mode(const char *mode)
     return 1;
 }
 
-/* The moduli the engine takes for k terms (crt_gemm.c, moduli() with verify = 0). */
+/* The moduli the engine takes for k terms (crt.h's rule, as crt_gemm.c applies it). */
 int moduli_for(int64_t k)
 {
-    const int64_t kk = k > 0 ? k : 1;
-    int N = opt_moduli > 0 ? opt_moduli : dfs_crt_fast_moduli(kk);
-    while (N < DFS_CRT_MODULI && dfs_crt_scale_bits(N, kk) < 1)
-        N++;
-    return N > DFS_CRT_MODULI ? DFS_CRT_MODULI : N;
+    return dfs_crt_int8_moduli(opt_moduli, k > 0 ? k : 1);
 }
 
 /* ---------- the CPU twin on threads ---------- */
