@@ -1,6 +1,7 @@
-/* repro_paths.c — the repro test's groups 4 and 5 (see repro.c): reproducibility across
- * streams, handles and graph replays; the slow and direct paths. */
-#include "repro_common.h"
+/* twin_cases_paths.c — group 4 of the repro and dd tests and group 5 of the repro test (repro.c
+ * says what they run): reproducibility across streams, handles and graph replays; the slow and
+ * direct paths. */
+#include "twin_cases.h"
 
 #include "../common/gen.h"
 
@@ -18,7 +19,7 @@ static double *upload_new(const double *h, size_t n)
     return d;
 }
 
-void repro_group(void)
+void reproducibility_group(void)
 {
     enum { REPS = 3, ND = 2, NG = 2, NM = 2 };
     const int64_t dn[ND] = {(int64_t)1 << 22, (int64_t)1 << 20};
