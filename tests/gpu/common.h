@@ -38,6 +38,20 @@ extern gt_real_fns gt_real;
  * Prints one line about the device and the EXBLAS_* settings. */
 void gt_init(const char *test_name);
 
+/* ---------- the mode under test: EXBLAS_MODE=NAME[:key=value[,key=value...]] ---------- */
+
+/* EXBLAS_MODE as it is now, or NULL when it is unset or empty (the shim then takes the policy's
+ * mode auto). */
+const char *gt_mode(void);
+/* The mode's name, before any ':' (e.g. "df" for df:scheme=paper); "native" when EXBLAS_MODE is
+ * unset or empty, as the tests that accept no mode take it. */
+const char *gt_mode_engine(void);
+/* Whether gt_mode_engine() is name (with options or without). */
+int gt_mode_is(const char *name);
+/* The value of the mode's option key (its last key=value, as the shim takes it), or NULL when the
+ * mode has none.  The strings these give stay valid until EXBLAS_MODE changes. */
+const char *gt_mode_option(const char *key);
+
 /* ---------- results ---------- */
 
 /* Groups and cases.  gt_group closes the previous group (printing its one line) and opens a

@@ -175,8 +175,8 @@ int main(void)
 {
     gt_init("dd");
     const double t0 = gt_now();
-    const char *mode = getenv("EXBLAS_MODE");
-    if (!mode || (strcmp(mode, "dd") && strcmp(mode, "accurate")))
+    const char *mode = gt_mode();
+    if (!gt_mode_is("dd") && !gt_mode_is("accurate"))
         gt_fatal("dd needs EXBLAS_MODE=dd or accurate, not '%s'", mode ? mode : "(unset)");
     shared_setup();
     ref_dd = 1;

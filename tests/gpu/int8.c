@@ -463,8 +463,8 @@ int main(void)
 {
     gt_init("int8");
     const double t0 = gt_now();
-    const char *mode = getenv("EXBLAS_MODE");
-    if (!parse_mode(mode))
+    const char *mode = gt_mode();
+    if (!parse_mode())
         gt_fatal("int8 needs EXBLAS_MODE=int8[:options], not '%s'", mode ? mode : "(unset)");
     qnan = gt_qnan();
     gap_c = of_bits(0x7ff8dead0000beefULL);

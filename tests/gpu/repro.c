@@ -73,8 +73,8 @@ int main(void)
 {
     gt_init("repro");
     const double t0 = gt_now();
-    const char *mode = getenv("EXBLAS_MODE");
-    if (!mode || strncmp(mode, "repro", 5) || (mode[5] && mode[5] != ':'))
+    const char *mode = gt_mode();
+    if (!gt_mode_is("repro"))
         gt_fatal("repro needs EXBLAS_MODE=repro[:options], not '%s'", mode ? mode : "(unset)");
     shared_setup();
     printf("repro: EXBLAS_MODE=%s against dfs_oz_*_host with the default parameters (max_splits "
