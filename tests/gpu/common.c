@@ -328,6 +328,39 @@ void gt_check_modes(cublasHandle_t h, cublasPointerMode_t pm, cublasMath_t mm)
         gt_fail("math mode changed by the shimmed call: %d, was %d", (int)m, (int)mm);
 }
 
+void gt_still_capturing(cudaStream_t s, const char *after)
+{
+    enum cudaStreamCaptureStatus cs = cudaStreamCaptureStatusNone;
+    cudaError_t e = cudaStreamIsCapturing(s, &cs);
+    if (e != cudaSuccess || cs != cudaStreamCaptureStatusActive)
+        gt_fail("after %s: cudaStreamIsCapturing -> %s, status %d (%s)", after,
+                cudaGetErrorName(e), (int)cs,
+                cs == cudaStreamCaptureStatusInvalidated ? "capture invalidated" : "not active");
+}
+
+int gt_end_capture(cudaStream_t s, cudaGraph_t *graph)
+{
+    cudaError_t e = cudaStreamEndCapture(s, graph);
+    if (e != cudaSuccess || !*graph) {
+        gt_fail("cudaStreamEndCapture: %s (%s)", cudaGetErrorName(e), cudaGetErrorString(e));
+        cudaGetLastError();
+        return 0;
+    }
+    return 1;
+}
+
+cudaGraphExec_t gt_instantiate(cudaGraph_t graph)
+{
+    cudaGraphExec_t exec = NULL;
+    cudaError_t e = cudaGraphInstantiate(&exec, graph, 0);
+    if (e != cudaSuccess) {
+        gt_fail("cudaGraphInstantiate: %s", cudaGetErrorName(e));
+        cudaGetLastError();
+        return NULL;
+    }
+    return exec;
+}
+
 const char *gt_status_name(cublasStatus_t s)
 {
     switch (s) {

@@ -78,6 +78,14 @@ int gt_cmp_status(const char *routine, cublasStatus_t real, cublasStatus_t shim)
 /* gt_fail unless the handle still has these pointer and math modes. */
 void gt_check_modes(cublasHandle_t h, cublasPointerMode_t pm, cublasMath_t mm);
 
+/* CUDA graphs: gt_still_capturing fails the current case unless stream s is still capturing
+ * (the call `after` names did not invalidate the capture); gt_end_capture ends the capture begun
+ * on s into *graph, gt_instantiate makes *graph executable, each failing the current case
+ * (clearing CUDA's last error) and returning 0 / NULL on an error. */
+void gt_still_capturing(cudaStream_t s, const char *after);
+int gt_end_capture(cudaStream_t s, cudaGraph_t *graph);
+cudaGraphExec_t gt_instantiate(cudaGraph_t graph);
+
 const char *gt_status_name(cublasStatus_t s);
 char gt_op_char(cublasOperation_t op);
 
