@@ -1,5 +1,5 @@
 /* plan.h — the block shapes of C for the Ozaki GEMM paths on int8 and binary32 products
- * (crt_gemm.c, f32_gemm.c): pure host code, unit-tested on the CPU (tests/unit/repro_plan.c). */
+ * (crt_gemm.c, f32_gemm.c): pure host code, unit-tested on the CPU (tests/unit/oz_plan.c). */
 #ifndef DFS_OZ_PLAN_H
 #define DFS_OZ_PLAN_H
 

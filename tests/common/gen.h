@@ -1,7 +1,8 @@
-/* gen.h — test data for the reproducible engine, shared by the CPU unit test (tests/unit/
- * test_repro.c, against MPFR) and the GPU test (tests/gpu/repro.c, against the CPU
- * implementation): the Ozaki papers' phi generator, OzBLAS's erange generator, magnitudes 1e-300
- * and 1e300 mixed, subnormals, signed zeros, and GenDot's ill-conditioned dot products.
+/* gen.h — test data for the Ozaki-family and dd engines, shared by the CPU unit tests
+ * (tests/unit/: test_repro, test_oz, test_int8, test_sgemm, test_dd) and the GPU tests
+ * (tests/gpu/: twin_cases.c for repro and dd, int8, ozaki_sgemm): the Ozaki papers' phi
+ * generator, OzBLAS's erange generator, magnitudes 1e-300 and 1e300 mixed, subnormals, signed
+ * zeros, and GenDot's ill-conditioned dot products.
  * Deterministic (tests/unit/rng.h's splitmix64).  Header-only, static inline functions: include
  * it from any test; compile the test with -ffp-contract=off (GenDot's y[i] = (v - s) / x[i] must
  * not be contracted for the data to be the same everywhere). */

@@ -82,13 +82,79 @@ void gt_init(const char *test_name)
     cublasGetProperty(MAJOR_VERSION, &cmaj);
     cublasGetProperty(MINOR_VERSION, &cmin);
     cublasGetProperty(PATCH_LEVEL, &cpatch);
-    const char *mode = getenv("EXBLAS_MODE"), *timing = getenv("EXBLAS_TIMING");
+    const char *timing = getenv("EXBLAS_TIMING");
     printf("%s: %s (cc %d.%d, %d SMs), driver %d, runtime %d, cuBLAS %d.%d.%d; "
            "EXBLAS_MODE=%s EXBLAS_TIMING=%s\n", test_name, prop.name, prop.major, prop.minor,
            prop.multiProcessorCount, drv, rt, cmaj, cmin, cpatch,
-           mode ? (*mode ? mode : "(empty: auto)") : "(unset: auto)",
-           timing && *timing ? timing : "(off)");
+           gt_mode() ? gt_mode() : "(unset or empty: auto)", timing && *timing ? timing : "(off)");
     printf("%s: shim %s, real cuBLAS %s\n", test_name, shim_path, real_path);
+}
+
+/* ---------- the mode under test ---------- */
+
+const char *gt_mode(void)
+{
+    const char *m = getenv("EXBLAS_MODE");
+    return m && *m ? m : NULL;
+}
+
+/* gt_mode() (or "native") split in place: the name, then each option's key and value, each
+ * ending in a NUL; an option without '=' is left out.  Split again on every call, into the same
+ * bytes while EXBLAS_MODE stays the same. */
+enum { MODE_TEXT = 512, MODE_OPTS = 32 };
+static struct {
+    char text[MODE_TEXT];
+    const char *name;
+    int nopts;
+    const char *key[MODE_OPTS], *value[MODE_OPTS];
+} mode_parts;
+
+static void mode_split(void)
+{
+    const char *m = gt_mode();
+    if (!m)
+        m = "native";
+    if (strlen(m) >= sizeof mode_parts.text)
+        gt_fatal("EXBLAS_MODE is longer than %d characters", MODE_TEXT - 1);
+    char *s = strcpy(mode_parts.text, m), *colon = strchr(s, ':');
+    mode_parts.name = s;
+    mode_parts.nopts = 0;
+    if (!colon)
+        return;
+    *colon = '\0';
+    for (char *t = colon + 1; t;) {
+        char *comma = strchr(t, ','), *eq;
+        if (comma)
+            *comma = '\0';
+        if ((eq = strchr(t, '='))) {
+            if (mode_parts.nopts == MODE_OPTS)
+                gt_fatal("EXBLAS_MODE=%s: more than %d options", m, MODE_OPTS);
+            *eq = '\0';
+            mode_parts.key[mode_parts.nopts] = t;
+            mode_parts.value[mode_parts.nopts++] = eq + 1;
+        }
+        t = comma ? comma + 1 : NULL;
+    }
+}
+
+const char *gt_mode_engine(void)
+{
+    mode_split();
+    return mode_parts.name;
+}
+
+int gt_mode_is(const char *name)
+{
+    return !strcmp(gt_mode_engine(), name);
+}
+
+const char *gt_mode_option(const char *key)
+{
+    mode_split();
+    for (int i = mode_parts.nopts - 1; i >= 0; i--)
+        if (!strcmp(mode_parts.key[i], key))
+            return mode_parts.value[i];
+    return NULL;
 }
 
 /* ---------- results ---------- */
@@ -260,6 +326,39 @@ void gt_check_modes(cublasHandle_t h, cublasPointerMode_t pm, cublasMath_t mm)
         gt_fail("pointer mode changed by the shimmed call: %d, was %d", (int)p, (int)pm);
     if (m != mm)
         gt_fail("math mode changed by the shimmed call: %d, was %d", (int)m, (int)mm);
+}
+
+void gt_still_capturing(cudaStream_t s, const char *after)
+{
+    enum cudaStreamCaptureStatus cs = cudaStreamCaptureStatusNone;
+    cudaError_t e = cudaStreamIsCapturing(s, &cs);
+    if (e != cudaSuccess || cs != cudaStreamCaptureStatusActive)
+        gt_fail("after %s: cudaStreamIsCapturing -> %s, status %d (%s)", after,
+                cudaGetErrorName(e), (int)cs,
+                cs == cudaStreamCaptureStatusInvalidated ? "capture invalidated" : "not active");
+}
+
+int gt_end_capture(cudaStream_t s, cudaGraph_t *graph)
+{
+    cudaError_t e = cudaStreamEndCapture(s, graph);
+    if (e != cudaSuccess || !*graph) {
+        gt_fail("cudaStreamEndCapture: %s (%s)", cudaGetErrorName(e), cudaGetErrorString(e));
+        cudaGetLastError();
+        return 0;
+    }
+    return 1;
+}
+
+cudaGraphExec_t gt_instantiate(cudaGraph_t graph)
+{
+    cudaGraphExec_t exec = NULL;
+    cudaError_t e = cudaGraphInstantiate(&exec, graph, 0);
+    if (e != cudaSuccess) {
+        gt_fail("cudaGraphInstantiate: %s", cudaGetErrorName(e));
+        cudaGetLastError();
+        return NULL;
+    }
+    return exec;
 }
 
 const char *gt_status_name(cublasStatus_t s)

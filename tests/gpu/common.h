@@ -38,6 +38,20 @@ extern gt_real_fns gt_real;
  * Prints one line about the device and the EXBLAS_* settings. */
 void gt_init(const char *test_name);
 
+/* ---------- the mode under test: EXBLAS_MODE=NAME[:key=value[,key=value...]] ---------- */
+
+/* EXBLAS_MODE as it is now, or NULL when it is unset or empty (the shim then takes the policy's
+ * mode auto). */
+const char *gt_mode(void);
+/* The mode's name, before any ':' (e.g. "df" for df:scheme=paper); "native" when EXBLAS_MODE is
+ * unset or empty, as the tests that accept no mode take it. */
+const char *gt_mode_engine(void);
+/* Whether gt_mode_engine() is name (with options or without). */
+int gt_mode_is(const char *name);
+/* The value of the mode's option key (its last key=value, as the shim takes it), or NULL when the
+ * mode has none.  The strings these give stay valid until EXBLAS_MODE changes. */
+const char *gt_mode_option(const char *key);
+
 /* ---------- results ---------- */
 
 /* Groups and cases.  gt_group closes the previous group (printing its one line) and opens a
@@ -63,6 +77,14 @@ int gt_cmp(const char *what, const void *real, const void *shim, size_t count, s
 int gt_cmp_status(const char *routine, cublasStatus_t real, cublasStatus_t shim);
 /* gt_fail unless the handle still has these pointer and math modes. */
 void gt_check_modes(cublasHandle_t h, cublasPointerMode_t pm, cublasMath_t mm);
+
+/* CUDA graphs: gt_still_capturing fails the current case unless stream s is still capturing
+ * (the call `after` names did not invalidate the capture); gt_end_capture ends the capture begun
+ * on s into *graph, gt_instantiate makes *graph executable, each failing the current case
+ * (clearing CUDA's last error) and returning 0 / NULL on an error. */
+void gt_still_capturing(cudaStream_t s, const char *after);
+int gt_end_capture(cudaStream_t s, cudaGraph_t *graph);
+cudaGraphExec_t gt_instantiate(cudaGraph_t graph);
 
 const char *gt_status_name(cublasStatus_t s);
 char gt_op_char(cublasOperation_t op);

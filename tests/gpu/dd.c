@@ -5,11 +5,11 @@
  * those of the CPU twin dfs_dd_*_host on every run, stream, pointer mode, layout and GPU; and it
  * is the correctly rounded value but for near ties and heavy cancellation.
  *
- * Groups 0-4 are the repro test's (repro.c says what each runs: DDOT of every length, increment
- * and data kind including Inf / NaN / overflow, DGEMV ops N, T, C over shapes, leading
- * dimensions, increments, alpha / beta and pointer modes, DGEMM through every API and op pair
- * with poisoned operands that must not be read, streams, handles and graph replay) with the dd
- * engine's CPU twin as the reference: every output bit for bit.  The CPU result of one logical
+ * Groups 0-4 are the repro test's (twin_cases*.c; repro.c says what each runs: DDOT of every
+ * length, increment and data kind including Inf / NaN / overflow, DGEMV ops N, T, C over shapes,
+ * leading dimensions, increments, alpha / beta and pointer modes, DGEMM through every API and
+ * op pair with poisoned operands that must not be read, streams, handles and graph replay) with
+ * the dd engine's CPU twin as the reference: every output bit for bit.  The CPU result of one logical
  * problem stands for all its layouts: the dd order depends on m, n, k and the op of DGEMV only.
  *
  *  5. accuracy: data of the phi generator (phi = 0, 1, 2, 4), DDOT (200 x n = 10^4), DGEMV
@@ -19,7 +19,7 @@
  *     in units of the last place is never above native cuBLAS's on the same data.
  *
  * Needs EXBLAS_MODE=dd or accurate. */
-#include "repro_common.h"
+#include "twin_cases.h"
 
 #include "../common/gen.h"
 
@@ -175,8 +175,8 @@ int main(void)
 {
     gt_init("dd");
     const double t0 = gt_now();
-    const char *mode = getenv("EXBLAS_MODE");
-    if (!mode || (strcmp(mode, "dd") && strcmp(mode, "accurate")))
+    const char *mode = gt_mode();
+    if (!gt_mode_is("dd") && !gt_mode_is("accurate"))
         gt_fatal("dd needs EXBLAS_MODE=dd or accurate, not '%s'", mode ? mode : "(unset)");
     shared_setup();
     ref_dd = 1;
@@ -187,7 +187,7 @@ int main(void)
     dot_group();
     gemv_group();
     gemm_group();
-    repro_group();
+    reproducibility_group();
     accuracy_group();
 
     shared_teardown();

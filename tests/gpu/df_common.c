@@ -12,23 +12,21 @@
 
 int df_test_scheme(const char *test, const char **name)
 {
-    const char *m = getenv("EXBLAS_MODE");
-    if (!m || strncmp(m, "df", 2) || (m[2] && m[2] != ':'))
+    const char *m = gt_mode();
+    if (!gt_mode_is("df"))
         gt_fatal("%s needs EXBLAS_MODE=df[:scheme=paper|fused|lazy|accurate], not '%s'", test,
                  m ? m : "(unset)");
     int scheme = DFS_DF_MAD15; /* the engine's default */
     *name = "fused";
-    const char *s = strstr(m, "scheme=");
-    if (s && (s == m + 3 || s[-1] == ',')) {
-        s += 7;
-        size_t len = strcspn(s, ",");
-        if (len == 5 && !strncmp(s, "paper", 5))
+    const char *s = gt_mode_option("scheme");
+    if (s) {
+        if (!strcmp(s, "paper"))
             scheme = DFS_DF_MAD16, *name = "paper";
-        else if (len == 5 && !strncmp(s, "fused", 5))
+        else if (!strcmp(s, "fused"))
             scheme = DFS_DF_MAD15, *name = "fused";
-        else if (len == 8 && !strncmp(s, "accurate", 8))
+        else if (!strcmp(s, "accurate"))
             scheme = DFS_DF_MAD29, *name = "accurate";
-        else if (len == 4 && !strncmp(s, "lazy", 4))
+        else if (!strcmp(s, "lazy"))
             scheme = DFS_DF_MAD12, *name = "lazy";
         else
             gt_fatal("EXBLAS_MODE=%s: scheme is not paper, fused, lazy or accurate", m);

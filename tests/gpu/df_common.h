@@ -1,6 +1,6 @@
 /* df_common.h — what the df engine's GPU tests (df_gemm.c, df_vec.c) share: the scheme named by
  * EXBLAS_MODE and its error bound, a double-double reference arithmetic, host buffers and timed
- * test groups (the last two used by the repro test too; the layouts and calls all of them share
+ * test groups (the last two used by the repro and dd tests too; the layouts and calls all of them share
  * are in layout.h).  Built on common.h. */
 #ifndef DFS_GPU_DF_COMMON_H
 #define DFS_GPU_DF_COMMON_H

@@ -63,7 +63,7 @@ double qnan;
 static void parse_mode(void)
 {
     scheme = df_test_scheme("df_gemm", &scheme_name);
-    mode_orig = strdup(getenv("EXBLAS_MODE"));
+    mode_orig = strdup(gt_mode()); /* df_test_scheme: not NULL */
     const char *r = getenv("EXBLAS_REREAD");
     reread = r && *r && strcmp(r, "0");
 }

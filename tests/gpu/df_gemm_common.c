@@ -18,7 +18,8 @@ static int64_t rup(int64_t x, int64_t to)
     return (x + to - 1) / to * to;
 }
 
-/* The panel plan of engines/df/engine.c (plan_panels), replicated for the messages only. */
+/* The panel plan of engines/df/gemm.c (plan_panels, static there), replicated for the messages
+ * only. */
 void df_plan(int64_t m, int64_t n, int64_t k, size_t budget, int64_t *Mb, int64_t *Nb,
              size_t *bytes)
 {

@@ -16,21 +16,8 @@ static cudaGraphExec_t capture(cudaStream_t s, cublasHandle_t hg, gt_gemm *g, cu
     cublasStatus_t st = gt_run_gemm(0, hg, g);
     if (st != CUBLAS_STATUS_SUCCESS)
         gt_fail("shimmed call during capture: %s", gt_status_name(st));
-    still_capturing(s, "the shimmed call");
-    cudaError_t e = cudaStreamEndCapture(s, graph);
-    if (e != cudaSuccess || !*graph) {
-        gt_fail("cudaStreamEndCapture: %s (%s)", cudaGetErrorName(e), cudaGetErrorString(e));
-        cudaGetLastError();
-        return NULL;
-    }
-    cudaGraphExec_t exec = NULL;
-    e = cudaGraphInstantiate(&exec, *graph, 0);
-    if (e != cudaSuccess) {
-        gt_fail("cudaGraphInstantiate: %s", cudaGetErrorName(e));
-        cudaGetLastError();
-        return NULL;
-    }
-    return exec;
+    gt_still_capturing(s, "the shimmed call");
+    return gt_end_capture(s, graph) ? gt_instantiate(*graph) : NULL;
 }
 
 /* Resets C (span elements from the pinned template), replays, downloads into out. */

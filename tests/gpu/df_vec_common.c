@@ -234,6 +234,25 @@ double dot_real(int is64, int64_t n, int64_t incx, int64_t incy, int dev)
     return r;
 }
 
+void gemv_vectors(const double *x, int64_t k, const double *y0, const double *ynan, int64_t len,
+                  int64_t inc)
+{
+    const size_t sp = lay_vec(hX, x, k, inc, qnan);
+    gt_h2d(dX, hX, sp * sizeof *hX);
+    sX.n = -1;
+    lay_vec(hYt[0], y0, len, inc, Y_GAP);
+    lay_vec(hYt[1], ynan, len, inc, Y_GAP);
+}
+
+gparams gemv_case(const char *desc, cublasOperation_t op, int64_t m, int64_t n, int64_t lda,
+                  int64_t inc, double alpha, double beta, int dev, int is64)
+{
+    gt_case("%s: %s %lldx%lld op=%c inc=%lld alpha=%g beta=%g ptr=%s", desc, gt_gemv_name(is64),
+            (long long)m, (long long)n, gt_op_char(op), (long long)inc, alpha, beta,
+            dev ? "device" : "host");
+    return (gparams){op, m, n, lda, inc, inc, alpha, beta, dev, is64, dA, dX};
+}
+
 /* One DGEMV on `handle` (call_gemv). */
 void run_gemv(int real, const gparams *p, const double *ytmpl, double *yl)
 {

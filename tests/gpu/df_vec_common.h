@@ -102,6 +102,15 @@ double dot_shim(int is64, int64_t n, int64_t incx, int64_t incy, int dev);
 double dot_real(int is64, int64_t n, int64_t incx, int64_t incy, int dev);
 /* One DGEMV on `handle` (call_gemv). */
 void run_gemv(int real, const gparams *p, const double *ytmpl, double *yl);
+/* The vectors of DGEMVs with increment inc (x and y): x (k elements, gaps NaN) to dX through hX
+ * (sX forgets what it staged); y's templates, len elements with gaps Y_GAP, in hYt[0] (y0) and
+ * hYt[1] (ynan: for beta = 0). */
+void gemv_vectors(const double *x, int64_t k, const double *y0, const double *ynan, int64_t len,
+                  int64_t inc);
+/* Opens the case of one DGEMV (named desc and its arguments) and gives the arguments: A at dA,
+ * x at dX, both increments inc. */
+gparams gemv_case(const char *desc, cublasOperation_t op, int64_t m, int64_t n, int64_t lda,
+                  int64_t inc, double alpha, double beta, int dev, int is64);
 /* Bitwise comparison of two logical result vectors; fails naming `what`. */
 int same_bits(const char *what, const double *a, const double *b, int64_t len, const char *aname,
               const char *bname);

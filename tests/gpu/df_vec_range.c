@@ -310,20 +310,13 @@ void range_gemv_group(void)
                     R[r] = ref_out(A, m, n, t, r, xv, 1);
                 for (int c = 0; c < 2; c++) {
                     const int64_t inc = c ? -2 : 1;
-                    const size_t sp = lay_vec(hX, xv, k, inc, qnan);
-                    gt_h2d(dX, hX, sp * sizeof *hX);
-                    sX.n = -1;
-                    lay_vec(hYt[0], y0, len, inc, Y_GAP);
-                    lay_vec(hYt[1], nan_vec, len, inc, Y_GAP);
+                    gemv_vectors(xv, k, y0, nan_vec, len, inc);
                     for (int ab = 0; ab < 2; ab++)
                         for (int dev = 0; dev < 2; dev++) {
                             const double alpha = abs_[ab][0], beta = abs_[ab][1];
                             const int is64 = counter++ & 1;
-                            gparams p = {op, m, n, lda, inc, inc, alpha, beta, dev, is64, dA, dX};
-                            gt_case("%s: %s %lldx%lld op=%c inc=%lld alpha=%g beta=%g ptr=%s",
-                                    S->desc, gt_gemv_name(is64), (long long)m, (long long)n,
-                                    gt_op_char(op), (long long)inc, alpha, beta,
-                                    dev ? "device" : "host");
+                            const gparams p = gemv_case(S->desc, op, m, n, lda, inc, alpha, beta,
+                                                        dev, is64);
                             tab[sc][t].cases++;
                             const double *ytm = hYt[beta == 0.0];
                             run_gemv(0, &p, ytm, yl);

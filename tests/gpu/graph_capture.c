@@ -74,24 +74,13 @@ static void download(outs *o)
     gt_d2h(&o->hr, o->r, sizeof o->hr);
 }
 
-/* Fails the case unless the stream is still capturing (the call did not invalidate it). */
-static void still_capturing(const char *after)
-{
-    enum cudaStreamCaptureStatus cs = cudaStreamCaptureStatusNone;
-    cudaError_t e = cudaStreamIsCapturing(s, &cs);
-    if (e != cudaSuccess || cs != cudaStreamCaptureStatusActive)
-        gt_fail("after %s: cudaStreamIsCapturing -> %s, status %d (%s)", after,
-                cudaGetErrorName(e), (int)cs,
-                cs == cudaStreamCaptureStatusInvalidated ? "capture invalidated" : "not active");
-}
-
 static void check_status(int real, const char *what, cublasStatus_t st, int capturing)
 {
     if (st != CUBLAS_STATUS_SUCCESS)
         gt_fail("%s %s%s: %s", real ? "real" : "shimmed", what,
                 capturing ? " during capture" : "", gt_status_name(st));
     if (capturing)
-        still_capturing(what);
+        gt_still_capturing(s, what);
 }
 
 /* Dgemm NT, Dgemv N, then a device-pointer-mode Ddot of x2 with the Dgemv's y. */
@@ -115,23 +104,15 @@ static void sequence(int real, const outs *o, int capturing)
 static cudaGraphExec_t end_capture(cudaGraph_t *graph)
 {
     *graph = NULL;
-    cudaError_t e = cudaStreamEndCapture(s, graph);
-    if (e != cudaSuccess || !*graph) {
-        gt_fail("cudaStreamEndCapture: %s (%s)", cudaGetErrorName(e), cudaGetErrorString(e));
-        cudaGetLastError();
+    if (!gt_end_capture(s, graph))
         return NULL;
-    }
     size_t nodes = 0;
     GT_CUDA(cudaGraphGetNodes(*graph, NULL, &nodes));
     if (nodes == 0)
         gt_fail("the captured graph has no nodes");
-    cudaGraphExec_t exec = NULL;
-    e = cudaGraphInstantiate(&exec, *graph, 0);
-    if (e != cudaSuccess) {
-        gt_fail("cudaGraphInstantiate: %s", cudaGetErrorName(e));
-        cudaGetLastError();
+    cudaGraphExec_t exec = gt_instantiate(*graph);
+    if (!exec)
         return NULL;
-    }
     gt_note("captured graph: %zu nodes", nodes);
     return exec;
 }

@@ -47,6 +47,8 @@
  * GPU. */
 #include "int8_common.h"
 
+#include "../../engines/oz/host_common.h"
+
 #include <pthread.h>
 #include <stdatomic.h>
 #include <unistd.h>
@@ -245,24 +247,22 @@ static void engaged_group(void)
 /* ---------- 2. unit leading dimension ---------- */
 
 /* The bits dfs_crt_row_bits gives x (k elements) when its partial sums (32 parts, each every
- * 32nd element) are merged in the rows pass's butterfly (tree = 1, as the GPU and the twin do
- * for either layout) or in order (tree = 0: what a layout-dependent pass could do). */
+ * 32nd element) are merged in the rows pass's butterfly (tree = 1: host_common.h's row_of_gpu,
+ * as the GPU and the twin do for either layout) or in order (tree = 0: what a layout-dependent
+ * pass could do). */
 static int bits_in_order(const double *x, int64_t k, int L, int tree)
 {
-    dfs_oz_row p[32], r = dfs_oz_row_init();
-    for (int i = 0; i < 32; i++) {
-        p[i] = dfs_oz_row_init();
-        for (int64_t q = i; q < k; q += 32)
-            dfs_oz_row_add(&p[i], x[q]);
-    }
+    dfs_oz_row r = dfs_oz_row_init();
     if (tree) {
-        for (int off = 16; off > 0; off >>= 1)
-            for (int i = 0; i < off; i++)
-                dfs_oz_row_merge(&p[i], p[i + off]);
-        r = p[0];
+        const gemm_in g = {0, 0, 1, 1, k, x, x, 1, k}; /* op(A) = x, 1 x k */
+        r = row_of_gpu(&g, 0, 0);
     } else {
-        for (int i = 0; i < 32; i++)
-            dfs_oz_row_merge(&r, p[i]);
+        for (int i = 0; i < 32; i++) {
+            dfs_oz_row p = dfs_oz_row_init();
+            for (int64_t q = i; q < k; q += 32)
+                dfs_oz_row_add(&p, x[q]);
+            dfs_oz_row_merge(&r, p);
+        }
     }
     return dfs_crt_row_bits(L, dfs_oz_row_l2sq(r, k), k);
 }
@@ -463,8 +463,8 @@ int main(void)
 {
     gt_init("int8");
     const double t0 = gt_now();
-    const char *mode = getenv("EXBLAS_MODE");
-    if (!parse_mode(mode))
+    const char *mode = gt_mode();
+    if (!parse_mode())
         gt_fatal("int8 needs EXBLAS_MODE=int8[:options], not '%s'", mode ? mode : "(unset)");
     qnan = gt_qnan();
     gap_c = of_bits(0x7ff8dead0000beefULL);

@@ -30,30 +30,16 @@ double of_bits(uint64_t b)
 
 /* ---------- the engine's moduli ---------- */
 
-/* 1 when mode is int8 or int8:<options>; opt_moduli from its last moduli= (the engine's rules,
- * engine.c: an integer 0..24, anything else or 1 is the default, 0). */
-int parse_mode(const char *mode)
+/* 1 when the mode is int8 (EXBLAS_MODE=int8[:options]); opt_moduli from its moduli= option (the
+ * engine's rules, int8/engine.c: an integer 0..24, anything else or 1 is the default, 0). */
+int parse_mode(void)
 {
-    if (!mode || strncmp(mode, "int8", 4) || (mode[4] && mode[4] != ':'))
+    if (!gt_mode_is("int8"))
         return 0;
-    opt_moduli = 0;
-    const char *s = mode[4] ? mode + 5 : mode + 4;
-    while (*s) {
-        const char *comma = strchr(s, ',');
-        const size_t len = comma ? (size_t)(comma - s) : strlen(s);
-        if (len > 7 && !strncmp(s, "moduli=", 7)) {
-            char v[32];
-            const size_t vl = len - 7 < sizeof v - 1 ? len - 7 : sizeof v - 1;
-            memcpy(v, s + 7, vl);
-            v[vl] = '\0';
-            char *end;
-            const long x = strtol(v, &end, 10);
-            opt_moduli = *v && !*end && x >= 2 && x <= DFS_CRT_MODULI ? (int)x : 0;
-        }
-        s += len;
-        if (*s == ',')
-            s++;
-    }
+    const char *v = gt_mode_option("moduli");
+    char *end = NULL;
+    const long x = v ? strtol(v, &end, 10) : 0;
+    opt_moduli = v && *v && !*end && x >= 2 && x <= DFS_CRT_MODULI ? (int)x : 0;
     return 1;
 }
 

@@ -50,7 +50,7 @@ typedef struct {
 
 /* int8_common.c documents each of these. */
 double of_bits(uint64_t b);
-int parse_mode(const char *mode);
+int parse_mode(void);
 int moduli_for(int64_t k);
 /* One twin call: op(A) m x k and op(B) k x n stored tight in the layout of (ta, tb) (lda = ta ?
  * k : m, ldb = tb ? n : k), C0 (m x n, tight) the C before the call, C the result. */

@@ -301,11 +301,3 @@ cublasStatus_t call_gemm(const call_bufs *b, int real, cublasHandle_t hh, gt_gem
     return st;
 }
 
-void still_capturing(cudaStream_t s, const char *after)
-{
-    enum cudaStreamCaptureStatus cs = cudaStreamCaptureStatusNone;
-    cudaError_t e = cudaStreamIsCapturing(s, &cs);
-    if (e != cudaSuccess || cs != cudaStreamCaptureStatusActive)
-        gt_fail("after %s: cudaStreamIsCapturing -> %s, status %d", after, cudaGetErrorName(e),
-                (int)cs);
-}

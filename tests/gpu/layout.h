@@ -1,8 +1,9 @@
-/* layout.h — what the engines' GPU tests (df_gemm.c, df_vec.c, repro*.c) share about operands in
- * memory: strided vectors with gaps and matrices with padding and batch strides laid out in host
- * staging buffers, the outputs gathered back, checks that nothing outside the outputs was
- * written; and one DDOT / DGEMV / DGEMM run through such buffers, with alpha and beta (and
- * DDOT's result) in host or device memory.  Built on common.h and df_common.h. */
+/* layout.h — what the engines' GPU tests (df_gemm, df_vec, repro and dd, int8, ozaki_sgemm)
+ * share about operands in memory: strided vectors with gaps and matrices with padding and batch
+ * strides laid out in host staging buffers, the outputs gathered back, checks that nothing
+ * outside the outputs was written; and one DDOT / DGEMV / DGEMM run through such buffers, with
+ * alpha and beta (and DDOT's result) in host or device memory.  Built on common.h and
+ * df_common.h. */
 #ifndef DFS_GPU_LAYOUT_H
 #define DFS_GPU_LAYOUT_H
 
@@ -107,7 +108,5 @@ void call_gemv(const call_bufs *b, int real, cublasHandle_t hh, const gparams *p
 cublasStatus_t call_gemm(const call_bufs *b, int real, cublasHandle_t hh, gt_gemm *g, int dev,
                          double alpha, double beta, size_t span);
 
-/* Fails unless stream s is still capturing (after `after`). */
-void still_capturing(cudaStream_t s, const char *after);
 
 #endif

@@ -350,12 +350,10 @@ int main(void)
     setenv("EXBLAS_LOG", "trace", 1);
     setenv("EXBLAS_LOG_FILE", log_path, 1);
     gt_init("lt_matmul");
-    mode = getenv("EXBLAS_MODE");
-    native = !mode || !*mode || !strcmp(mode, "native");
-    if (native)
-        mode = "native";
-    engine_bitwise_any = !strncmp(mode, "repro", 5) || !strcmp(mode, "dd");
-    engine_bitwise_col = !strncmp(mode, "int8", 4);
+    native = gt_mode_is("native"); /* EXBLAS_MODE native, unset or empty */
+    mode = native ? "native" : gt_mode();
+    engine_bitwise_any = gt_mode_is("repro") || gt_mode_is("dd");
+    engine_bitwise_col = gt_mode_is("int8");
     void *lib = dlopen("libcublasLt.so.13", RTLD_NOW | RTLD_NOLOAD);
     if (!lib)
         lib = dlopen("libcublasLt.so.12", RTLD_NOW | RTLD_NOLOAD);

@@ -118,11 +118,11 @@ int main(void)
     setenv("EXBLAS_LOG", "warn", 1);
     setenv("EXBLAS_LOG_FILE", log, 1);
     gt_init("no_workspace");
-    const char *hook = getenv("EXBLAS_TEST_NO_WORKSPACE"), *mode = getenv("EXBLAS_MODE");
+    const char *hook = getenv("EXBLAS_TEST_NO_WORKSPACE"), *mode = gt_mode();
     if (!hook || strcmp(hook, "1"))
         gt_fatal("run with EXBLAS_TEST_NO_WORKSPACE=1");
-    repro = mode && !strncmp(mode, "repro", 5);
-    dd = mode && (!strcmp(mode, "dd") || !strcmp(mode, "accurate"));
+    repro = gt_mode_is("repro");
+    dd = gt_mode_is("dd") || gt_mode_is("accurate");
     params = dfs_oz_default_params();
 
     const size_t na = 2u * M * K, nb = 2u * K * N, nc = 2u * M * N;
@@ -156,7 +156,7 @@ int main(void)
         lines += strstr(line, "no device memory for an engine's workspace") != NULL;
     if (f)
         fclose(f);
-    if (mode && strcmp(mode, "native") && lines != 1)
+    if (!gt_mode_is("native") && lines != 1)
         gt_fail("%d log lines about the workspace, expected 1", lines);
     unlink(log);
     GT_CUBLAS(cublasDestroy_v2(h));

@@ -409,9 +409,9 @@ int main(void)
     setenv("EXBLAS_LOG", "trace", 1);
     setenv("EXBLAS_LOG_FILE", log_path, 1);
     gt_init("ozaki_sgemm");
-    const char *mode = getenv("EXBLAS_MODE"), *sp = mode ? strstr(mode, "splits=") : NULL;
+    const char *sp = gt_mode_option("splits");
     if (sp)
-        splits = atoi(sp + 7);
+        splits = atoi(sp);
     GT_CUBLAS(cublasCreate_v2(&handle));
     d_ab = gt_dmalloc(2 * sizeof(double));
 

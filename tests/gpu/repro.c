@@ -56,11 +56,11 @@
  *
  * Needs EXBLAS_MODE=repro (or repro:<options> that keep the results correctly rounded).
  *
- * Here: the buffers and state every group shares, and main.  repro_common.c: helpers, CPU work
- * on threads, data, the CPU implementation; repro_vec.c: groups 0-2; repro_gemm.c: group 3;
- * repro_paths.c: groups 4 and 5; layout.c (shared with the df tests): the layouts and the
- * calls. */
-#include "repro_common.h"
+ * Here: main.  The groups are a harness shared with the dd test (dd.c): twin_cases.c: the
+ * buffers and state every group shares, helpers, CPU work on threads, data, the CPU
+ * implementation; twin_cases_vec.c: groups 0-2; twin_cases_gemm.c: group 3; twin_cases_paths.c:
+ * groups 4 and 5; layout.c (shared with the df tests): the layouts and the calls. */
+#include "twin_cases.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -73,8 +73,8 @@ int main(void)
 {
     gt_init("repro");
     const double t0 = gt_now();
-    const char *mode = getenv("EXBLAS_MODE");
-    if (!mode || strncmp(mode, "repro", 5) || (mode[5] && mode[5] != ':'))
+    const char *mode = gt_mode();
+    if (!gt_mode_is("repro"))
         gt_fatal("repro needs EXBLAS_MODE=repro[:options], not '%s'", mode ? mode : "(unset)");
     shared_setup();
     printf("repro: EXBLAS_MODE=%s against dfs_oz_*_host with the default parameters (max_splits "
@@ -85,7 +85,7 @@ int main(void)
     dot_group();
     gemv_group();
     gemm_group();
-    repro_group();
+    reproducibility_group();
     slow_group();
 
     shared_teardown();

@@ -127,8 +127,8 @@ int main(void)
         printf("two_gpus: SKIP: %d device(s)\n", count);
         return 77;
     }
-    const char *mode = getenv("EXBLAS_MODE");
-    const int engine = mode && *mode && strcmp(mode, "native");
+    const char *mode = gt_mode();
+    const int engine = !gt_mode_is("native");
     gt_fill(hA, K * M, 1), gt_fill(hB, K * N, 2), gt_fill(hx, K, 3);
     for (int d = 0; d < 2; d++)
         setup(&g[d], d);

@@ -1,7 +1,8 @@
 /* exact_ref.c — the unit tests' independent reference for BLAS outputs: RN(alpha * S + beta * c)
  * with S = sum a_k b_k, computed exactly with MPFR and rounded once to binary64 (subnormals
  * included), with IEEE special values and BLAS's conventions (engines/oz/README.md).  Used by
- * test_repro (which must equal it) and test_dd (which must nearly always equal it). */
+ * test_repro (which must equal it), test_sgemm (within its bound) and test_dd (which must
+ * nearly always equal it). */
 #include "exact_ref.h"
 
 #include <check.h>

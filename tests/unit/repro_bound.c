@@ -1,8 +1,8 @@
 /* repro_bound.c — test_repro's tests of the rounding margin of xacc.h (dfs_x_round_margin,
  * dfs_x_axpby_margin), checked for soundness against exact values (full accumulators of xacc.h,
  * MPFR): every real within 2^margin of the exact value must round to the same binary64 as the
- * result.  The Ozaki bounds are in repro_tail.c and repro_i192.c. */
-#include "repro_test.h"
+ * result.  The Ozaki bounds are in oz_tail.c and oz_i192.c. */
+#include "ozfamily_test.h"
 
 #include "../common/gen.h"
 

@@ -1,7 +1,7 @@
 /* repro_dot.c — test_repro's tests of the CPU DDOT (engines/repro/host.c): correctly rounded
  * for every generator, size and condition number, special values, and the same bits whatever the
  * order, increments, lanes, terms and path. */
-#include "repro_test.h"
+#include "ozfamily_test.h"
 
 #include "../common/gen.h"
 

@@ -5,7 +5,7 @@
  * pairs taken (d), alpha and beta; an output it does not write must be left as it was; with
  * every pair of enough slices it must decide every output; and it must decide most outputs of
  * ordinary data with the pairs the GPU would take. */
-#include "repro_test.h"
+#include "ozfamily_test.h"
 
 #include "../../engines/repro/finish.h"
 #include "../common/gen.h"

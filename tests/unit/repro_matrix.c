@@ -1,7 +1,7 @@
 /* repro_matrix.c — test_repro's tests of the CPU DGEMV and DGEMM (engines/repro/host.c):
  * correctly rounded across transposes, shapes, generators, alpha and beta, special values and
  * the direct path; fixed splits and the fast sum reproducible. */
-#include "repro_test.h"
+#include "ozfamily_test.h"
 
 #include "../common/gen.h"
 

@@ -1,6 +1,6 @@
 /* repro_xacc.c — test_repro's tests of the exact accumulator (engines/common/xacc.h) on its own:
  * rounding edges and random wide-range sums with alpha and beta, against MPFR. */
-#include "repro_test.h"
+#include "ozfamily_test.h"
 
 #include "../common/gen.h"
 

@@ -8,31 +8,18 @@
  * in the log say what was covered.  Compiled with -ffp-contract=off.
  *
  * The tests: repro_xacc.c (the accumulator), repro_dot.c (DDOT), repro_matrix.c (DGEMV, DGEMM),
- * against the reference in repro_common.c; repro_bound.c (the rounding margin), repro_tail.c
- * (the Ozaki tail bound) and repro_i192.c (the Ozaki finish's 192-bit fast path), against exact
- * values; repro_finish.c (the GPU DGEMM's per-output step on the CPU) and repro_crt.c (the Ozaki
- * scheme II arithmetic and CPU DGEMM), repro_f32.c (the Ozaki scheme on binary32 products, issue
- * 8) and repro_plan.c (the GEMM paths' block shapes); this file gathers them into one suite. */
-#include "repro_test.h"
+ * against the reference in exact_ref.c; repro_bound.c (the rounding margin), against exact
+ * values; repro_finish.c (the GPU DGEMM's per-output step on the CPU); this file gathers them
+ * into one suite.  What the Ozaki-family engines share (engines/oz) is tested by test_oz.c, the
+ * int8 engine's CPU twin by test_int8.c, the ozaki-sgemm engine's CPU model by test_sgemm.c. */
+#include "ozfamily_test.h"
 
 static Suite *suite(void)
 {
-    Suite *s = suite_create("repro");
-    TCase *t = tcase_create("all");
-    tcase_set_timeout(t, 300);
-    repro_xacc_tests(t);
-    repro_dot_tests(t);
-    repro_matrix_tests(t);
-    repro_bound_tests(t);
-    repro_tail_tests(t);
-    repro_i192_tests(t);
-    repro_finish_tests(t);
-    repro_crt_tests(t);
-    repro_crt_fast_tests(t);
-    repro_plan_tests(t);
-    repro_f32_tests(t);
-    suite_add_tcase(s, t);
-    return s;
+    static void (*const add[])(TCase *) = {repro_xacc_tests,  repro_dot_tests,
+                                           repro_matrix_tests, repro_bound_tests,
+                                           repro_finish_tests, NULL};
+    return ozfamily_suite("repro", add);
 }
 
 #include "check_main.h"

@@ -1,7 +1,7 @@
-/* repro_i192.c — test_repro's test of the Ozaki finish's 192-bit fast path (engines/oz/steps.h): cases
- * made as the GPU finish kernel makes them, rounded and their margins checked against full
- * accumulators of xacc.h. */
-#include "repro_test.h"
+/* oz_i192.c — test_oz's test of the Ozaki finish's 192-bit fast path (engines/oz/steps.h):
+ * cases made as the GPU finish kernel makes them, rounded and their margins checked against
+ * full accumulators of xacc.h. */
+#include "ozfamily_test.h"
 
 #include "../../engines/oz/steps.h"
 #include "../common/gen.h"
@@ -449,7 +449,7 @@ START_TEST(oz_i192_round)
                      rich_inf, rich);
     REQUIRE(zeros > 1000 && sub > 1000 && over > 1000 && ties > 1000 && mj > 1000 &&
             exact_n > 1000);
-    printf("repro: oz i192 round: %d cases (beta 13..26, d beta <= 128, up to %ld terms; kinds",
+    printf("oz: i192 round: %d cases (beta 13..26, d beta <= 128, up to %ld terms; kinds",
            CASES, terms_max);
     for (int kk = 0; kk < OZK_COUNT; kk++)
         printf(" %s %ld/%ld", ozk_name[kk], fast[kk], n_kind[kk]);
@@ -467,7 +467,7 @@ START_TEST(oz_i192_round)
 }
 END_TEST
 
-void repro_i192_tests(TCase *t)
+void oz_i192_tests(TCase *t)
 {
     tcase_add_test(t, oz_i192_round);
 }

@@ -1,9 +1,12 @@
-/* repro_common.h — what the files of the repro and dd tests share (see repro.c and dd.c for
- * what they check): buffers and state, helpers, CPU work on threads, data, the CPU implementation
- * (repro_common.c), the layouts groups 1-3 run and group 5 runs again (repro_vec.c,
- * repro_gemm.c) and the groups themselves. */
-#ifndef DFS_GPU_REPRO_COMMON_H
-#define DFS_GPU_REPRO_COMMON_H
+/* twin_cases.h — a harness of DDOT, DGEMV and DGEMM cases through the shim, every output
+ * compared bit for bit with an engine's CPU twin: the reproducible engine's (dfs_oz_*_host) for
+ * the repro test (repro.c, which says what each group runs), the dd engine's (dfs_dd_*_host) for
+ * the dd test (dd.c).  Here: buffers and state, helpers, CPU work on threads, data, the CPU twins
+ * (twin_cases.c), the layouts groups 1-3 run and group 5 runs again (twin_cases_vec.c,
+ * twin_cases_gemm.c) and the groups themselves (twin_cases_vec.c, twin_cases_gemm.c,
+ * twin_cases_paths.c). */
+#ifndef DFS_GPU_TWIN_CASES_H
+#define DFS_GPU_TWIN_CASES_H
 
 #include "common.h"
 #include "df_common.h"
@@ -27,7 +30,7 @@
 #define NAB 12                  /* (alpha, beta) pairs */
 #define MAX_THREADS 32
 
-/* ---------- buffers and state (repro_common.c) ---------- */
+/* ---------- buffers and state (twin_cases.c) ---------- */
 
 extern cublasHandle_t handle;
 extern double *dX, *dY, *dA, *dA0, *dB, *dB0, *dC, *d_ab, *d_res;
@@ -45,7 +48,7 @@ extern int call_counter; /* alternates the 32-bit and _64 entry points */
 void shared_setup(void);
 void shared_teardown(void);
 
-/* ---------- helpers, data, the CPU implementation (repro_common.c) ---------- */
+/* ---------- helpers, data, the CPU implementation (twin_cases.c) ---------- */
 
 /* len GPU outputs against the CPU implementation's. */
 int cmp_out(const char *what, const double *want, const double *got, int64_t len, int64_t ld);
@@ -74,7 +77,7 @@ double dot_ref(int64_t n, const double *x, const double *y, int64_t *slow);
 double run_dot(int real, cublasHandle_t hh, int is64, int64_t n, const double *px, int64_t incx,
                const double *py, int64_t incy, int dev);
 
-/* ---------- DDOT and DGEMV layouts (repro_vec.c) ---------- */
+/* ---------- DDOT and DGEMV layouts (twin_cases_vec.c) ---------- */
 
 /* One DDOT case: the logical x, y with the first nincs (incx, incy) of {(1,1), (3,-2), (-2,3),
  * (-2,-2), (1,3)}, host and device pointers, against `want`. */
@@ -89,7 +92,7 @@ void upload_xs(const double *xN, const double *xT, const double *xN0, const doub
 void gemv_layout(const char *desc, int64_t m, int64_t n, int64_t lda, int64_t incx, int64_t incy,
                  const int *abs_, int nab, double *ref[2][NAB], double *yl);
 
-/* ---------- DGEMM problems and layouts (repro_gemm.c) ---------- */
+/* ---------- DGEMM problems and layouts (twin_cases_gemm.c) ---------- */
 
 enum { GK_PHI0, GK_PHI1, GK_PHI4, GK_ROWS, GK_SPECIAL, GK_COUNT };
 
@@ -117,11 +120,11 @@ void gemm_layout(const problem *P, const char *desc, gt_gemm_api api, int ta, in
 
 /* ---------- the groups ---------- */
 
-void engaged_group(void); /* 0, repro_vec.c */
-void dot_group(void);     /* 1, repro_vec.c */
-void gemv_group(void);    /* 2, repro_vec.c */
-void gemm_group(void);    /* 3, repro_gemm.c */
-void repro_group(void);   /* 4, repro_paths.c */
-void slow_group(void);    /* 5, repro_paths.c */
+void engaged_group(void);         /* 0, twin_cases_vec.c */
+void dot_group(void);             /* 1, twin_cases_vec.c */
+void gemv_group(void);            /* 2, twin_cases_vec.c */
+void gemm_group(void);            /* 3, twin_cases_gemm.c */
+void reproducibility_group(void); /* 4, twin_cases_paths.c */
+void slow_group(void);            /* 5, twin_cases_paths.c */
 
 #endif

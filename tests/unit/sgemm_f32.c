@@ -1,5 +1,6 @@
-/* repro_f32.c — the Ozaki scheme on binary32 products (engines/ozaki-sgemm/f32split.h, host_f32.c;
- * issue 8), against exact references:
+/* sgemm_f32.c — test_sgemm's tests of the ozaki-sgemm engine's CPU model: the Ozaki scheme on
+ * binary32 products (engines/ozaki-sgemm/f32split.h, host_f32.c; issue 8), against exact
+ * references:
  *   f32_split: dfs_f32_top against frexp, dfs_f32_round_to against nearbyint; the slices of
  *     random rows are binary32 numbers, add up with the rest to the row exactly, and their
  *     products summed in binary32 in order and in reverse order both equal the exact sum;
@@ -11,7 +12,7 @@
  *     paper's gains) below binary32 GEMM's (binary32 inputs and sums) with the splits each data
  *     needs: 2 and 3 on the paper's data (uniform in [-5, 5]) and phi 0, 3 and 4 at phi 1, 4
  *     and 5 at phi 2, 6 for 15 at phi 4 (tests/common/sgemm_gain.h). */
-#include "repro_test.h"
+#include "ozfamily_test.h"
 
 #include "../../engines/ozaki-sgemm/f32split.h"
 #include "../../engines/ozaki-sgemm/host.h"
@@ -138,7 +139,7 @@ START_TEST(f32_bound)
                     free(A), free(B);
                 }
     }
-    printf("repro: f32 model: %d outputs within their bound (largest error %.3g of it)\n",
+    printf("sgemm: f32 model: %d outputs within their bound (largest error %.3g of it)\n",
            checked, worst);
 }
 END_TEST
@@ -167,7 +168,7 @@ START_TEST(f32_gain)
                 mag[i + j * m] = ab;
                 e_sg = fmax(e_sg, fabs((double)sg - ref[i + j * m]) / ab);
             }
-        printf("repro: f32 model, %s, k = 4096: largest |error| / sum |a b|: binary32 GEMM %.3g",
+        printf("sgemm: f32 model, %s, k = 4096: largest |error| / sum |a b|: binary32 GEMM %.3g",
                sgemm_gain[d].name, e_sg);
         for (int S = 2; S <= DFS_F32_MAX_SPLITS; S++) {
             dfs_oz_f32_gemm_host(0, 0, m, n, k, 1.0, A, m, B, k, 0.0, C, m, S, NULL);
@@ -186,7 +187,7 @@ START_TEST(f32_gain)
 }
 END_TEST
 
-void repro_f32_tests(TCase *t)
+void sgemm_f32_tests(TCase *t)
 {
     tcase_add_test(t, f32_split);
     tcase_add_test(t, f32_bound);

@@ -1,6 +1,7 @@
-/* repro_paths.c — the repro test's groups 4 and 5 (see repro.c): reproducibility across
- * streams, handles and graph replays; the slow and direct paths. */
-#include "repro_common.h"
+/* twin_cases_paths.c — group 4 of the repro and dd tests and group 5 of the repro test (repro.c
+ * says what they run): reproducibility across streams, handles and graph replays; the slow and
+ * direct paths. */
+#include "twin_cases.h"
 
 #include "../common/gen.h"
 
@@ -18,7 +19,7 @@ static double *upload_new(const double *h, size_t n)
     return d;
 }
 
-void repro_group(void)
+void reproducibility_group(void)
 {
     enum { REPS = 3, ND = 2, NG = 2, NM = 2 };
     const int64_t dn[ND] = {(int64_t)1 << 22, (int64_t)1 << 20};
@@ -193,20 +194,13 @@ void repro_group(void)
         check_status("captured cublasDgemv_v2",
                      cublasDgemv_v2(gh, CUBLAS_OP_N, (int)gm, (int)gn, &g_alpha, dgA, (int)gm,
                                     dgx[0], 1, &g_beta, dyg, 1));
-        still_capturing(gs, "the DGEMV");
+        gt_still_capturing(gs, "the DGEMV");
         GT_CUBLAS(cublasSetPointerMode_v2(gh, CUBLAS_POINTER_MODE_DEVICE));
         check_status("captured cublasDdot_v2_64", cublasDdot_v2_64(gh, gm, dyg, 1, dw, 1, drg));
         GT_CUBLAS(cublasSetPointerMode_v2(gh, CUBLAS_POINTER_MODE_HOST));
-        still_capturing(gs, "the DDOT");
-        cudaError_t e = cudaStreamEndCapture(gs, &graph);
-        if (e != cudaSuccess || !graph) {
-            gt_fail("cudaStreamEndCapture: %s (%s)", cudaGetErrorName(e), cudaGetErrorString(e));
-            cudaGetLastError();
-        } else if ((e = cudaGraphInstantiate(&exec, graph, 0)) != cudaSuccess) {
-            gt_fail("cudaGraphInstantiate: %s", cudaGetErrorName(e));
-            cudaGetLastError();
-            exec = NULL;
-        }
+        gt_still_capturing(gs, "the DDOT");
+        if (gt_end_capture(gs, &graph))
+            exec = gt_instantiate(graph);
         for (int rep = 0; exec && rep < 2; rep++) {
             double *yr = df_xmalloc((size_t)gm), rr;
             GT_CUDA(cudaMemsetAsync(dyg, 0xff, (size_t)gm * sizeof(double), gs));

@@ -1,6 +1,6 @@
-/* repro_vec.c — the repro test's groups 0-2 (see repro.c): the calls reach the engine, DDOT and
- * DGEMV; and the DDOT and DGEMV layouts group 5 runs again. */
-#include "repro_common.h"
+/* twin_cases_vec.c — groups 0-2 of the repro and dd tests (repro.c says what they run): the
+ * calls reach the engine, DDOT and DGEMV; and the DDOT and DGEMV layouts group 5 runs again. */
+#include "twin_cases.h"
 
 #include "../common/gen.h"
 

@@ -1,6 +1,6 @@
-/* repro_gemm.c — the repro test's group 3 (see repro.c): DGEMM; and the DGEMM problems and
- * layouts group 5 runs again. */
-#include "repro_common.h"
+/* twin_cases_gemm.c — group 3 of the repro and dd tests (repro.c says what it runs): DGEMM;
+ * and the DGEMM problems and layouts group 5 runs again. */
+#include "twin_cases.h"
 
 #include "../common/gen.h"
 

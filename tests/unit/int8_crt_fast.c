@@ -1,12 +1,93 @@
-/* repro_crt_fast.c — test_repro's tests of the int8 engine's CPU twin (dfs_oz_crt_gemm_host with
- * fast = 1, engines/oz/host_crt.c) beyond repro_crt.c's bound test: Cauchy-Schwarz's equality
- * case at every moduli count, rows rounded to nearest (errors that do not add up), and results
- * independent of how op(A) and op(B) are stored. */
-#include "repro_test.h"
+/* int8_crt_fast.c — test_int8's tests of the int8 engine's CPU twin (dfs_oz_crt_gemm_host with
+ * fast = 1, engines/oz/host_crt.c; the scheme II arithmetic itself: oz_crt.c): every output
+ * within the truncation's error bound of the correctly rounded one (dfs_oz_gemm_host), and truly
+ * truncated with few moduli; Cauchy-Schwarz's equality case at every moduli count, rows rounded
+ * to nearest (errors that do not add up), and results independent of how op(A) and op(B) are
+ * stored. */
+#include "ozfamily_test.h"
 
 #include "../../engines/oz/crt.h"
 #include "../../engines/oz/host_common.h"
 #include "../common/gen.h"
+
+/* The int8 engine's result (fast = 1): within the truncation's error of the exact value, from
+ * a bound computed here from the data (|a - a'| < 2^(tau_a - b) per element, |a'| <= |a|; half
+ * that for rows rounded to nearest, dfs_crt_rounds), plus the roundings; outputs with Inf or NaN operands correctly rounded (computed directly); with
+ * few moduli most results differ from the correctly rounded ones (the truncation is real). */
+START_TEST(crt_gemm_fast)
+{
+    rng r = rng_seed(94);
+    static const int gens[] = {G_PHI0, G_PHI1, G_PHI4, G_PHI8, G_ERANGE, G_MIXED, G_SUBNORMAL};
+    static const int64_t ks[] = {1, 7, 64, 300, 2000};
+    long outputs = 0, differ_few = 0, outputs_few = 0, checked = 0;
+    for (int it = 0; it < 210; it++) {
+        const int g = gens[it % 7], mods = 8 + below(&r, 17);
+        crt_case t;
+        crt_case_run(&r, it, g, 10, ks, 5, mods, 1, &t);
+        const int ta = t.ta, tb = t.tb;
+        const int64_t m = t.m, n = t.n, k = t.k, lda = t.lda, ldb = t.ldb, ldc = t.ldc;
+        const double alpha = t.alpha, beta = t.beta, *A = t.A, *B = t.B, *C0 = t.C0, *C1 = t.C1,
+                     *C2 = t.C2;
+        const int bits = dfs_crt_scale_bits(mods, k);
+        for (int64_t c = 0; c < n; c++)
+            for (int64_t i = 0; i < m; i++) {
+                /* the row and column: top exponents, l1 norms, special values */
+                double maxa = 0, maxb = 0, l1a = 0, l1b = 0, l1ab = 0;
+                int special = 0;
+                for (int64_t q = 0; q < k; q++) {
+                    const double a = ta ? A[q + i * lda] : A[i + q * lda];
+                    const double b = tb ? B[c + q * ldb] : B[q + c * ldb];
+                    special |= !isfinite(a) || !isfinite(b);
+                    maxa = fmax(maxa, fabs(a));
+                    maxb = fmax(maxb, fabs(b));
+                    l1a += fabs(a);
+                    l1b += fabs(b);
+                    l1ab += fabs(a) * fabs(b);
+                }
+                const double got = C2[i + c * ldc], cr = C1[i + c * ldc];
+                outputs++;
+                if (special || alpha == 0 || k == 0) {
+                    if (!same_bits(got, cr))
+                        ck_abort_msg("crt fast: C(%lld,%lld) with special operands or alpha 0: "
+                                     "%a, correctly rounded %a", (long long)i, (long long)c, got,
+                                     cr);
+                    continue;
+                }
+                int ea = 0, eb = 0;
+                frexp(maxa, &ea); /* |a| < 2^ea */
+                frexp(maxb, &eb);
+                const double cv = C0[i + c * ldc];
+                /* rows of DFS_CRT_ROUND_BITS bits and more are rounded: half the error per
+                 * element, but |a'| may exceed |a| by it (the product of the two errors) */
+                const double h = bits >= DFS_CRT_ROUND_BITS ? 0.5 : 1.0;
+                const double trunc = h * ldexp(ldexp(l1b, ea) + ldexp(l1a, eb), -bits) +
+                                     (h < 1 ? ldexp((double)k, ea + eb - 2 * bits - 2) : 0.0);
+                const double tol = fabs(alpha) * trunc * (1 + 0x1p-40) +
+                                   0x1p-50 * (fabs(alpha) * l1ab + fabs(beta * cv) + fabs(cr)) +
+                                   0x1p-1070;
+                if (!isfinite(tol))
+                    continue;
+                checked++;
+                if (!(got == cr || fabs(got - cr) <= tol))
+                    ck_abort_msg("crt fast %s %c%c %lldx%lldx%lld moduli %d (%d bits) alpha %a "
+                                 "beta %a C(%lld,%lld): %a, correctly rounded %a, allowed %a",
+                                 gen_label(g), ta ? 'T' : 'N', tb ? 'T' : 'N', (long long)m,
+                                 (long long)n, (long long)k, mods, bits, alpha, beta,
+                                 (long long)i, (long long)c, got, cr, tol);
+                if (mods <= 11 && k >= 7 && g <= G_PHI1 && alpha == 1 && beta == 0) {
+                    outputs_few++;
+                    differ_few += !same_bits(got, cr);
+                }
+            }
+        crt_case_free(&t);
+    }
+    printf("crt fast: %ld outputs, %ld checked against the truncation bound; with <= 11 moduli "
+           "%ld of %ld not correctly rounded\n", outputs, checked, differ_few, outputs_few);
+    ck_assert_int_gt(checked, outputs / 2);
+    ck_assert_int_gt(outputs_few, 50);
+    ck_assert_int_gt(differ_few * 2, outputs_few);
+}
+END_TEST
 
 /* The bits per row are as many as Cauchy-Schwarz allows and no more: A = a row of k equal
  * elements v, B = its transpose, so X = k a~^2 = the bound itself, with every moduli count.
@@ -149,8 +230,9 @@ START_TEST(crt_gemm_fast_rounds)
 }
 END_TEST
 
-void repro_crt_fast_tests(TCase *t)
+void int8_crt_fast_tests(TCase *t)
 {
+    tcase_add_test(t, crt_gemm_fast);
     tcase_add_test(t, crt_gemm_fast_tight);
     tcase_add_test(t, crt_gemm_fast_layout);
     tcase_add_test(t, crt_gemm_fast_rounds);

@@ -1,8 +1,11 @@
-/* repro_crt.c — test_repro's tests of the Ozaki scheme II arithmetic (engines/oz/crt.h) and
- * of its correctly rounded CPU DGEMM (host_crt.c): the moduli and their bit count, scaling and
- * residues, the exact product recovered from int8 residues against an exact accumulator, and
- * every DGEMM output equal to dfs_oz_gemm_host's (itself checked against MPFR). */
-#include "repro_test.h"
+/* oz_crt.c — test_oz's tests of the Ozaki scheme II arithmetic (engines/oz/crt.h, shared by
+ * the int8 engine and repro's integer products) and of its correctly rounded CPU DGEMM
+ * (engines/oz/host_crt.c, verifying: fast = 0): the moduli and their bit count, scaling and
+ * residues (limb and byte forms), the exact product recovered from int8 residues against an
+ * exact accumulator, the rows' sum-of-squares bound against MPFR, and every DGEMM output equal
+ * to dfs_oz_gemm_host's (itself checked against MPFR).  The fast mode, the int8 engine's CPU
+ * twin: int8_crt_fast.c. */
+#include "ozfamily_test.h"
 
 #include "../../engines/oz/crt.h"
 #include "../../engines/oz/host_common.h"
@@ -289,63 +292,6 @@ START_TEST(crt_scale_truncates)
 }
 END_TEST
 
-/* One random DGEMM case of the scheme-II tests: data of generator g (B sometimes phi 1, C phi
- * 2, an Inf or NaN in A every 12th case), m, n below maxmn, k from ks[nk], ld padding, alpha and
- * beta from a list every 3rd case; C1 = the scheme-I CPU DGEMM (correctly rounded), C2 =
- * dfs_oz_crt_gemm_host with mods moduli (fast or verifying), both from C0. */
-typedef struct {
-    int ta, tb;
-    int64_t m, n, k, lda, ldb, ldc;
-    double alpha, beta;
-    double *A, *B, *C0, *C1, *C2;
-    dfs_oz_stats s2;
-} crt_case;
-
-static void crt_case_run(rng *r, int it, int g, int maxmn, const int64_t *ks, int nk, int mods,
-                         int fast, crt_case *t)
-{
-    static const double scal[] = {1.0, 1.0, -1.0, 3.0, 0.1, 0x1p-1074, 1e300, 0.0};
-    t->ta = below(r, 2);
-    t->tb = below(r, 2);
-    t->m = 1 + below(r, maxmn);
-    t->n = 1 + below(r, maxmn);
-    t->k = ks[below(r, nk)];
-    const int64_t m = t->m, n = t->n, k = t->k;
-    t->lda = (t->ta ? k : m) + below(r, 2);
-    t->ldb = (t->tb ? n : k) + below(r, 2);
-    t->ldc = m + below(r, 2);
-    const int64_t na = t->lda * (t->ta ? m : k), nb = t->ldb * (t->tb ? k : n), nc = t->ldc * n;
-    t->A = malloc((size_t)na * sizeof(double));
-    t->B = malloc((size_t)nb * sizeof(double));
-    t->C0 = malloc((size_t)nc * sizeof(double));
-    t->C1 = malloc((size_t)nc * sizeof(double));
-    t->C2 = malloc((size_t)nc * sizeof(double));
-    gen_fill(r, g, t->A, na);
-    gen_fill(r, below(r, 2) ? g : G_PHI1, t->B, nb);
-    gen_fill(r, G_PHI2, t->C0, nc);
-    if (it % 12 == 11)
-        t->A[below(r, (int)na)] = it % 24 == 11 ? NAN : -INFINITY;
-    t->alpha = it % 3 ? 1.0 : scal[below(r, 8)];
-    t->beta = it % 3 ? 0.0 : scal[below(r, 8)];
-    memcpy(t->C1, t->C0, (size_t)nc * sizeof(double));
-    memcpy(t->C2, t->C0, (size_t)nc * sizeof(double));
-    dfs_oz_params p = dfs_oz_default_params();
-    dfs_oz_stats s1;
-    dfs_oz_gemm_host(&p, t->ta, t->tb, m, n, k, t->alpha, t->A, t->lda, t->B, t->ldb, t->beta,
-                     t->C1, t->ldc, &s1);
-    dfs_oz_crt_gemm_host(t->ta, t->tb, m, n, k, t->alpha, t->A, t->lda, t->B, t->ldb, t->beta,
-                         t->C2, t->ldc, mods, fast, &t->s2);
-}
-
-static void crt_case_free(crt_case *t)
-{
-    free(t->A);
-    free(t->B);
-    free(t->C0);
-    free(t->C1);
-    free(t->C2);
-}
-
 START_TEST(crt_gemm_correctly_rounded)
 {
     rng r = rng_seed(93);
@@ -383,85 +329,6 @@ START_TEST(crt_gemm_correctly_rounded)
     ck_assert_int_gt(outputs24, 200);
     ck_assert_int_lt(slow24 * 20, outputs24); /* the truncated product decides most outputs */
     ck_assert_int_gt(slow, 0);                /* and the direct path is exercised */
-}
-END_TEST
-
-/* The int8 engine's result (fast = 1): within the truncation's error of the exact value, from
- * a bound computed here from the data (|a - a'| < 2^(tau_a - b) per element, |a'| <= |a|; half
- * that for rows rounded to nearest, dfs_crt_rounds), plus the roundings; outputs with Inf or NaN operands correctly rounded (computed directly); with
- * few moduli most results differ from the correctly rounded ones (the truncation is real). */
-START_TEST(crt_gemm_fast)
-{
-    rng r = rng_seed(94);
-    static const int gens[] = {G_PHI0, G_PHI1, G_PHI4, G_PHI8, G_ERANGE, G_MIXED, G_SUBNORMAL};
-    static const int64_t ks[] = {1, 7, 64, 300, 2000};
-    long outputs = 0, differ_few = 0, outputs_few = 0, checked = 0;
-    for (int it = 0; it < 210; it++) {
-        const int g = gens[it % 7], mods = 8 + below(&r, 17);
-        crt_case t;
-        crt_case_run(&r, it, g, 10, ks, 5, mods, 1, &t);
-        const int ta = t.ta, tb = t.tb;
-        const int64_t m = t.m, n = t.n, k = t.k, lda = t.lda, ldb = t.ldb, ldc = t.ldc;
-        const double alpha = t.alpha, beta = t.beta, *A = t.A, *B = t.B, *C0 = t.C0, *C1 = t.C1,
-                     *C2 = t.C2;
-        const int bits = dfs_crt_scale_bits(mods, k);
-        for (int64_t c = 0; c < n; c++)
-            for (int64_t i = 0; i < m; i++) {
-                /* the row and column: top exponents, l1 norms, special values */
-                double maxa = 0, maxb = 0, l1a = 0, l1b = 0, l1ab = 0;
-                int special = 0;
-                for (int64_t q = 0; q < k; q++) {
-                    const double a = ta ? A[q + i * lda] : A[i + q * lda];
-                    const double b = tb ? B[c + q * ldb] : B[q + c * ldb];
-                    special |= !isfinite(a) || !isfinite(b);
-                    maxa = fmax(maxa, fabs(a));
-                    maxb = fmax(maxb, fabs(b));
-                    l1a += fabs(a);
-                    l1b += fabs(b);
-                    l1ab += fabs(a) * fabs(b);
-                }
-                const double got = C2[i + c * ldc], cr = C1[i + c * ldc];
-                outputs++;
-                if (special || alpha == 0 || k == 0) {
-                    if (!same_bits(got, cr))
-                        ck_abort_msg("crt fast: C(%lld,%lld) with special operands or alpha 0: "
-                                     "%a, correctly rounded %a", (long long)i, (long long)c, got,
-                                     cr);
-                    continue;
-                }
-                int ea = 0, eb = 0;
-                frexp(maxa, &ea); /* |a| < 2^ea */
-                frexp(maxb, &eb);
-                const double cv = C0[i + c * ldc];
-                /* rows of DFS_CRT_ROUND_BITS bits and more are rounded: half the error per
-                 * element, but |a'| may exceed |a| by it (the product of the two errors) */
-                const double h = bits >= DFS_CRT_ROUND_BITS ? 0.5 : 1.0;
-                const double trunc = h * ldexp(ldexp(l1b, ea) + ldexp(l1a, eb), -bits) +
-                                     (h < 1 ? ldexp((double)k, ea + eb - 2 * bits - 2) : 0.0);
-                const double tol = fabs(alpha) * trunc * (1 + 0x1p-40) +
-                                   0x1p-50 * (fabs(alpha) * l1ab + fabs(beta * cv) + fabs(cr)) +
-                                   0x1p-1070;
-                if (!isfinite(tol))
-                    continue;
-                checked++;
-                if (!(got == cr || fabs(got - cr) <= tol))
-                    ck_abort_msg("crt fast %s %c%c %lldx%lldx%lld moduli %d (%d bits) alpha %a "
-                                 "beta %a C(%lld,%lld): %a, correctly rounded %a, allowed %a",
-                                 gen_label(g), ta ? 'T' : 'N', tb ? 'T' : 'N', (long long)m,
-                                 (long long)n, (long long)k, mods, bits, alpha, beta,
-                                 (long long)i, (long long)c, got, cr, tol);
-                if (mods <= 11 && k >= 7 && g <= G_PHI1 && alpha == 1 && beta == 0) {
-                    outputs_few++;
-                    differ_few += !same_bits(got, cr);
-                }
-            }
-        crt_case_free(&t);
-    }
-    printf("crt fast: %ld outputs, %ld checked against the truncation bound; with <= 11 moduli "
-           "%ld of %ld not correctly rounded\n", outputs, checked, differ_few, outputs_few);
-    ck_assert_int_gt(checked, outputs / 2);
-    ck_assert_int_gt(outputs_few, 50);
-    ck_assert_int_gt(differ_few * 2, outputs_few);
 }
 END_TEST
 
@@ -543,13 +410,12 @@ START_TEST(crt_residue_bytes_every_value)
 }
 END_TEST
 
-void repro_crt_tests(TCase *t)
+void oz_crt_tests(TCase *t)
 {
     tcase_add_test(t, crt_moduli);
     tcase_add_test(t, crt_exact_products);
     tcase_add_test(t, crt_scale_truncates);
     tcase_add_test(t, crt_gemm_correctly_rounded);
-    tcase_add_test(t, crt_gemm_fast);
     tcase_add_test(t, crt_row_l2sq);
     tcase_add_test(t, crt_residue_bytes_every_value);
 }

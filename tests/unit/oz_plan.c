@@ -1,9 +1,9 @@
-/* repro_plan.c — dfs_oz_plan_blocks (engines/oz/plan.c), the block shapes of the int8 and
- * binary32 GEMM paths, against a brute-force search over every candidate: the shape it returns
- * is a candidate (bm = ceil(m / 2^i), bn = ceil(n / 2^j), at most 65536 each), the eval allows
- * it, it fits the budget, its cost is the least of all that fit, and the bytes returned are its
- * need; 0 exactly when nothing fits. */
-#include "repro_test.h"
+/* oz_plan.c — test_oz's test of dfs_oz_plan_blocks (engines/oz/plan.c), the block shapes of
+ * the int8 and binary32 GEMM paths, against a brute-force search over every candidate: the
+ * shape it returns is a candidate (bm = ceil(m / 2^i), bn = ceil(n / 2^j), at most 65536
+ * each), the eval allows it, it fits the budget, its cost is the least of all that fit, and the
+ * bytes returned are its need; 0 exactly when nothing fits. */
+#include "ozfamily_test.h"
 
 #include "../../engines/oz/plan.h"
 #include "../common/gen.h"
@@ -70,12 +70,12 @@ START_TEST(plan_blocks)
         fitted++;
     }
     ck_assert_msg(fitted > 1000 && none > 100, "fitted %d, none %d", fitted, none); /* both */
-    printf("repro: block plans: %d cheapest fitting shapes, %d budgets nothing fits\n", fitted,
+    printf("oz: block plans: %d cheapest fitting shapes, %d budgets nothing fits\n", fitted,
            none);
 }
 END_TEST
 
-void repro_plan_tests(TCase *t)
+void oz_plan_tests(TCase *t)
 {
     tcase_add_test(t, plan_blocks);
 }

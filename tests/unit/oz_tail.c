@@ -1,7 +1,7 @@
-/* repro_tail.c — test_repro's test of the Ozaki split's tail bound (engines/oz/steps.h
+/* oz_tail.c — test_oz's test of the Ozaki split's tail bound (engines/oz/steps.h
  * dfs_oz_tail_bound): what the slice pairs left out contribute to one output, summed exactly in
  * full accumulators of xacc.h, must not exceed the bound. */
-#include "repro_test.h"
+#include "ozfamily_test.h"
 
 #include "../../engines/oz/steps.h"
 #include "../common/gen.h"
@@ -281,7 +281,7 @@ START_TEST(oz_tail_bound_sound)
         }
     }
     REQUIRE(loose_n > 100 && loose3_n >= 4);
-    printf("repro: oz tail bound: %ld (sa, sb, d) combinations over %ld row/column pairs (k 1, 2, "
+    printf("oz: tail bound: %ld (sa, sb, d) combinations over %ld row/column pairs (k 1, 2, "
            "7, 64, 1000; 13 generators), all sound; %ld zero bounds (all pairs taken), %ld "
            "non-zero tails, %ld zero tails with a positive bound; phi0, k >= 64: bound / sum "
            "|tail_q| 2^%.1f .. 2^%.1f (%d combinations), at k 1000 and sa = sb = d = 3 2^%.1f .. "
@@ -292,7 +292,7 @@ START_TEST(oz_tail_bound_sound)
 }
 END_TEST
 
-void repro_tail_tests(TCase *t)
+void oz_tail_tests(TCase *t)
 {
     tcase_add_test(t, oz_tail_bound_sound);
 }

@@ -1,7 +1,7 @@
-/* repro_common.c — the repro and dd tests' buffers and state, helpers, CPU work on threads,
- * data, the CPU implementations (dfs_oz_*_host, or dfs_dd_*_host when ref_dd) and the DDOT
- * call; see repro_common.h. */
-#include "repro_common.h"
+/* twin_cases.c — the repro and dd GPU tests' buffers and state, helpers, CPU work on threads,
+ * data, the CPU twins (dfs_oz_*_host, or dfs_dd_*_host when ref_dd) and the DDOT call; see
+ * twin_cases.h. */
+#include "twin_cases.h"
 
 #include "../../engines/common/xacc.h"
 #include "../../engines/dd/host.h"
