@@ -111,7 +111,7 @@ typedef struct {
 #define DFS_DD_DOT_CHUNKS 2048    /* DOT: at most this many chunks */
 #define DFS_DD_GEMV_MERGE_LANES 32 /* GEMV: lanes merging an output's chunks (a warp) */
 /* GEMV: chunks until about this many threads (op N: rows; op T: columns x lanes), enough
- * pieces of work that the last wave of a large GPU is short (H100: measured) */
+ * pieces of work that the last wave of a large GPU is short (measured: README.md) */
 #define DFS_DD_GEMV_N_THREADS (1 << 18)
 #define DFS_DD_GEMV_T_THREADS (1 << 21)
 

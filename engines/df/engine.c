@@ -17,7 +17,7 @@
  *   workspace_mb = the most scratch space a call may use (default 1024); larger problems are
  *                  computed panel by panel.
  *   tile         = auto (default) | 128x128 | 128x64 | 64x64: the C tile of one thread block;
- *                  auto = 64x64, the fastest measured (H200, H100). */
+ *                  auto = 64x64, the fastest measured (README.md). */
 #include "../engine.h"
 #include "../../core/gpu.h"
 #include "../../core/log.h"
@@ -88,8 +88,8 @@ static void read_options(const dfs_options *o, df_options *out)
         else
             out->workspace = (size_t)v << 20;
     }
-    /* auto: 64 x 64, the fastest tile for every scheme on an H200 (sm_90) at n = 8192 (fused: as
-     * fast as 128 x 128), and the one with the most blocks for small products */
+    /* auto: 64 x 64, the fastest tile measured for every scheme (README.md), and the one with
+     * the most blocks for small products */
     if (out->tile < 0)
         out->tile = DFS_DF_TILE_64x64;
 }

@@ -361,8 +361,8 @@ template <int S, int TM, int TN> __device__ __forceinline__ void gemm_body(const
  * tile takes ~250 registers); 128 x 64, one block (about 160 registers: with two blocks' 128
  * ptxas spills); 64 x 64, two blocks for the 15- and 16-op schemes (about 115 registers: room for
  * ptxas to interleave four multiply-adds; three blocks at 80 registers issue fewer FP32
- * instructions per cycle, 82% of the roofline against 86% on an H100 at n = 8192) and three for
- * the 29-op scheme (with two it drops from 84% to 65%). */
+ * instructions per cycle) and three for the 29-op scheme (faster than two).  The measurements:
+ * README.md. */
 DFS_DF_GEMM_KERNEL(dfs_df_gemm16, DFS_DF_MAD16, 8, 8, 1)
 DFS_DF_GEMM_KERNEL(dfs_df_gemm15, DFS_DF_MAD15, 8, 8, 1)
 DFS_DF_GEMM_KERNEL(dfs_df_gemm29, DFS_DF_MAD29, 8, 8, 1)
