@@ -29,11 +29,16 @@
 
 extern const unsigned char dfs_df_vec_fatbin[];
 
-enum { V_DOT, V_DOT_FINAL, V_GEMV_N, V_GEMV_T, V_GEMV_TG, V_GEMV_FINAL, V_COUNT };
-static const char *const vec_names[V_COUNT] = {"dfs_df_dot", "dfs_df_dot_final", "dfs_df_gemv_n",
-                                               "dfs_df_gemv_t", "dfs_df_gemv_tg",
-                                               "dfs_df_gemv_final"};
-static dfs_module vec_module = DFS_MODULE_INIT(dfs_df_vec_fatbin, vec_names, V_COUNT);
+/* The DOT and GEMV kernels (kernels_vec.cu). */
+#define VEC_KERNELS(X)                                                                             \
+    X(V_DOT, dfs_df_dot)                                                                           \
+    X(V_DOT_FINAL, dfs_df_dot_final)                                                               \
+    X(V_GEMV_N, dfs_df_gemv_n)                                                                     \
+    X(V_GEMV_T, dfs_df_gemv_t)                                                                     \
+    X(V_GEMV_TG, dfs_df_gemv_tg)                                                                   \
+    X(V_GEMV_FINAL, dfs_df_gemv_final)
+enum { VEC_KERNELS(DFS_KERNEL_ID) V_COUNT };
+DFS_MODULE(vec_module, dfs_df_vec_fatbin, VEC_KERNELS);
 
 static int df_can_run(const dfs_device *d)
 {
