@@ -17,12 +17,18 @@
 
 extern const unsigned char dfs_dd_fatbin[];
 
-enum { K_DOT, K_DOT_FINAL, K_GEMV, K_GEMV_FINAL, K_GEMM_ACCURATE, K_GEMM_PAPER, K_AXPY, K_CONVERT,
-       K_COUNT };
-static const char *const kernel_names[K_COUNT] = {
-    "dfs_ddx_dot", "dfs_ddx_dot_final", "dfs_ddx_gemv", "dfs_ddx_gemv_final",
-    "dfs_ddx_gemm_accurate", "dfs_ddx_gemm_paper", "dfs_ddx_axpy", "dfs_ddx_convert"};
-static dfs_module module = DFS_MODULE_INIT(dfs_dd_fatbin, kernel_names, K_COUNT);
+/* libddblas's kernels of kernels.cu (the X = true instances, and AXPY and the conversion). */
+#define DDX_KERNELS(X)                                                                             \
+    X(K_DOT, dfs_ddx_dot)                                                                          \
+    X(K_DOT_FINAL, dfs_ddx_dot_final)                                                              \
+    X(K_GEMV, dfs_ddx_gemv)                                                                        \
+    X(K_GEMV_FINAL, dfs_ddx_gemv_final)                                                            \
+    X(K_GEMM_ACCURATE, dfs_ddx_gemm_accurate)                                                      \
+    X(K_GEMM_PAPER, dfs_ddx_gemm_paper)                                                            \
+    X(K_AXPY, dfs_ddx_axpy)                                                                        \
+    X(K_CONVERT, dfs_ddx_convert)
+enum { DDX_KERNELS(DFS_KERNEL_ID) K_COUNT };
+DFS_MODULE(module, dfs_dd_fatbin, DDX_KERNELS);
 
 struct ddblas_context {
     dfs_scratch scratch; /* DOT and GEMV partials */

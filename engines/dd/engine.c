@@ -21,10 +21,15 @@
 
 extern const unsigned char dfs_dd_fatbin[];
 
-enum { K_DOT, K_DOT_FINAL, K_GEMV, K_GEMV_FINAL, K_GEMM, K_COUNT };
-static const char *const kernel_names[K_COUNT] = {"dfs_dd_dot", "dfs_dd_dot_final", "dfs_dd_gemv",
-                                                  "dfs_dd_gemv_final", "dfs_dd_gemm"};
-static dfs_module module = DFS_MODULE_INIT(dfs_dd_fatbin, kernel_names, K_COUNT);
+/* The dd engine's kernels of kernels.cu (the X = false instances). */
+#define DD_KERNELS(X)                                                                              \
+    X(K_DOT, dfs_dd_dot)                                                                           \
+    X(K_DOT_FINAL, dfs_dd_dot_final)                                                               \
+    X(K_GEMV, dfs_dd_gemv)                                                                         \
+    X(K_GEMV_FINAL, dfs_dd_gemv_final)                                                             \
+    X(K_GEMM, dfs_dd_gemm)
+enum { DD_KERNELS(DFS_KERNEL_ID) K_COUNT };
+DFS_MODULE(module, dfs_dd_fatbin, DD_KERNELS);
 
 static int dd_can_run(const dfs_device *d)
 {
