@@ -1,15 +1,18 @@
-/* df_gemm.h — what the DF engine's host code and its kernels (kernels.cu) share: the tile sizes,
- * the list of GEMM kernels, the kernel argument blocks and the exponent encoding.  Plain C,
- * included by both. */
+/* df_gemm.h — what the DF engine's host code and its kernels (kernels.cu, kernels_vec.cu) share:
+ * the GEMM's blocking, the list of GEMM kernels, the kernel argument blocks and the exponent
+ * encoding; with tuning.h, its tuning numbers.  Plain C, included by both. */
 #ifndef DFS_DF_GEMM_H
 #define DFS_DF_GEMM_H
 
+#include "tuning.h"
+
 #include <stdint.h>
 
-#define DFS_DF_BM 128 /* rows of C per block */
-#define DFS_DF_BN 128 /* columns of C per block */
-#define DFS_DF_BK 8   /* k per shared-memory stage */
-#define DFS_DF_THREADS 256
+/* The GEMM's blocking, fixed by the kernels' code (not tuning numbers). */
+#define DFS_DF_BM 128      /* rows of C of the largest tile: packed panels are padded to them */
+#define DFS_DF_BN 128      /* and its columns */
+#define DFS_DF_BK 8        /* k per shared-memory stage */
+#define DFS_DF_THREADS 256 /* per block, 16 x 16 */
 
 /* Per row of op(A) / column of op(B): the power of two that scales it into [1, 2), or this
  * marker for a row holding Inf or NaN (computed in binary64 instead). */
@@ -23,27 +26,21 @@ enum { DFS_DF_MAD16 = 0, DFS_DF_MAD15 = 1, DFS_DF_MAD29 = 2, DFS_DF_MAD12 = 3, D
 /* The GEMM kernels, one list for kernels.cu (which instantiates them) and gemm.c (which loads
  * them by name): X(symbol, scheme, TM, TN, blocks per SM), a block of DFS_DF_THREADS (16 x 16)
  * threads computing a (16*TM) x (16*TN) tile of C, compiled for that many blocks per SM
- * (__launch_bounds__).  Ordered [tile][scheme] (gemm.h's DFS_DF_TILE_*, the DFS_DF_MAD* above):
- * gemm.c indexes them so, and checks the order at compile time.
- * Three tiles (gemm.c picks by the `tile` option): 128 x 128, one block per SM (the register
- * tile takes ~250 registers); 128 x 64, one block (about 160 registers: with two blocks' 128
- * ptxas spills); 64 x 64, two blocks for the 15- and 16-op schemes (about 115 registers: room for
- * ptxas to interleave four multiply-adds; three blocks at 80 registers issue fewer FP32
- * instructions per cycle) and three for the 29-op scheme (faster than two).  The measurements:
- * README.md. */
+ * (__launch_bounds__; tuning.h says why).  Ordered [tile][scheme] (tuning.h's DFS_DF_TILE_*, the
+ * DFS_DF_MAD* above): gemm.c indexes them so, and checks the order at compile time. */
 #define DFS_DF_GEMM_KERNELS(X)                                                                     \
-    X(dfs_df_gemm16, DFS_DF_MAD16, 8, 8, 1)                                                        \
-    X(dfs_df_gemm15, DFS_DF_MAD15, 8, 8, 1)                                                        \
-    X(dfs_df_gemm29, DFS_DF_MAD29, 8, 8, 1)                                                        \
-    X(dfs_df_gemm12, DFS_DF_MAD12, 8, 8, 1)                                                        \
-    X(dfs_df_gemm16n, DFS_DF_MAD16, 8, 4, 1)                                                       \
-    X(dfs_df_gemm15n, DFS_DF_MAD15, 8, 4, 1)                                                       \
-    X(dfs_df_gemm29n, DFS_DF_MAD29, 8, 4, 1)                                                       \
-    X(dfs_df_gemm12n, DFS_DF_MAD12, 8, 4, 1)                                                       \
-    X(dfs_df_gemm16s, DFS_DF_MAD16, 4, 4, 2)                                                       \
-    X(dfs_df_gemm15s, DFS_DF_MAD15, 4, 4, 2)                                                       \
-    X(dfs_df_gemm29s, DFS_DF_MAD29, 4, 4, 3)                                                       \
-    X(dfs_df_gemm12s, DFS_DF_MAD12, 4, 4, 2)
+    X(dfs_df_gemm16, DFS_DF_MAD16, 8, 8, DFS_DF_MINB_128x128)                                      \
+    X(dfs_df_gemm15, DFS_DF_MAD15, 8, 8, DFS_DF_MINB_128x128)                                      \
+    X(dfs_df_gemm29, DFS_DF_MAD29, 8, 8, DFS_DF_MINB_128x128)                                      \
+    X(dfs_df_gemm12, DFS_DF_MAD12, 8, 8, DFS_DF_MINB_128x128)                                      \
+    X(dfs_df_gemm16n, DFS_DF_MAD16, 8, 4, DFS_DF_MINB_128x64)                                      \
+    X(dfs_df_gemm15n, DFS_DF_MAD15, 8, 4, DFS_DF_MINB_128x64)                                      \
+    X(dfs_df_gemm29n, DFS_DF_MAD29, 8, 4, DFS_DF_MINB_128x64)                                      \
+    X(dfs_df_gemm12n, DFS_DF_MAD12, 8, 4, DFS_DF_MINB_128x64)                                      \
+    X(dfs_df_gemm16s, DFS_DF_MAD16, 4, 4, DFS_DF_MINB_64x64)                                       \
+    X(dfs_df_gemm15s, DFS_DF_MAD15, 4, 4, DFS_DF_MINB_64x64)                                       \
+    X(dfs_df_gemm29s, DFS_DF_MAD29, 4, 4, DFS_DF_MINB_64x64_MAD29)                                 \
+    X(dfs_df_gemm12s, DFS_DF_MAD12, 4, 4, DFS_DF_MINB_64x64)
 
 /* The bound each scheme's DF sum of k products is documented and tested against, in units of
  * u^2 sum|a b| (u = 2^-24; README): MAD29 (3k + 4), proven to first order; MAD12 (17k + 196),

@@ -1,6 +1,6 @@
 /* gemm.c — runs the DF GEMM kernels (see gemm.h): per-row/column exponents and packing of the
  * operands into DF planes in scratch space, then the GEMM kernel panel by panel so that the
- * packed panels fit the workspace budget. */
+ * packed panels fit the workspace budget.  Also the tuning row of a device (tuning.h). */
 #include "gemm.h"
 
 #include "../../core/resolve.h"
@@ -34,6 +34,21 @@ _Static_assert(K_COUNT == K_GEMM + DFS_DF_TILES * DFS_DF_SCHEMES, "one per tile 
                        16 * (tn) == TILE_BN((K_##sym - K_GEMM) / DFS_DF_SCHEMES),                  \
                    #sym " is out of [tile][scheme] order");
 DFS_DF_GEMM_KERNELS(GEMM_AT_ITS_PLACE)
+
+const dfs_df_tuning *dfs_df_tuning_of(int device)
+{
+    CUdevice d = device;
+    int major = 0, minor = 0;
+    if (d < 0 && (!DFS_DRV(cuCtxGetDevice) || DFS_DRV(cuCtxGetDevice)(&d) != CUDA_SUCCESS))
+        d = -1;
+    if (d < 0 || !DFS_DRV(cuDeviceGetAttribute) ||
+        DFS_DRV(cuDeviceGetAttribute)(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, d) !=
+            CUDA_SUCCESS ||
+        DFS_DRV(cuDeviceGetAttribute)(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, d) !=
+            CUDA_SUCCESS)
+        major = minor = 0;
+    return dfs_df_tuning_for(major, minor);
+}
 
 static int64_t round_up(int64_t x, int64_t to)
 {
