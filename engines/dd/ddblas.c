@@ -74,14 +74,14 @@ static dfs_dd dd(ddblas_dd v)
     return dfs_dd_make(v.hi, v.lo);
 }
 
-/* The kernels in the current context, and its device's multiprocessors. */
-static const CUfunction *kernels(int *sms)
+/* The kernels in the current context, and its device (multiprocessors, tuning row). */
+static const CUfunction *kernels(dfs_dd_gpu *g)
 {
     const CUfunction *k = dfs_module_kernels(&module);
     CUdevice dev = -1;
     if (k && (!DFS_DRV(cuCtxGetDevice) || DFS_DRV(cuCtxGetDevice)(&dev) != CUDA_SUCCESS))
         dev = -1;
-    *sms = dfs_sm_count((int)dev);
+    *g = dfs_dd_gpu_of((int)dev);
     return k;
 }
 
@@ -95,11 +95,11 @@ static ddblas_status status_of(int r)
 /* AXPY and the conversion: kernel `which` over n elements, a thread each (grid-stride). */
 static ddblas_status elementwise(int which, int64_t n, cudaStream_t stream, void *args)
 {
-    int sms;
-    const CUfunction *k = kernels(&sms);
+    dfs_dd_gpu g;
+    const CUfunction *k = kernels(&g);
     if (!k)
         return DDBLAS_NO_GPU;
-    return dfs_launch(k[which], dfs_dd_wave(k[which], sms, (n + 255) / 256), 1, 1, 256, 1,
+    return dfs_launch(k[which], dfs_dd_wave(k[which], &g, (n + 255) / 256), 1, 1, 256, 1,
                       (CUstream)stream, args)
                ? DDBLAS_EXECUTION_FAILED
                : DDBLAS_SUCCESS;
@@ -135,8 +135,8 @@ DDBLAS_EXPORT ddblas_status ddblas_dot(ddblas_handle h, cudaStream_t stream, int
 {
     if (!h || !ddblas_dot_ok(n, x, incx, y, incy, result))
         return DDBLAS_INVALID_VALUE;
-    int sms;
-    const CUfunction *k = kernels(&sms);
+    dfs_dd_gpu g;
+    const CUfunction *k = kernels(&g);
     if (!k)
         return DDBLAS_NO_GPU;
     CUstream st = (CUstream)stream;
@@ -155,7 +155,7 @@ DDBLAS_EXPORT ddblas_status ddblas_dot(ddblas_handle h, cudaStream_t stream, int
     a.n = n;
     a.xresult = (dfs_dd *)result;
     pthread_mutex_lock(&h->scratch.lock);
-    const int r = dfs_dd_launch_dot(k[K_DOT], k[K_DOT_FINAL], sms, &h->scratch, st, &a, NULL);
+    const int r = dfs_dd_launch_dot(k[K_DOT], k[K_DOT_FINAL], &g, &h->scratch, st, &a, NULL);
     dfs_scratch_unlock(&h->scratch);
     return status_of(r);
 }
@@ -170,8 +170,8 @@ DDBLAS_EXPORT ddblas_status ddblas_gemv(ddblas_handle h, cudaStream_t stream, ch
         return DDBLAS_INVALID_VALUE;
     if (m == 0 || n == 0)
         return DDBLAS_SUCCESS;
-    int sms;
-    const CUfunction *k = kernels(&sms);
+    dfs_dd_gpu g;
+    const CUfunction *k = kernels(&g);
     if (!k)
         return DDBLAS_NO_GPU;
     CUstream st = (CUstream)stream;
@@ -189,7 +189,7 @@ DDBLAS_EXPORT ddblas_status ddblas_gemv(ddblas_handle h, cudaStream_t stream, ch
     a.xalpha = dd(alpha);
     a.xbeta = dd(beta);
     pthread_mutex_lock(&h->scratch.lock);
-    const int r = dfs_dd_launch_gemv(k[K_GEMV], k[K_GEMV_FINAL], sms, &h->scratch, st, &a);
+    const int r = dfs_dd_launch_gemv(k[K_GEMV], k[K_GEMV_FINAL], &g, &h->scratch, st, &a);
     dfs_scratch_unlock(&h->scratch);
     return status_of(r);
 }
@@ -206,8 +206,8 @@ DDBLAS_EXPORT ddblas_status ddblas_gemm(ddblas_handle h, cudaStream_t stream, dd
         return DDBLAS_INVALID_VALUE;
     if (m == 0 || n == 0)
         return DDBLAS_SUCCESS;
-    int sms;
-    const CUfunction *kf = kernels(&sms);
+    dfs_dd_gpu g;
+    const CUfunction *kf = kernels(&g);
     if (!kf)
         return DDBLAS_NO_GPU;
     dfs_dd_gemm_args a;
