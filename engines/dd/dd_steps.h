@@ -22,11 +22,13 @@
  *     takes merge(zero, the chunk's sum) instead;
  *   - DGEMM: one chunk, one lane (q from 0 to k-1), and its plain sum only recomputed when the DD
  *     result is not finite.
- * The chunk and lane counts are functions of the shape alone (dfs_dd_dot_plan, dfs_dd_gemv_plan). */
+ * The chunk and lane counts are functions of the shape alone (dfs_dd_dot_plan, dfs_dd_gemv_plan,
+ * with tuning.h's numbers). */
 #ifndef DFS_DD_STEPS_H
 #define DFS_DD_STEPS_H
 
 #include "../common/dd.h"
+#include "tuning.h"
 
 #include <stdint.h>
 
@@ -107,25 +109,23 @@ typedef struct {
     int lanes;       /* lanes per chunk, a power of two */
 } dfs_dd_plan;
 
+/* Fixed by the kernels' code; the plans' tuning numbers (chunk counts, terms per lane) are
+ * tuning.h's. */
 #define DFS_DD_DOT_LANES 256      /* DOT: one thread block per chunk, and its chunks' merge */
-#define DFS_DD_DOT_CHUNKS 2048    /* DOT: at most this many chunks */
 #define DFS_DD_GEMV_MERGE_LANES 32 /* GEMV: lanes merging an output's chunks (a warp) */
-/* GEMV: chunks until about this many threads (op N: rows; op T: columns x lanes), enough
- * pieces of work that the last wave of a large GPU is short (H100: measured) */
-#define DFS_DD_GEMV_N_THREADS (1 << 18)
-#define DFS_DD_GEMV_T_THREADS (1 << 21)
 
 DFS_HD int64_t dfs_dd_cdiv(int64_t a, int64_t b)
 {
     return (a + b - 1) / b;
 }
 
-/* DOT of n >= 1 terms: 256 lanes, at least 4 terms per lane per chunk, at most 2048 chunks. */
+/* DOT of n >= 1 terms: 256 lanes, at least DFS_DD_DOT_LANE_TERMS terms per lane per chunk, at
+ * most DFS_DD_DOT_CHUNKS chunks. */
 DFS_HD dfs_dd_plan dfs_dd_dot_plan(int64_t n)
 {
     int64_t per = dfs_dd_cdiv(n, (int64_t)DFS_DD_DOT_LANES * DFS_DD_DOT_CHUNKS);
-    if (per < 4)
-        per = 4;
+    if (per < DFS_DD_DOT_LANE_TERMS)
+        per = DFS_DD_DOT_LANE_TERMS;
     dfs_dd_plan p;
     p.lanes = DFS_DD_DOT_LANES;
     p.chunk = per * DFS_DD_DOT_LANES;
@@ -135,17 +135,18 @@ DFS_HD dfs_dd_plan dfs_dd_dot_plan(int64_t n)
 
 /* GEMV (trans: 0 = N, 1 = T) of an m x n matrix, m, n >= 1: outputs len = trans ? n : m, inner
  * K = trans ? m : n.  Op N: one lane per output (a thread per row); op T: lanes per output up
- * to 32, about 16 terms each or more.  Chunks until the outputs x lanes x chunks reach
- * DFS_DD_GEMV_N/T_THREADS, at least 128 terms per lane per chunk. */
+ * to 32, about DFS_DD_GEMV_LANE_TERMS terms each or more.  Chunks until the outputs x lanes x
+ * chunks reach DFS_DD_GEMV_N/T_THREADS, at least DFS_DD_GEMV_CHUNK_TERMS terms per lane per
+ * chunk. */
 DFS_HD dfs_dd_plan dfs_dd_gemv_plan(int trans, int64_t m, int64_t n)
 {
     const int64_t len = trans ? n : m, K = trans ? m : n;
     dfs_dd_plan p;
     p.lanes = 1;
-    while (trans && p.lanes < 32 && (int64_t)p.lanes * 16 < K)
+    while (trans && p.lanes < 32 && (int64_t)p.lanes * DFS_DD_GEMV_LANE_TERMS < K)
         p.lanes *= 2;
     int64_t s = dfs_dd_cdiv(trans ? DFS_DD_GEMV_T_THREADS : DFS_DD_GEMV_N_THREADS, len * p.lanes);
-    const int64_t most = dfs_dd_cdiv(K, (int64_t)p.lanes * 128);
+    const int64_t most = dfs_dd_cdiv(K, (int64_t)p.lanes * DFS_DD_GEMV_CHUNK_TERMS);
     if (s > most)
         s = most;
     if (s < 1)

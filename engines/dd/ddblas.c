@@ -17,12 +17,18 @@
 
 extern const unsigned char dfs_dd_fatbin[];
 
-enum { K_DOT, K_DOT_FINAL, K_GEMV, K_GEMV_FINAL, K_GEMM_ACCURATE, K_GEMM_PAPER, K_AXPY, K_CONVERT,
-       K_COUNT };
-static const char *const kernel_names[K_COUNT] = {
-    "dfs_ddx_dot", "dfs_ddx_dot_final", "dfs_ddx_gemv", "dfs_ddx_gemv_final",
-    "dfs_ddx_gemm_accurate", "dfs_ddx_gemm_paper", "dfs_ddx_axpy", "dfs_ddx_convert"};
-static dfs_module module = DFS_MODULE_INIT(dfs_dd_fatbin, kernel_names, K_COUNT);
+/* libddblas's kernels of kernels.cu (the X = true instances, and AXPY and the conversion). */
+#define DDX_KERNELS(X)                                                                             \
+    X(K_DOT, dfs_ddx_dot)                                                                          \
+    X(K_DOT_FINAL, dfs_ddx_dot_final)                                                              \
+    X(K_GEMV, dfs_ddx_gemv)                                                                        \
+    X(K_GEMV_FINAL, dfs_ddx_gemv_final)                                                            \
+    X(K_GEMM_ACCURATE, dfs_ddx_gemm_accurate)                                                      \
+    X(K_GEMM_PAPER, dfs_ddx_gemm_paper)                                                            \
+    X(K_AXPY, dfs_ddx_axpy)                                                                        \
+    X(K_CONVERT, dfs_ddx_convert)
+enum { DDX_KERNELS(DFS_KERNEL_ID) K_COUNT };
+DFS_MODULE(module, dfs_dd_fatbin, DDX_KERNELS);
 
 struct ddblas_context {
     dfs_scratch scratch; /* DOT and GEMV partials */
@@ -68,14 +74,14 @@ static dfs_dd dd(ddblas_dd v)
     return dfs_dd_make(v.hi, v.lo);
 }
 
-/* The kernels in the current context, and its device's multiprocessors. */
-static const CUfunction *kernels(int *sms)
+/* The kernels in the current context, and its device (multiprocessors, tuning row). */
+static const CUfunction *kernels(dfs_dd_gpu *g)
 {
     const CUfunction *k = dfs_module_kernels(&module);
     CUdevice dev = -1;
     if (k && (!DFS_DRV(cuCtxGetDevice) || DFS_DRV(cuCtxGetDevice)(&dev) != CUDA_SUCCESS))
         dev = -1;
-    *sms = dfs_sm_count((int)dev);
+    *g = dfs_dd_gpu_of((int)dev);
     return k;
 }
 
@@ -89,11 +95,11 @@ static ddblas_status status_of(int r)
 /* AXPY and the conversion: kernel `which` over n elements, a thread each (grid-stride). */
 static ddblas_status elementwise(int which, int64_t n, cudaStream_t stream, void *args)
 {
-    int sms;
-    const CUfunction *k = kernels(&sms);
+    dfs_dd_gpu g;
+    const CUfunction *k = kernels(&g);
     if (!k)
         return DDBLAS_NO_GPU;
-    return dfs_launch(k[which], dfs_dd_wave(k[which], sms, (n + 255) / 256), 1, 1, 256, 1,
+    return dfs_launch(k[which], dfs_dd_wave(k[which], &g, (n + 255) / 256), 1, 1, 256, 1,
                       (CUstream)stream, args)
                ? DDBLAS_EXECUTION_FAILED
                : DDBLAS_SUCCESS;
@@ -129,8 +135,8 @@ DDBLAS_EXPORT ddblas_status ddblas_dot(ddblas_handle h, cudaStream_t stream, int
 {
     if (!h || !ddblas_dot_ok(n, x, incx, y, incy, result))
         return DDBLAS_INVALID_VALUE;
-    int sms;
-    const CUfunction *k = kernels(&sms);
+    dfs_dd_gpu g;
+    const CUfunction *k = kernels(&g);
     if (!k)
         return DDBLAS_NO_GPU;
     CUstream st = (CUstream)stream;
@@ -149,7 +155,7 @@ DDBLAS_EXPORT ddblas_status ddblas_dot(ddblas_handle h, cudaStream_t stream, int
     a.n = n;
     a.xresult = (dfs_dd *)result;
     pthread_mutex_lock(&h->scratch.lock);
-    const int r = dfs_dd_launch_dot(k[K_DOT], k[K_DOT_FINAL], sms, &h->scratch, st, &a, NULL);
+    const int r = dfs_dd_launch_dot(k[K_DOT], k[K_DOT_FINAL], &g, &h->scratch, st, &a, NULL);
     dfs_scratch_unlock(&h->scratch);
     return status_of(r);
 }
@@ -164,8 +170,8 @@ DDBLAS_EXPORT ddblas_status ddblas_gemv(ddblas_handle h, cudaStream_t stream, ch
         return DDBLAS_INVALID_VALUE;
     if (m == 0 || n == 0)
         return DDBLAS_SUCCESS;
-    int sms;
-    const CUfunction *k = kernels(&sms);
+    dfs_dd_gpu g;
+    const CUfunction *k = kernels(&g);
     if (!k)
         return DDBLAS_NO_GPU;
     CUstream st = (CUstream)stream;
@@ -183,7 +189,7 @@ DDBLAS_EXPORT ddblas_status ddblas_gemv(ddblas_handle h, cudaStream_t stream, ch
     a.xalpha = dd(alpha);
     a.xbeta = dd(beta);
     pthread_mutex_lock(&h->scratch.lock);
-    const int r = dfs_dd_launch_gemv(k[K_GEMV], k[K_GEMV_FINAL], sms, &h->scratch, st, &a);
+    const int r = dfs_dd_launch_gemv(k[K_GEMV], k[K_GEMV_FINAL], &g, &h->scratch, st, &a);
     dfs_scratch_unlock(&h->scratch);
     return status_of(r);
 }
@@ -200,8 +206,8 @@ DDBLAS_EXPORT ddblas_status ddblas_gemm(ddblas_handle h, cudaStream_t stream, dd
         return DDBLAS_INVALID_VALUE;
     if (m == 0 || n == 0)
         return DDBLAS_SUCCESS;
-    int sms;
-    const CUfunction *kf = kernels(&sms);
+    dfs_dd_gpu g;
+    const CUfunction *kf = kernels(&g);
     if (!kf)
         return DDBLAS_NO_GPU;
     dfs_dd_gemm_args a;

@@ -6,9 +6,10 @@
  * bits on every run and GPU.  DDOT and DGEMV are memory-bound, so this costs little time there;
  * DGEMM runs on the FP64 units at 22 operations per term.
  *
- * Scratch space: DOT 24 bytes per chunk (at most 2048 chunks), GEMV 24 bytes per output and
- * chunk when its inner dimension is split (dfs_dd_gemv_plan: about 2^18 threads' worth); DGEMM
- * none.  A DOT or GEMV without it runs natively (logged once). */
+ * Scratch space: DOT 24 bytes per chunk (at most DFS_DD_DOT_CHUNKS, 2048), GEMV 24 bytes per
+ * output and chunk when its inner dimension is split (dfs_dd_gemv_plan: about
+ * DFS_DD_GEMV_N/T_THREADS threads' worth); DGEMM none.  A DOT or GEMV without it runs natively
+ * (logged once).  The tuning numbers: tuning.h. */
 #include "../engine.h"
 #include "../../core/gpu.h"
 #include "../../core/log.h"
@@ -21,10 +22,15 @@
 
 extern const unsigned char dfs_dd_fatbin[];
 
-enum { K_DOT, K_DOT_FINAL, K_GEMV, K_GEMV_FINAL, K_GEMM, K_COUNT };
-static const char *const kernel_names[K_COUNT] = {"dfs_dd_dot", "dfs_dd_dot_final", "dfs_dd_gemv",
-                                                  "dfs_dd_gemv_final", "dfs_dd_gemm"};
-static dfs_module module = DFS_MODULE_INIT(dfs_dd_fatbin, kernel_names, K_COUNT);
+/* The dd engine's kernels of kernels.cu (the X = false instances). */
+#define DD_KERNELS(X)                                                                              \
+    X(K_DOT, dfs_dd_dot)                                                                           \
+    X(K_DOT_FINAL, dfs_dd_dot_final)                                                               \
+    X(K_GEMV, dfs_dd_gemv)                                                                         \
+    X(K_GEMV_FINAL, dfs_dd_gemv_final)                                                             \
+    X(K_GEMM, dfs_dd_gemm)
+enum { DD_KERNELS(DFS_KERNEL_ID) K_COUNT };
+DFS_MODULE(module, dfs_dd_fatbin, DD_KERNELS);
 
 static int dd_can_run(const dfs_device *d)
 {
@@ -73,8 +79,9 @@ static cublasStatus_t dd_ddot(const dfs_ctx *x, const dfs_dot_call *c)
     a.result = c->result;
     double *tmp = NULL;
     pthread_mutex_lock(&x->scratch->lock);
-    int r = dfs_dd_launch_dot(k[K_DOT], k[K_DOT_FINAL], dfs_sm_count(x->device), x->scratch, st,
-                              &a, host_result ? &tmp : NULL);
+    const dfs_dd_gpu g = dfs_dd_gpu_of(x->device);
+    int r = dfs_dd_launch_dot(k[K_DOT], k[K_DOT_FINAL], &g, x->scratch, st, &a,
+                              host_result ? &tmp : NULL);
     if (r == DFS_DD_LAUNCHED && host_result &&
         dfs_result_to_host(c->result, (CUdeviceptr)(uintptr_t)tmp, sizeof(double), st))
         r = DFS_DD_LAUNCH_FAILED;
@@ -105,8 +112,9 @@ static cublasStatus_t dd_dgemv(const dfs_ctx *x, const dfs_gemv_call *c)
     a.alpha_v = dev ? 0 : *c->alpha;
     a.beta_v = dev ? 0 : *c->beta;
     pthread_mutex_lock(&x->scratch->lock);
-    const int r = dfs_dd_launch_gemv(k[K_GEMV], k[K_GEMV_FINAL], dfs_sm_count(x->device),
-                                     x->scratch, (CUstream)x->stream, &a);
+    const dfs_dd_gpu g = dfs_dd_gpu_of(x->device);
+    const int r = dfs_dd_launch_gemv(k[K_GEMV], k[K_GEMV_FINAL], &g, x->scratch,
+                                     (CUstream)x->stream, &a);
     dfs_scratch_unlock(x->scratch);
     return launched(r, "DGEMV");
 }

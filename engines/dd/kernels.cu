@@ -6,8 +6,9 @@
  * AXPY and the conversion for libddblas alone. */
 #include "dd_kernels.h"
 #include "ddx_steps.h"
+#include "tuning.h"
 
-#define UNROLL 4 /* terms per lane whose loads are in flight together */
+#define UNROLL DFS_DD_UNROLL /* terms per lane whose loads are in flight together */
 #define FULL 0xffffffffu
 
 /* BLAS vectors: element i of a length-n vector with increment inc is at base(inc, n) + i*inc. */
@@ -382,7 +383,7 @@ DD_KERNELS(gemv_final, gemv_final_body, dfs_dd_gemv_args)
 #define TM 4
 #define TN 4
 #ifndef DD_GEMM_MIN_BLOCKS
-#define DD_GEMM_MIN_BLOCKS 1 /* 2: 128 registers, which spills */
+#define DD_GEMM_MIN_BLOCKS DFS_DD_GEMM_MIN_BLOCKS /* tuning.h; -D for a trial */
 #endif
 
 /* acc + x*y in a GEMM sum: the dd engine's (TwoProd + accurate add, 22 operations), ddblas's

@@ -1,6 +1,8 @@
-/* launch.c — the double-double DOT and GEMV launches (launch.h). */
+/* launch.c — the double-double DOT and GEMV launches and the GPU they are sized for
+ * (launch.h). */
 #include "launch.h"
 
+#include "../../core/resolve.h"
 #include "dd_steps.h"
 
 static int64_t min64(int64_t a, int64_t b)
@@ -23,14 +25,28 @@ static int get_parts(dfs_scratch *s, CUstream st, int64_t count, dfs_dd_parts *p
     return 1;
 }
 
-unsigned dfs_dd_wave(CUfunction f, int sms, int64_t items)
+dfs_dd_gpu dfs_dd_gpu_of(int device)
 {
-    const int64_t g = min64(items, (int64_t)sms * dfs_blocks_per_sm(f, 256));
-    return (unsigned)(g < 1 ? 1 : g);
+    int major = 0, minor = 0;
+    if (device < 0 || !DFS_DRV(cuDeviceGetAttribute) ||
+        DFS_DRV(cuDeviceGetAttribute)(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
+                                      device) != CUDA_SUCCESS ||
+        DFS_DRV(cuDeviceGetAttribute)(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
+                                      device) != CUDA_SUCCESS)
+        major = minor = 0;
+    const dfs_dd_gpu g = {dfs_sm_count(device), dfs_dd_tuning_for(major, minor)};
+    return g;
 }
 
-int dfs_dd_launch_dot(CUfunction dot, CUfunction final, int sms, dfs_scratch *s, CUstream st,
-                      dfs_dd_dot_args *a, double **host_result)
+unsigned dfs_dd_wave(CUfunction f, const dfs_dd_gpu *g, int64_t items)
+{
+    const int64_t n =
+        min64(items, (int64_t)g->sms * dfs_blocks_per_sm(f, 256) * g->tuning->waves);
+    return (unsigned)(n < 1 ? 1 : n);
+}
+
+int dfs_dd_launch_dot(CUfunction dot, CUfunction final, const dfs_dd_gpu *g, dfs_scratch *s,
+                      CUstream st, dfs_dd_dot_args *a, double **host_result)
 {
     const dfs_dd_plan plan = dfs_dd_dot_plan(a->n);
     a->chunk = plan.chunk;
@@ -39,13 +55,13 @@ int dfs_dd_launch_dot(CUfunction dot, CUfunction final, int sms, dfs_scratch *s,
         return DFS_DD_NO_SCRATCH;
     if (host_result)
         a->result = *host_result;
-    int err = dfs_launch(dot, dfs_dd_wave(dot, sms, plan.nchunks), 1, 1, 256, 1, st, a);
+    int err = dfs_launch(dot, dfs_dd_wave(dot, g, plan.nchunks), 1, 1, 256, 1, st, a);
     err |= dfs_launch(final, 1, 1, 1, 256, 1, st, a);
     return err ? DFS_DD_LAUNCH_FAILED : DFS_DD_LAUNCHED;
 }
 
-int dfs_dd_launch_gemv(CUfunction gemv, CUfunction final, int sms, dfs_scratch *s, CUstream st,
-                       dfs_dd_gemv_args *a)
+int dfs_dd_launch_gemv(CUfunction gemv, CUfunction final, const dfs_dd_gpu *g, dfs_scratch *s,
+                       CUstream st, dfs_dd_gemv_args *a)
 {
     const dfs_dd_plan plan = dfs_dd_gemv_plan(a->trans, a->trans ? a->K : a->len,
                                               a->trans ? a->len : a->K);
@@ -56,7 +72,7 @@ int dfs_dd_launch_gemv(CUfunction gemv, CUfunction final, int sms, dfs_scratch *
     a->items = (a->len + per_block - 1) / per_block * plan.nchunks;
     if (plan.nchunks > 1 && !get_parts(s, st, plan.nchunks * a->len, &a->part, NULL))
         return DFS_DD_NO_SCRATCH;
-    int err = dfs_launch(gemv, dfs_dd_wave(gemv, sms, a->items), 1, 1, 256, 1, st, a);
+    int err = dfs_launch(gemv, dfs_dd_wave(gemv, g, a->items), 1, 1, 256, 1, st, a);
     if (plan.nchunks > 1) /* a warp per output */
         err |= dfs_launch(final, (unsigned)((a->len + 7) / 8), 1, 1, 256, 1, st, a);
     return err ? DFS_DD_LAUNCH_FAILED : DFS_DD_LAUNCHED;

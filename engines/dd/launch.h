@@ -1,30 +1,43 @@
 /* launch.h — the launches of the double-double DOT and GEMV kernels, shared by the dd engine
  * (engine.c: binary64 operands) and libddblas (ddblas.c: its formats): the plan of dd_steps.h
- * put into the argument block, the partials' scratch, one-wave grids, the chunk and merge
- * kernels; the GEMM's grid.  The caller fills the operands, sizes, alpha/beta and result fields. */
+ * put into the argument block, the partials' scratch, grids of the device's waves (tuning.h),
+ * the chunk and merge kernels; the GEMM's grid.  The caller fills the operands, sizes,
+ * alpha/beta and result fields. */
 #ifndef DFS_DD_LAUNCH_H
 #define DFS_DD_LAUNCH_H
 
 #include "../../core/gpu.h"
 #include "dd_kernels.h"
+#include "tuning.h"
 
 enum { DFS_DD_LAUNCHED = 0, DFS_DD_NO_SCRATCH = 1, DFS_DD_LAUNCH_FAILED = 2 };
+
+/* The GPU the kernels run on: its multiprocessors and its tuning row. */
+typedef struct {
+    int sms;
+    const dfs_dd_tuning *tuning;
+} dfs_dd_gpu;
+
+/* The GPU of a device ordinal; a negative one, or what cannot be asked, gets dfs_sm_count's 80
+ * multiprocessors and the first tuning row (cc 0). */
+dfs_dd_gpu dfs_dd_gpu_of(int device);
 
 /* DOT of a->n >= 1 terms: a->chunk, a->nchunks and a->part set here; with host_result, a->result
  * is pointed at a double of the scratch and *host_result to it (for the caller to copy out
  * before unlocking).  Call with s->lock held. */
-int dfs_dd_launch_dot(CUfunction dot, CUfunction final, int sms, dfs_scratch *s, CUstream st,
-                      dfs_dd_dot_args *a, double **host_result);
+int dfs_dd_launch_dot(CUfunction dot, CUfunction final, const dfs_dd_gpu *g, dfs_scratch *s,
+                      CUstream st, dfs_dd_dot_args *a, double **host_result);
 
 /* GEMV with a->trans, a->len (outputs) and a->K (inner dimension) >= 1 set: a->lanes, chunk,
  * nchunks, items and part set here.  Call with s->lock held. */
-int dfs_dd_launch_gemv(CUfunction gemv, CUfunction final, int sms, dfs_scratch *s, CUstream st,
-                       dfs_dd_gemv_args *a);
+int dfs_dd_launch_gemv(CUfunction gemv, CUfunction final, const dfs_dd_gpu *g, dfs_scratch *s,
+                       CUstream st, dfs_dd_gemv_args *a);
 
 /* GEMM (a->batch >= 1 products): its grid of 64 x 64 tiles. */
 int dfs_dd_launch_gemm(CUfunction gemm, CUstream st, dfs_dd_gemm_args *a);
 
-/* A grid of one wave of 256-thread blocks of f, at most `items` blocks (at least 1). */
-unsigned dfs_dd_wave(CUfunction f, int sms, int64_t items);
+/* A grid of the tuning row's waves of 256-thread blocks of f, at most `items` blocks (at least
+ * 1). */
+unsigned dfs_dd_wave(CUfunction f, const dfs_dd_gpu *g, int64_t items);
 
 #endif

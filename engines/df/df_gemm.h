@@ -1,14 +1,18 @@
-/* df_gemm.h — what the DF engine's host code and its kernels (kernels.cu) share: the tile sizes,
- * the kernel argument blocks and the exponent encoding.  Plain C, included by both. */
+/* df_gemm.h — what the DF engine's host code and its kernels (kernels.cu, kernels_vec.cu) share:
+ * the GEMM's blocking, the list of GEMM kernels, the kernel argument blocks and the exponent
+ * encoding; with tuning.h, its tuning numbers.  Plain C, included by both. */
 #ifndef DFS_DF_GEMM_H
 #define DFS_DF_GEMM_H
 
+#include "tuning.h"
+
 #include <stdint.h>
 
-#define DFS_DF_BM 128 /* rows of C per block */
-#define DFS_DF_BN 128 /* columns of C per block */
-#define DFS_DF_BK 8   /* k per shared-memory stage */
-#define DFS_DF_THREADS 256
+/* The GEMM's blocking, fixed by the kernels' code (not tuning numbers). */
+#define DFS_DF_BM 128      /* rows of C of the largest tile: packed panels are padded to them */
+#define DFS_DF_BN 128      /* and its columns */
+#define DFS_DF_BK 8        /* k per shared-memory stage */
+#define DFS_DF_THREADS 256 /* per block, 16 x 16 */
 
 /* Per row of op(A) / column of op(B): the power of two that scales it into [1, 2), or this
  * marker for a row holding Inf or NaN (computed in binary64 instead). */
@@ -18,6 +22,25 @@
 enum { DFS_DF_MAD16 = 0, DFS_DF_MAD15 = 1, DFS_DF_MAD29 = 2, DFS_DF_MAD12 = 3, DFS_DF_SCHEMES = 4 };
 /* DFS_DF_MAD12 renormalises every DFS_DF_LAZY_B (df.h) products, at the same k on the GPU (inside a
  * stage) and on the CPU: k is padded with zeros to a multiple of DFS_DF_BK, a multiple of it. */
+
+/* The GEMM kernels, one list for kernels.cu (which instantiates them) and gemm.c (which loads
+ * them by name): X(symbol, scheme, TM, TN, blocks per SM), a block of DFS_DF_THREADS (16 x 16)
+ * threads computing a (16*TM) x (16*TN) tile of C, compiled for that many blocks per SM
+ * (__launch_bounds__; tuning.h says why).  Ordered [tile][scheme] (tuning.h's DFS_DF_TILE_*, the
+ * DFS_DF_MAD* above): gemm.c indexes them so, and checks the order at compile time. */
+#define DFS_DF_GEMM_KERNELS(X)                                                                     \
+    X(dfs_df_gemm16, DFS_DF_MAD16, 8, 8, DFS_DF_MINB_128x128)                                      \
+    X(dfs_df_gemm15, DFS_DF_MAD15, 8, 8, DFS_DF_MINB_128x128)                                      \
+    X(dfs_df_gemm29, DFS_DF_MAD29, 8, 8, DFS_DF_MINB_128x128)                                      \
+    X(dfs_df_gemm12, DFS_DF_MAD12, 8, 8, DFS_DF_MINB_128x128)                                      \
+    X(dfs_df_gemm16n, DFS_DF_MAD16, 8, 4, DFS_DF_MINB_128x64)                                      \
+    X(dfs_df_gemm15n, DFS_DF_MAD15, 8, 4, DFS_DF_MINB_128x64)                                      \
+    X(dfs_df_gemm29n, DFS_DF_MAD29, 8, 4, DFS_DF_MINB_128x64)                                      \
+    X(dfs_df_gemm12n, DFS_DF_MAD12, 8, 4, DFS_DF_MINB_128x64)                                      \
+    X(dfs_df_gemm16s, DFS_DF_MAD16, 4, 4, DFS_DF_MINB_64x64)                                       \
+    X(dfs_df_gemm15s, DFS_DF_MAD15, 4, 4, DFS_DF_MINB_64x64)                                       \
+    X(dfs_df_gemm29s, DFS_DF_MAD29, 4, 4, DFS_DF_MINB_64x64_MAD29)                                 \
+    X(dfs_df_gemm12s, DFS_DF_MAD12, 4, 4, DFS_DF_MINB_64x64)
 
 /* The bound each scheme's DF sum of k products is documented and tested against, in units of
  * u^2 sum|a b| (u = 2^-24; README): MAD29 (3k + 4), proven to first order; MAD12 (17k + 196),

@@ -14,10 +14,14 @@
  * Options (policy file or EXBLAS_MODE=df:key=value):
  *   scheme       = fused (15 ops, default) | paper (16 ops) | lazy (12 + 3/8 ops, derived bound)
  *                  | accurate (29 ops, proven bound)
- *   workspace_mb = the most scratch space a call may use (default 1024); larger problems are
- *                  computed panel by panel.
+ *   workspace_mb = the most scratch space a call may use (default: the device class's,
+ *                  tuning.h, 1024 on every GPU today); larger problems are computed panel by
+ *                  panel.
  *   tile         = auto (default) | 128x128 | 128x64 | 64x64: the C tile of one thread block;
- *                  auto = 64x64, the fastest measured (H200, H100). */
+ *                  auto = the device class's (tuning.h): 64x64 on every GPU today, the fastest
+ *                  measured (README.md).
+ * The tuning numbers (defaults, grids, the GEMV's split) are a row per device class in tuning.h,
+ * looked up by the call's device. */
 #include "../engine.h"
 #include "../../core/gpu.h"
 #include "../../core/log.h"
@@ -29,11 +33,16 @@
 
 extern const unsigned char dfs_df_vec_fatbin[];
 
-enum { V_DOT, V_DOT_FINAL, V_GEMV_N, V_GEMV_T, V_GEMV_TG, V_GEMV_FINAL, V_COUNT };
-static const char *const vec_names[V_COUNT] = {"dfs_df_dot", "dfs_df_dot_final", "dfs_df_gemv_n",
-                                               "dfs_df_gemv_t", "dfs_df_gemv_tg",
-                                               "dfs_df_gemv_final"};
-static dfs_module vec_module = DFS_MODULE_INIT(dfs_df_vec_fatbin, vec_names, V_COUNT);
+/* The DOT and GEMV kernels (kernels_vec.cu). */
+#define VEC_KERNELS(X)                                                                             \
+    X(V_DOT, dfs_df_dot)                                                                           \
+    X(V_DOT_FINAL, dfs_df_dot_final)                                                               \
+    X(V_GEMV_N, dfs_df_gemv_n)                                                                     \
+    X(V_GEMV_T, dfs_df_gemv_t)                                                                     \
+    X(V_GEMV_TG, dfs_df_gemv_tg)                                                                   \
+    X(V_GEMV_FINAL, dfs_df_gemv_final)
+enum { VEC_KERNELS(DFS_KERNEL_ID) V_COUNT };
+DFS_MODULE(vec_module, dfs_df_vec_fatbin, VEC_KERNELS);
 
 static int df_can_run(const dfs_device *d)
 {
@@ -47,11 +56,12 @@ typedef struct {
     size_t workspace;
 } df_options;
 
-static void read_options(const dfs_options *o, df_options *out)
+/* The call's options; t gives the defaults of workspace_mb and tile=auto. */
+static void read_options(const dfs_options *o, const dfs_df_tuning *t, df_options *out)
 {
     out->scheme = DFS_DF_MAD15;
     out->tile = -1;
-    out->workspace = (size_t)1024 << 20;
+    out->workspace = t->workspace;
     const char *tile = dfs_option_get(o, "tile");
     if (tile) {
         if (!strcmp(tile, "128x128"))
@@ -84,14 +94,12 @@ static void read_options(const dfs_options *o, df_options *out)
         unsigned long long v = strtoull(w, &end, 10);
         if (*end || v < 16 || v > (1ULL << 24))
             dfs_log_once(DFS_LOG_ERROR, "df-workspace", "df: workspace_mb=%s is not a number of "
-                         "MiB from 16 up; using 1024", w);
+                         "MiB from 16 up; using %zu", w, t->workspace >> 20);
         else
             out->workspace = (size_t)v << 20;
     }
-    /* auto: 64 x 64, the fastest tile for every scheme on an H200 (sm_90) at n = 8192 (fused: as
-     * fast as 128 x 128), and the one with the most blocks for small products */
-    if (out->tile < 0)
-        out->tile = DFS_DF_TILE_64x64;
+    if (out->tile < 0) /* auto: the device class's (tuning.h) */
+        out->tile = t->tile;
 }
 
 static int64_t round_up(int64_t x, int64_t to)
@@ -102,7 +110,7 @@ static int64_t round_up(int64_t x, int64_t to)
 static cublasStatus_t df_dgemm(const dfs_ctx *x, const dfs_gemm_call *c)
 {
     df_options o;
-    read_options(x->options, &o);
+    read_options(x->options, dfs_df_tuning_of(x->device), &o);
     const int dev_scalars = x->pointer_mode == CUBLAS_POINTER_MODE_DEVICE;
     dfs_df_gemm_args g;
     memset(&g, 0, sizeof g);
@@ -164,8 +172,9 @@ static CUdeviceptr vec_scratch(const dfs_ctx *x, int64_t count, int64_t nflags, 
 
 static cublasStatus_t df_ddot(const dfs_ctx *x, const dfs_dot_call *c)
 {
+    const dfs_df_tuning *t = dfs_df_tuning_of(x->device);
     df_options o;
-    read_options(x->options, &o);
+    read_options(x->options, t, &o);
     CUstream st = (CUstream)x->stream;
     const int host_result = x->pointer_mode == CUBLAS_POINTER_MODE_HOST;
     if (host_result && dfs_stream_capturing(st))
@@ -173,9 +182,10 @@ static cublasStatus_t df_ddot(const dfs_ctx *x, const dfs_dot_call *c)
     const CUfunction *k = dfs_module_kernels(&vec_module);
     if (!k)
         return DFS_STATUS_DECLINED;
-    /* one wave: a grid-stride loop over as many blocks as the GPU holds at once */
+    /* a grid-stride loop over at most t->waves waves of blocks (a wave: as many blocks as the
+     * GPU holds at once) */
     int64_t blocks = (c->n + 255) / 256,
-            most = (int64_t)dfs_sm_count(x->device) * dfs_blocks_per_sm(k[V_DOT], 256);
+            most = (int64_t)dfs_sm_count(x->device) * dfs_blocks_per_sm(k[V_DOT], 256) * t->waves;
     blocks = blocks < most ? blocks : most;
     pthread_mutex_lock(&x->scratch->lock);
     dfs_df_dot_args a = {c->x, c->y, c->incx, c->incy, c->n, o.scheme == DFS_DF_MAD29,
@@ -200,8 +210,9 @@ static cublasStatus_t df_ddot(const dfs_ctx *x, const dfs_dot_call *c)
 
 static cublasStatus_t df_dgemv(const dfs_ctx *x, const dfs_gemv_call *c)
 {
+    const dfs_df_tuning *t = dfs_df_tuning_of(x->device);
     df_options o;
-    read_options(x->options, &o);
+    read_options(x->options, t, &o);
     CUstream st = (CUstream)x->stream;
     const CUfunction *k = dfs_module_kernels(&vec_module);
     if (!k)
@@ -209,17 +220,18 @@ static cublasStatus_t df_dgemv(const dfs_ctx *x, const dfs_gemv_call *c)
     const int trans = c->trans != CUBLAS_OP_N;
     const int64_t len = trans ? c->n : c->m, inner = trans ? c->m : c->n;
     /* enough blocks to fill the GPU: split the inner dimension when the outputs are few, into
-     * as many chunks as fit in one wave (a block more would start a second wave) */
-    /* op T: lanes per output, about 8 inner elements per lane or more (a warp from 256 on) */
+     * as many chunks as fit in t->waves waves (a block more would start another wave) */
+    /* op T: lanes per output, about t->gemv_lane_terms inner elements per lane or more (a warp
+     * from 32 times that on) */
     int group = 1;
-    while (trans && group < 32 && (int64_t)group * 8 < inner)
+    while (trans && group < 32 && (int64_t)group * t->gemv_lane_terms < inner)
         group *= 2;
     const int64_t per_block = trans ? 8 * (32 / group) : 256,
                   out_blocks = (len + per_block - 1) / per_block;
     const CUfunction kern = k[!trans ? V_GEMV_N : group == 32 ? V_GEMV_T : V_GEMV_TG];
-    const int64_t want = (int64_t)dfs_sm_count(x->device) * dfs_blocks_per_sm(kern, 256);
+    const int64_t want = (int64_t)dfs_sm_count(x->device) * dfs_blocks_per_sm(kern, 256) * t->waves;
     int64_t splits = out_blocks >= want ? 1 : want / out_blocks;
-    const int64_t min_chunk = 256;
+    const int64_t min_chunk = t->gemv_min_chunk;
     if (splits > (inner + min_chunk - 1) / min_chunk)
         splits = (inner + min_chunk - 1) / min_chunk;
     if (splits < 1)

@@ -1,6 +1,6 @@
 /* gemm.c — runs the DF GEMM kernels (see gemm.h): per-row/column exponents and packing of the
  * operands into DF planes in scratch space, then the GEMM kernel panel by panel so that the
- * packed panels fit the workspace budget. */
+ * packed panels fit the workspace budget.  Also the tuning row of a device (tuning.h). */
 #include "gemm.h"
 
 #include "../../core/resolve.h"
@@ -9,13 +9,46 @@
 
 extern const unsigned char dfs_df_fatbin[];
 
-/* GEMM kernels: [tile][scheme], tiles as in gemm.h. */
-enum { K_EXPS, K_PACK, K_PACK_DF, K_GEMM, K_COUNT = K_GEMM + DFS_DF_TILES * DFS_DF_SCHEMES };
-static const char *const kernel_names[K_COUNT] = {
-    "dfs_df_exps",    "dfs_df_pack",    "dfs_df_pack_df", "dfs_df_gemm16",  "dfs_df_gemm15",
-    "dfs_df_gemm29",  "dfs_df_gemm12",  "dfs_df_gemm16n", "dfs_df_gemm15n", "dfs_df_gemm29n",
-    "dfs_df_gemm12n", "dfs_df_gemm16s", "dfs_df_gemm15s", "dfs_df_gemm29s", "dfs_df_gemm12s"};
-static dfs_module module = DFS_MODULE_INIT(dfs_df_fatbin, kernel_names, K_COUNT);
+/* The module: the exponent and packing kernels, then df_gemm.h's GEMM kernels from K_GEMM on,
+ * [tile][scheme] (tiles as in gemm.h), each GEMM kernel X(K_symbol, symbol).  GEMM_##X turns
+ * core/gpu.h's DFS_KERNEL_ID and DFS_KERNEL_NAME, the two X that DFS_MODULE and the enum pass,
+ * into the adapters below for df_gemm.h's list. */
+#define DF_KERNELS(X)                                                                              \
+    X(K_EXPS, dfs_df_exps) X(K_PACK, dfs_df_pack) X(K_PACK_DF, dfs_df_pack_df)                     \
+        DFS_DF_GEMM_KERNELS(GEMM_##X)
+#define GEMM_DFS_KERNEL_ID(sym, scheme, tm, tn, minb) DFS_KERNEL_ID(K_##sym, sym)
+#define GEMM_DFS_KERNEL_NAME(sym, scheme, tm, tn, minb) DFS_KERNEL_NAME(K_##sym, sym)
+enum { DF_KERNELS(DFS_KERNEL_ID) K_COUNT, K_GEMM = K_PACK_DF + 1 };
+DFS_MODULE(module, dfs_df_fatbin, DF_KERNELS);
+
+/* Rows and columns of C of one block of each tile. */
+#define TILE_BM(tile) ((tile) == DFS_DF_TILE_64x64 ? 64 : 128)
+#define TILE_BN(tile) ((tile) == DFS_DF_TILE_128x128 ? 128 : 64)
+
+/* The GEMM kernel of a tile and scheme is kern[K_GEMM + tile * DFS_DF_SCHEMES + scheme]: the
+ * list is in that order, each kernel's C tile that of its place. */
+_Static_assert(K_COUNT == K_GEMM + DFS_DF_TILES * DFS_DF_SCHEMES, "one per tile and scheme");
+#define GEMM_AT_ITS_PLACE(sym, scheme, tm, tn, minb)                                               \
+    _Static_assert((K_##sym - K_GEMM) % DFS_DF_SCHEMES == (scheme) &&                             \
+                       16 * (tm) == TILE_BM((K_##sym - K_GEMM) / DFS_DF_SCHEMES) &&                \
+                       16 * (tn) == TILE_BN((K_##sym - K_GEMM) / DFS_DF_SCHEMES),                  \
+                   #sym " is out of [tile][scheme] order");
+DFS_DF_GEMM_KERNELS(GEMM_AT_ITS_PLACE)
+
+const dfs_df_tuning *dfs_df_tuning_of(int device)
+{
+    CUdevice d = device;
+    int major = 0, minor = 0;
+    if (d < 0 && (!DFS_DRV(cuCtxGetDevice) || DFS_DRV(cuCtxGetDevice)(&d) != CUDA_SUCCESS))
+        d = -1;
+    if (d < 0 || !DFS_DRV(cuDeviceGetAttribute) ||
+        DFS_DRV(cuDeviceGetAttribute)(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, d) !=
+            CUDA_SUCCESS ||
+        DFS_DRV(cuDeviceGetAttribute)(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, d) !=
+            CUDA_SUCCESS)
+        major = minor = 0;
+    return dfs_df_tuning_for(major, minor);
+}
 
 static int64_t round_up(int64_t x, int64_t to)
 {
@@ -129,8 +162,7 @@ int dfs_df_gemm_run(dfs_scratch *s, CUstream st, int tile, size_t workspace, int
                 g->n = nr;
                 g->m0 = m0;
                 g->n0 = n0;
-                const int64_t bm = tile == DFS_DF_TILE_64x64 ? 64 : 128;
-                const int64_t bn = tile == DFS_DF_TILE_128x128 ? 128 : 64;
+                const int64_t bm = TILE_BM(tile), bn = TILE_BN(tile);
                 err |= dfs_launch(kern[K_GEMM + tile * DFS_DF_SCHEMES + g->scheme],
                                   (unsigned)(Mp / bm), (unsigned)(Np / bn), 1, DFS_DF_THREADS, 1,
                                   st, g);

@@ -357,21 +357,5 @@ template <int S, int TM, int TN> __device__ __forceinline__ void gemm_body(const
     {                                                                                              \
         gemm_body<S, TM, TN>(a);                                                                   \
     }
-/* Three tiles (gemm.c picks by the `tile` option): 128 x 128, one block per SM (the register
- * tile takes ~250 registers); 128 x 64, one block (about 160 registers: with two blocks' 128
- * ptxas spills); 64 x 64, two blocks for the 15- and 16-op schemes (about 115 registers: room for
- * ptxas to interleave four multiply-adds; three blocks at 80 registers issue fewer FP32
- * instructions per cycle, 82% of the roofline against 86% on an H100 at n = 8192) and three for
- * the 29-op scheme (with two it drops from 84% to 65%). */
-DFS_DF_GEMM_KERNEL(dfs_df_gemm16, DFS_DF_MAD16, 8, 8, 1)
-DFS_DF_GEMM_KERNEL(dfs_df_gemm15, DFS_DF_MAD15, 8, 8, 1)
-DFS_DF_GEMM_KERNEL(dfs_df_gemm29, DFS_DF_MAD29, 8, 8, 1)
-DFS_DF_GEMM_KERNEL(dfs_df_gemm12, DFS_DF_MAD12, 8, 8, 1)
-DFS_DF_GEMM_KERNEL(dfs_df_gemm16n, DFS_DF_MAD16, 8, 4, 1)
-DFS_DF_GEMM_KERNEL(dfs_df_gemm15n, DFS_DF_MAD15, 8, 4, 1)
-DFS_DF_GEMM_KERNEL(dfs_df_gemm29n, DFS_DF_MAD29, 8, 4, 1)
-DFS_DF_GEMM_KERNEL(dfs_df_gemm12n, DFS_DF_MAD12, 8, 4, 1)
-DFS_DF_GEMM_KERNEL(dfs_df_gemm16s, DFS_DF_MAD16, 4, 4, 2)
-DFS_DF_GEMM_KERNEL(dfs_df_gemm15s, DFS_DF_MAD15, 4, 4, 2)
-DFS_DF_GEMM_KERNEL(dfs_df_gemm29s, DFS_DF_MAD29, 4, 4, 3)
-DFS_DF_GEMM_KERNEL(dfs_df_gemm12s, DFS_DF_MAD12, 4, 4, 2)
+/* The GEMM kernels of df_gemm.h's list (DFS_DF_GEMM_KERNELS), under their extern "C" names. */
+DFS_DF_GEMM_KERNELS(DFS_DF_GEMM_KERNEL)

@@ -8,7 +8,7 @@
 
 #include <stdint.h>
 
-#define UNROLL 4 /* elements per thread whose loads are in flight together */
+#define UNROLL DFS_DF_VEC_UNROLL /* elements per thread whose loads are in flight together */
 
 /* BLAS vectors: element i of a length-n vector with increment inc is at base(inc, n) + i*inc. */
 __device__ __forceinline__ int64_t vbase(int64_t inc, int64_t n)

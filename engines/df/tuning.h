@@ -1,0 +1,67 @@
+/* tuning.h — the DF engine's tuning numbers, all in one place: the choices of speed that another
+ * GPU may want otherwise.  Compile-time ones (the kernels are built with them) as macros, and
+ * run-time ones (host code only) as a row per device class, dfs_df_tuning_for.  Plain C,
+ * included by the kernels (kernels.cu, kernels_vec.cu, through df_gemm.h) and the host code.
+ * The measurements behind them: README.md.  What the kernels' code fixes (the GEMM's 16 x 16
+ * threads, its k stage DFS_DF_BK, the packing's tile DFS_DF_BM x DFS_DF_BN: df_gemm.h; the DOT
+ * and GEMV kernels' 256 threads) is not a tuning number. */
+#ifndef DFS_DF_TUNING_H
+#define DFS_DF_TUNING_H
+
+#include <stddef.h>
+
+/* ---------- compile time ---------- */
+
+/* The C tiles of one GEMM thread block (their registers: below), the `tile` option's values;
+ * df_gemm.h's DFS_DF_GEMM_KERNELS has a kernel per tile and scheme. */
+enum { DFS_DF_TILE_128x128, DFS_DF_TILE_128x64, DFS_DF_TILE_64x64, DFS_DF_TILES };
+
+/* Blocks per SM each GEMM kernel is compiled for (__launch_bounds__): 128 x 128, one (the register
+ * tile takes ~250 registers); 128 x 64, one (about 160 registers: with two blocks' 128 ptxas
+ * spills); 64 x 64, two for the 15- and 16-op schemes (about 115 registers: room for ptxas to
+ * interleave four multiply-adds; three blocks at 80 registers issue fewer FP32 instructions per
+ * cycle) and the lazy 12-op one, three for the 29-op scheme (faster than two). */
+#define DFS_DF_MINB_128x128 1
+#define DFS_DF_MINB_128x64 1
+#define DFS_DF_MINB_64x64 2
+#define DFS_DF_MINB_64x64_MAD29 3
+
+/* DOT and GEMV (kernels_vec.cu): elements per thread whose loads are in flight together (the sum
+ * is in the same order as one at a time; a divisor of 8). */
+#define DFS_DF_VEC_UNROLL 4
+
+/* ---------- run time: a row per device class (host code) ---------- */
+
+#ifndef __CUDACC__
+typedef struct {
+    size_t workspace;    /* bytes: the default of the option workspace_mb (and of dfblas's 0) */
+    int tile;            /* DFS_DF_TILE_*: what tile=auto (and dfblas_gemm) takes */
+    int waves;           /* DOT and GEMV grids: at most this many waves of resident blocks */
+    int gemv_lane_terms; /* GEMV op T: lanes per output double (up to a warp) while each would
+                          * take more than this many inner elements */
+    int gemv_min_chunk;  /* GEMV: the inner dimension is split in chunks of at least this many */
+} dfs_df_tuning;
+
+/* The row of a GPU of compute capability cc_major.cc_minor: of the rows, in increasing cc, the
+ * last whose class starts at or below it (the first starts at 0: every GPU has a row). */
+static inline const dfs_df_tuning *dfs_df_tuning_for(int cc_major, int cc_minor)
+{
+    static const struct {
+        int cc; /* the class: from this compute capability on (major * 10 + minor) */
+        dfs_df_tuning t;
+    } rows[] = {
+        /* chosen on sm_90 (H100, H200), for every GPU until another row comes: 64 x 64 is the
+         * fastest tile measured and the one with the most blocks for small products; one wave,
+         * as a block more would start a second one */
+        {.cc = 0,
+         .t = {.workspace = (size_t)1024 << 20, .tile = DFS_DF_TILE_64x64, .waves = 1,
+               .gemv_lane_terms = 8, .gemv_min_chunk = 256}},
+    };
+    int r = 0;
+    for (int i = 1; i < (int)(sizeof rows / sizeof rows[0]); i++)
+        r = cc_major * 10 + cc_minor >= rows[i].cc ? i : r;
+    return &rows[r].t;
+}
+#endif
+
+#endif
