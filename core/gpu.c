@@ -162,6 +162,19 @@ int dfs_sm_count(int device)
     return n;
 }
 
+void dfs_device_cc(int device, int *major, int *minor)
+{
+    CUdevice d = device;
+    if (d < 0 && (!DFS_DRV(cuCtxGetDevice) || DFS_DRV(cuCtxGetDevice)(&d) != CUDA_SUCCESS))
+        d = -1;
+    if (d < 0 || !DFS_DRV(cuDeviceGetAttribute) ||
+        DFS_DRV(cuDeviceGetAttribute)(major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, d) !=
+            CUDA_SUCCESS ||
+        DFS_DRV(cuDeviceGetAttribute)(minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, d) !=
+            CUDA_SUCCESS)
+        *major = *minor = 0;
+}
+
 int dfs_blocks_per_sm(CUfunction f, int threads)
 {
     /* a few kernels x contexts: a small table, searched under a lock (no driver call after the

@@ -54,6 +54,9 @@ int dfs_launch(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
 
 /* Multiprocessors of a device (80 if it cannot be asked). */
 int dfs_sm_count(int device);
+/* The compute capability of a device (device < 0: the current context's), 0.0 if it cannot be
+ * asked. */
+void dfs_device_cc(int device, int *major, int *minor);
 
 /* Thread blocks of `threads` threads (no dynamic shared memory) of kernel f that one
  * multiprocessor holds at once (the occupancy calculator; cached per kernel; 4 if it cannot be

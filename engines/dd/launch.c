@@ -27,13 +27,8 @@ static int get_parts(dfs_scratch *s, CUstream st, int64_t count, dfs_dd_parts *p
 
 dfs_dd_gpu dfs_dd_gpu_of(int device)
 {
-    int major = 0, minor = 0;
-    if (device < 0 || !DFS_DRV(cuDeviceGetAttribute) ||
-        DFS_DRV(cuDeviceGetAttribute)(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
-                                      device) != CUDA_SUCCESS ||
-        DFS_DRV(cuDeviceGetAttribute)(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
-                                      device) != CUDA_SUCCESS)
-        major = minor = 0;
+    int major, minor;
+    dfs_device_cc(device, &major, &minor);
     const dfs_dd_gpu g = {dfs_sm_count(device), dfs_dd_tuning_for(major, minor)};
     return g;
 }

@@ -37,16 +37,8 @@ DFS_DF_GEMM_KERNELS(GEMM_AT_ITS_PLACE)
 
 const dfs_df_tuning *dfs_df_tuning_of(int device)
 {
-    CUdevice d = device;
-    int major = 0, minor = 0;
-    if (d < 0 && (!DFS_DRV(cuCtxGetDevice) || DFS_DRV(cuCtxGetDevice)(&d) != CUDA_SUCCESS))
-        d = -1;
-    if (d < 0 || !DFS_DRV(cuDeviceGetAttribute) ||
-        DFS_DRV(cuDeviceGetAttribute)(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, d) !=
-            CUDA_SUCCESS ||
-        DFS_DRV(cuDeviceGetAttribute)(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, d) !=
-            CUDA_SUCCESS)
-        major = minor = 0;
+    int major, minor;
+    dfs_device_cc(device, &major, &minor);
     return dfs_df_tuning_for(major, minor);
 }
 
