@@ -58,6 +58,7 @@
  *
  * Exit status: 0 done; 1 a CUDA or cuBLAS call failed; 2 usage error, or the shim cannot be found
  * or loaded; 77 no CUDA GPU ("exblas-bench: no CUDA GPU available (<reason>)" on stderr). */
+#include "bench-data.h"
 #include "bench-preload.h"
 #include "common.h"
 
@@ -67,13 +68,11 @@
 #include <cuda_runtime_api.h>
 
 #include <math.h>
-#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #define ROUNDS 7 /* --host-overhead rounds */
 
@@ -130,87 +129,10 @@ static void usage(FILE *f)
 
 /* ---------- measurement ---------- */
 
-#define GOLDEN 0x9e3779b97f4a7c15ULL
-
-static uint64_t splitmix64(uint64_t *state)
-{
-    uint64_t z = (*state += GOLDEN);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-
-/* The data's generator: one splitmix64 stream over every matrix the run makes, in order.  Its
- * state only counts (the r-th number comes from state + r GOLDEN), and each element takes a fixed
- * count of numbers, so threads fill slices of a matrix from their own positions in the stream
- * and the data are the same as one thread's, whatever the thread count. */
-static uint64_t rng_state = 0x243f6a8885a308d3ULL;
-
-typedef struct {
-    double *h;
-    size_t i0, i1;
-    uint64_t state; /* the stream before element i0 */
-    const options *o;
-} fill_job;
-
-/* Elements i0 .. i1-1: uniform in [-1, 1), or with phi >= 0 (U - 0.5) exp(phi N). */
-static void *fill_slice(void *arg)
-{
-    fill_job *j = arg;
-    const options *o = j->o;
-    uint64_t st = j->state;
-    for (size_t i = j->i0; i < j->i1; i++) {
-        if (!o->has_phi) {
-            j->h[i] = (double)(splitmix64(&st) >> 11) * 0x1.0p-52 - 1.0;
-            continue;
-        }
-        const double u = (double)(splitmix64(&st) >> 11) * 0x1.0p-53 - 0.5;
-        if (o->phi == 0) {
-            j->h[i] = u;
-            continue;
-        }
-        /* N(0,1) by Box-Muller (the cosine half), u1 in (0, 1] */
-        const double u1 = 1.0 - (double)(splitmix64(&st) >> 11) * 0x1.0p-53;
-        const double u2 = (double)(splitmix64(&st) >> 11) * 0x1.0p-53;
-        const double g = sqrt(-2.0 * log(u1)) * cos(6.283185307179586 * u2);
-        j->h[i] = u * exp(o->phi * g);
-    }
-    return NULL;
-}
-
-/* n values in host memory, the stream's next ones (fill_slice), made by up to 32 threads. */
-static double *host_random(size_t n, const options *o)
-{
-    double *h = malloc((n ? n : 1) * sizeof *h);
-    if (!h) {
-        fprintf(stderr, "exblas-bench: out of host memory\n");
-        exit(1);
-    }
-    const uint64_t per = o->has_phi && o->phi != 0 ? 3 : 1; /* numbers per element */
-    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    int nt = n < ((size_t)1 << 16) || cpus < 2 ? 1 : cpus > 32 ? 32 : (int)cpus;
-    fill_job jobs[32];
-    pthread_t tid[32];
-    int running[32] = {0};
-    for (int t = 0; t < nt; t++) {
-        const size_t i0 = n / (size_t)nt * (size_t)t, i1 = t == nt - 1 ? n : i0 + n / (size_t)nt;
-        jobs[t] = (fill_job){h, i0, i1, rng_state + (uint64_t)i0 * per * GOLDEN, o};
-        /* slice 0 is filled below; a thread that cannot start, here */
-        if (t > 0 && !(running[t] = pthread_create(&tid[t], NULL, fill_slice, &jobs[t]) == 0))
-            fill_slice(&jobs[t]);
-    }
-    fill_slice(&jobs[0]);
-    for (int t = 1; t < nt; t++)
-        if (running[t])
-            pthread_join(tid[t], NULL);
-    rng_state += (uint64_t)n * per * GOLDEN;
-    return h;
-}
-
 /* The same in device memory; f (when not NULL) gets them rounded to binary32 there too. */
 static double *device_random(size_t n, const options *o, float **f)
 {
-    double *h = host_random(n, o), *d;
+    double *h = bench_random(n, o->has_phi ? o->phi : -1.0), *d;
     CUDA_CHECK(cudaMalloc((void **)&d, (n ? n : 1) * sizeof *d));
     CUDA_CHECK(cudaMemcpy(d, h, n * sizeof *d, cudaMemcpyHostToDevice));
     if (f) {
@@ -352,8 +274,8 @@ static double check_dgemm(const options *o, const operands *d)
     uint64_t seed = 0x13198a2e03707344ULL; /* the sample's own, fixed */
     double worst = 0.0;
     for (size_t s = 0; s < count; s++) {
-        const size_t i = all ? s % m : (size_t)(splitmix64(&seed) % m);
-        const size_t j = all ? s / m : (size_t)(splitmix64(&seed) % n);
+        const size_t i = all ? s % m : (size_t)(bench_splitmix64(&seed) % m);
+        const size_t j = all ? s / m : (size_t)(bench_splitmix64(&seed) % n);
         /* row i of op(A) and column j of op(B), as 1 x k and k x 1 operands with the same
          * leading dimensions and transposes (with k = 0 nothing is read: the bases will do) */
         const double *a = k == 0 ? A : ta ? A + i * lda : A + i;
