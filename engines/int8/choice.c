@@ -1,5 +1,5 @@
 /* choice.c — choice.h: per (device, shape) a slot remembering the last call's moduli and number,
- * its pinned record, and how many calls are still to run natively. */
+ * its pinned record, and how many calls are still to run natively; the rule itself: rule.c. */
 #include "choice.h"
 
 #include "../../core/log.h"
@@ -26,71 +26,6 @@ typedef struct {
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static slot slots[SLOTS];
 static unsigned long long calls;
-
-int dfs_int8_next_moduli(const dfs_crt_fast_stats *rec, unsigned long long outputs, int taken,
-                         int dflt, double bmod, int *native)
-{
-    *native = 0;
-    /* fails[n]: the outputs (as counted) that would fail with n moduli */
-    unsigned long long fails[DFS_CRT_MODULI + 1];
-    for (int n = 1; n <= DFS_CRT_MODULI; n++) {
-        fails[n] = 0;
-        for (int b = n + 1; b < DFS_CRT_NEED_BINS; b++)
-            fails[n] += rec->need[b];
-    }
-    const unsigned long long allowed = outputs >> DFS_INT8_REPAIR_SHIFT;
-    int pick = DFS_CRT_MODULI;
-    for (int n = 2; n < DFS_CRT_MODULI; n++)
-        if (fails[n] <= allowed) {
-            pick = n;
-            break;
-        }
-    /* at most two fewer than the last call: the passing outputs are only sampled */
-    if (pick < taken - 2)
-        pick = taken - 2;
-    if (bmod > 0) {
-        const double f = outputs ? (double)fails[pick] / (double)outputs : 0.0;
-        const double repair = f * DFS_INT8_REPAIR_COST < 4.0 ? f * DFS_INT8_REPAIR_COST : 4.0;
-        const double cost = (pick + 1) / bmod + repair;
-        /* native when slower than native and than the default configuration */
-        if (cost >= 1.0 && cost > (dflt + 1) / bmod)
-            *native = 1;
-    }
-    return pick;
-}
-
-/* v^(1/3) for v >= 1 by bisection (no libm in the shim). */
-static double cube_root(double v)
-{
-    double lo = 1.0, hi = 1.0;
-    while (hi * hi * hi < v)
-        hi *= 2.0;
-    for (int i = 0; i < 48; i++) {
-        const double mid = 0.5 * (lo + hi);
-        if (mid * mid * mid < v)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    return hi;
-}
-
-/* The break-even moduli for an m x n x k product on this device (tuning.h), 0: never native. */
-static double breakeven(const dfs_ctx *x, const dfs_gemm_call *c)
-{
-    if (x->dev && x->dev->fp64_ratio >= 32)
-        return 0.0;
-    const dfs_oz_tuning *t =
-        dfs_oz_tuning_of(x->dev ? x->dev->cc_major : 0, x->dev ? x->dev->cc_minor : 0);
-    const double g = cube_root((double)c->m * (double)c->n * (double)c->k);
-    int i = 0;
-    while (i + 1 < 8 && t->breakeven_size[i + 1] > 0 && t->breakeven_size[i + 1] < g)
-        i++;
-    if (i + 1 >= 8 || t->breakeven_size[i + 1] <= 0 || g <= t->breakeven_size[i])
-        return t->breakeven_moduli[i];
-    const double f = (g - t->breakeven_size[i]) / (t->breakeven_size[i + 1] - t->breakeven_size[i]);
-    return t->breakeven_moduli[i] + f * (t->breakeven_moduli[i + 1] - t->breakeven_moduli[i]);
-}
 
 static slot *find(const dfs_ctx *x, const dfs_gemm_call *c)
 {
@@ -149,9 +84,12 @@ void dfs_int8_choose(const dfs_ctx *x, const dfs_gemm_call *c, int option_moduli
             memcpy(&r, (const void *)s->rec, sizeof r);
             int native;
             const unsigned long long outputs = (unsigned long long)(c->m * c->n);
+            const double bmod = dfs_int8_breakeven(
+                dfs_oz_tuning_of(x->dev ? x->dev->cc_major : 0, x->dev ? x->dev->cc_minor : 0),
+                x->dev && x->dev->fp64_ratio >= 32, c->m, c->n, c->k);
             moduli = dfs_crt_fit_moduli(dfs_int8_next_moduli(&r, outputs, s->moduli,
-                                                             dfs_crt_int8_moduli(0, k),
-                                                             breakeven(x, c), &native),
+                                                             dfs_crt_int8_moduli(0, k), bmod,
+                                                             &native),
                                         k);
             s->decided_seq = s->seq;
             if (dfs_log_on(DFS_LOG_INFO))

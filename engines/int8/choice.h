@@ -7,7 +7,7 @@
 #define DFS_INT8_CHOICE_H
 
 #include "../engine.h"
-#include "../oz/args.h"
+#include "rule.h"
 
 typedef struct {
     int native; /* 1: run this call natively */
@@ -19,13 +19,5 @@ typedef struct {
 /* The choice for call c; option_moduli > 0 fixes the moduli (never native then). */
 void dfs_int8_choose(const dfs_ctx *x, const dfs_gemm_call *c, int option_moduli,
                      dfs_int8_choice *out);
-
-/* The rule itself, for the tests: from a landed record of a call of `outputs` outputs that took
- * `taken` moduli, the moduli for the next one: the fewest that leave at most 1 in
- * 2^DFS_INT8_REPAIR_SHIFT outputs to the repair (24 if none does), at most two fewer than
- * `taken`; *native = 1 when native is faster by the cost model (../oz/tuning.h) with bmod the
- * break-even moduli for the shape (0: never native) and dflt the default moduli. */
-int dfs_int8_next_moduli(const dfs_crt_fast_stats *rec, unsigned long long outputs, int taken,
-                         int dflt, double bmod, int *native);
 
 #endif

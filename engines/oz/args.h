@@ -13,7 +13,8 @@
 #define DFS_OZ_KERNELS(X)                                                                          \
     X(DFS_OZ_K_ROWS, dfs_oz_rows) X(DFS_OZ_K_DIRECT, dfs_oz_direct)                                \
     X(DFS_OZ_K_RESIDUES, dfs_crt_residues) X(DFS_OZ_K_RESIDUES62, dfs_crt_residues62)              \
-    X(DFS_OZ_K_CRT_FAST, dfs_crt_finish_fast) X(DFS_OZ_K_CRT_FAST14, dfs_crt_finish_fast14)        \
+    X(DFS_OZ_K_CRT_FAST, dfs_crt_finish_fast) X(DFS_OZ_K_CRT_FAST13, dfs_crt_finish_fast13)        \
+    X(DFS_OZ_K_CRT_FAST14, dfs_crt_finish_fast14)                                                  \
     X(DFS_OZ_K_CRT_FAST15, dfs_crt_finish_fast15) X(DFS_OZ_K_CRT_FAST16, dfs_crt_finish_fast16)    \
     X(DFS_OZ_K_CRT_VERIFY, dfs_crt_finish_verify) X(DFS_OZ_K_CRT_REPAIR, dfs_crt_repair)
 #define DFS_OZ_KERNEL_ID(id, symbol) id,

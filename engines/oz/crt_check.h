@@ -1,13 +1,16 @@
 /* crt_check.h — the int8 engine's per-output contract (the mode `fast`), host and device alike:
- * every output of C = alpha op(A) op(B) + beta C it writes satisfies
- *     |c^ - c| <= k u |alpha| S + 2u (|c^| + |beta c0|) + k 2^-1074 |alpha|,
- * u = 2^-53, S = sum_q |a_q b_q|, c0 = C's value before the call: what native FP64 DGEMM
- * guarantees (its gamma_k, its roundings of alpha, beta and the sum, gradual underflow).  The
- * scheme II computes s = sum a_q b_q from the rows and columns scaled to integers of bA and bB
- * bits (crt.h); this header bounds that error per output from the rows' norms and bits, bounds S
- * from below (by the magnitude product, one more int8 GEMM on the top 7 bits of each element, and
- * by |s| itself), and says whether the output passes.  Outputs that do not pass are recomputed in plain FP64
- * (the repair kernel), which meets the bound as native does.  README.md: "The fast contract". */
+ * every output of C = alpha op(A) op(B) + beta C it writes satisfies native FP64 DGEMM's own
+ * guarantee (Higham, Accuracy and Stability, 2nd ed., section 3.5),
+ *     |c^ - c| <= gamma_{k+2} (|alpha| S + |beta c0|) + (k + 4) 2^-1074 (|alpha| + 1),
+ * gamma_j = j u / (1 - j u), u = 2^-53, S = sum_q |a_q b_q|, c0 = C's value before the call,
+ * the last term gradual underflow.  The scheme II computes s = sum a_q b_q from the rows and
+ * columns scaled to integers of bA and bB bits (crt.h); this header bounds that error per output
+ * from the rows' norms and bits, bounds S from below (by the magnitude product, one more int8 GEMM
+ * on the top 7 bits of each element, and by |s| itself), and says whether the output passes: its
+ * error E (in the sum, before any rounding) within k u S.  The roundings that follow (the sum to binary64, alpha, beta: at most
+ * 2u (|alpha| S + |beta c0|) to first order) fit the rest of gamma_{k+2}.  Outputs that do not
+ * pass are recomputed in plain FP64 (the repair kernel), which meets the bound as native does.
+ * README.md: "The fast contract". */
 #ifndef DFS_OZ_CRT_CHECK_H
 #define DFS_OZ_CRT_CHECK_H
 
@@ -44,12 +47,11 @@ DFS_HD double dfs_crt_fast_bound(int bA, int bB, int rA, int rB, double nA, doub
     return dfs_d_mul(dfs_d_add(ea, rA ? dfs_d_add(eb, eb) : eb), 1.0 + 0x1p-20);
 }
 
-/* What the check of one output needs besides the bits: the rows' norms, the computed sum in
- * units of 2^(tauA + tauB) (|X| 2^-(bA + bB) rounded: sabs), and the right side k u S- + uf, with
- * uf = k 2^-1074 2^-(tauA + tauB) the allowance for underflow in these units (+Inf when that
- * exceeds binary64). */
+/* What the check of one output needs besides the bits, in units of 2^(tauA + tauB): the rows'
+ * norms, and the right side k u S- + uf, with uf = k 2^-1074 2^-(tauA + tauB) the allowance for
+ * underflow (+Inf when that exceeds binary64). */
 typedef struct {
-    double nA, nB, sabs, rhs;
+    double nA, nB, rhs;
 } dfs_crt_check;
 
 /* k 2^(-1074 - t) as binary64 (t = tauA + tauB), 0 below its range, +Inf above. */
@@ -66,16 +68,16 @@ DFS_HD double dfs_crt_underflow_units(int64_t k, int t)
 }
 
 /* The check's fixed parts for an output whose sum, computed with the bits taken, has the error
- * bound ecur (dfs_crt_fast_bound): S- = max(mag 2^-14, |s| from below), |s| >= sabs (1 - 2^-50)
- * - ecur, mag the magnitude product (S >= |s| always; the magnitudes bound S where the products
- * cancel, |s| where a few large products dominate). */
+ * bound ecur (dfs_crt_fast_bound) and is sabs in magnitude (|X| 2^-(bA + bB), rounded): S- =
+ * max(mag 2^-14, |s| from below), |s| >= sabs (1 - 2^-50) - ecur, mag the magnitude product (S >=
+ * |s| always; the magnitudes bound S where the products cancel, |s| where a few large products
+ * dominate). */
 DFS_HD dfs_crt_check dfs_crt_check_init(int64_t k, int t, double nA, double nB, double sabs,
                                         int32_t mag, double ecur)
 {
     dfs_crt_check c;
     c.nA = nA;
     c.nB = nB;
-    c.sabs = sabs;
     const double sm = dfs_d_mul((double)mag, 0x1p-14);
     const double ss = dfs_d_sub(dfs_d_mul(sabs, 1.0 - 0x1p-50), ecur);
     const double slow = sm > ss ? sm : ss;
@@ -86,15 +88,15 @@ DFS_HD dfs_crt_check dfs_crt_check_init(int64_t k, int t, double nA, double nB, 
 }
 
 /* Whether the output's product, computed with bA and bB bits, meets the contract: its error
- * bound plus the rounding of the sum to binary64 (at most 2^-52 of it, subnormal results
- * included through uf) within k u of the lower bound of S. */
+ * bound (with 2^-50 of it to spare for the roundings' second-order terms) within k u of the
+ * lower bound of S, or within the underflow allowance. */
 DFS_HD int dfs_crt_fast_ok(const dfs_crt_check *c, int bA, int bB)
 {
     if (bA <= 0 || bB <= 0)
         return 0;
     const double e = dfs_crt_fast_bound(bA, bB, dfs_crt_rounds(1, bA), dfs_crt_rounds(1, bB),
                                         c->nA, c->nB);
-    return dfs_d_add(e, dfs_d_mul(c->sabs, 0x1p-52)) <= c->rhs;
+    return dfs_d_mul(e, 1.0 + 0x1p-50) <= c->rhs;
 }
 
 /* The fewest moduli (from lo to DFS_CRT_MODULI) with which the output would pass, the rows'

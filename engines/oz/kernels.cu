@@ -359,6 +359,7 @@ template <int NFIX> __device__ __forceinline__ void crt_finish_fast(const dfs_cr
         crt_finish_fast<nfix>(a);                                                                 \
     }
 CRT_FAST(dfs_crt_finish_fast, 0)
+CRT_FAST(dfs_crt_finish_fast13, 13)
 CRT_FAST(dfs_crt_finish_fast14, 14)
 CRT_FAST(dfs_crt_finish_fast15, 15)
 CRT_FAST(dfs_crt_finish_fast16, 16)
