@@ -3,17 +3,13 @@
  * more (dfs_crt_fast_moduli: 15 moduli up to k = 2^16, 16 above; more bits for rows of a few
  * large elements), from int8 residues on integer tensor cores (the Ozaki scheme II,
  * ../oz/crt_gemm.c in its fast mode), rounded once: native accuracy or better on well-scaled
- * data, faster than native FP64 at large sizes (../oz/README.md).  Every output meets the fast
- * contract, native FP64's own error bound, on any data: outputs the integers cannot carry are
- * recomputed in FP64 (../oz/crt_check.h); the moduli follow the data (choice.c), and data that
- * would need more than pays run natively.
- * Options: moduli (0 = from the data, else 2-24, fixed), workspace_mb (default 8192).  A call it
- * cannot take (k >= 2^17, no workspace) runs natively. */
+ * data, faster than native FP64 at large sizes (../oz/README.md).
+ * Options: moduli (0 = by k, else 2-24: more is more accurate and slower), workspace_mb (default
+ * 8192).  A call it cannot take (k >= 2^17, no workspace) runs natively. */
 #include "../engine.h"
 #include "../../core/log.h"
 #include "../oz/crt.h"
 #include "../oz/crt_gemm.h"
-#include "choice.h"
 
 static int int8_can_run(const dfs_device *d)
 {
@@ -23,19 +19,13 @@ static int int8_can_run(const dfs_device *d)
 
 static cublasStatus_t int8_dgemm(const dfs_ctx *x, const dfs_gemm_call *c)
 {
-    int moduli = (int)dfs_option_int(x->options, "int8", "moduli", 0, DFS_CRT_MODULI, 0);
-    if (moduli == 1) {
+    dfs_crt_gemm_opts o = {
+        0, (int)dfs_option_int(x->options, "int8", "moduli", 0, DFS_CRT_MODULI, 0),
+        (size_t)dfs_option_int(x->options, "int8", "workspace_mb", 16, 1 << 24, 8192) << 20};
+    if (o.moduli == 1) {
         dfs_log_once(DFS_LOG_ERROR, "int8-moduli", "int8: moduli=1 is too few; using the default");
-        moduli = 0;
+        o.moduli = 0;
     }
-    dfs_int8_choice ch;
-    dfs_int8_choose(x, c, moduli, &ch);
-    if (ch.native)
-        return DFS_STATUS_PREFER_NATIVE;
-    const dfs_crt_gemm_opts o = {
-        0, ch.moduli,
-        (size_t)dfs_option_int(x->options, "int8", "workspace_mb", 16, 1 << 24, 8192) << 20,
-        ch.record, ch.seq};
     return dfs_crt_dgemm_gpu(x, c, &o);
 }
 
