@@ -82,3 +82,22 @@ double *bench_random(size_t n, double phi)
     rng_state += (uint64_t)n * per * GOLDEN;
     return h;
 }
+
+void bench_shape(int kind, double *h, size_t rows, size_t cols, size_t ld, int trans, int role)
+{
+    if (kind == BENCH_RANDOM)
+        return;
+    for (size_t c = 0; c < cols; c++)
+        for (size_t r = 0; r < rows; r++) {
+            double *x = trans ? &h[c + r * ld] : &h[r + c * ld];
+            const double mag = 1.0 + fabs(*x), sgn = *x < 0 ? -1.0 : 1.0;
+            if (kind == BENCH_MIXED)
+                *x = role == 0 ? sgn * mag * (c % 8 == 0 ? 1e300 : 1e-300)
+                     : r % 8 == 0 && c % 2 == 0 ? 0.0
+                                                : sgn * mag;
+            else if (kind == BENCH_UNDER)
+                *x = sgn * mag * 1e-160;
+            else
+                *x = ldexp(*x, role == 0 ? -1000 : -40);
+        }
+}

@@ -29,21 +29,30 @@
  *                   from the same fixed seed; X >= 0 (X = 0: uniform in [-0.5, 0.5)); larger X
  *                   spreads the magnitudes (X = 4: a factor e^+-4, about 2^+-5.8, within one
  *                   standard deviation of N)
+ *   --data K        the values shaped further (tools/bench-data.h; dgemm and sgemm, under also
+ *                   dgemv and ddot): mixed, every
+ *                   8th column of op(A) about 1e300 and the others about 1e-300, op(B) zero on
+ *                   those rows for the even columns of C (half the outputs see only tiny
+ *                   products); under, everything about 1e-160 (the products underflow);
+ *                   subnormal, op(A) x 2^-1000 and op(B) x 2^-40 (subnormal products)
  *   --check S       (dgemm only, not with --host-overhead) after the timed runs, the largest
- *                   relative error of C (the last run's: beta = 0, so each run writes all of it)
+ *                   relative and normwise errors of C (the last run's: beta = 0, so each run
+ *                   writes all of it)
  *                   over S entries (i, j) drawn from a fixed seed of their own, with replacement
  *                   (every entry once when S >= m n), against the correctly rounded
  *                   RN(sum_q op(A)(i,q) op(B)(q,j)) of the reproducible engine's CPU DGEMM
  *                   (include/reprohost.h, one 1 x 1 product per entry).  A,
  *                   B and C are copied to the host once; the check is not timed.
  * Output (GPU time, CUDA events on the default stream; median and min of R runs):
- *   routine,mode,m,n,k,op,reps,median_ms,min_ms,gflops,gbps,phi,max_rel_err
+ *   routine,mode,m,n,k,op,reps,median_ms,min_ms,gflops,gbps,phi,max_rel_err,data,max_norm_err
  *   gflops = 2mnk/t (dgemm, sgemm), 2mn/t (dgemv), 2n/t (ddot), with t the median; gbps = bytes of the
  *   operands read or written once / t (beta = 0: C and y are written, not read).  Fields that do
  *   not apply are empty.  mode is EXBLAS_MODE ("auto" when unset) or "no-shim".  phi is the
  *   --phi value, empty without --phi (uniform data).  max_rel_err is the --check result,
  *   max |c - ref| / |ref| over the sample, with |c - ref| itself for an entry whose ref is 0 (0
  *   when c is 0 too; NaN if some c is NaN); 0 for an empty C (m or n 0); empty without --check.
+ *   data is --data's class (empty: none); max_norm_err is max |c - ref| / sum_q |op(A)(i,q)
+ *   op(B)(q,j)| over the same sample (the error native FP64 bounds by k u).
  *   ddot returns its result to device memory (CUBLAS_POINTER_MODE_DEVICE).
  * Output of --host-overhead:
  *   routine,mode,m,n,k,op,calls,rounds,median_us_per_call,min_us_per_call,phi
@@ -92,7 +101,10 @@ typedef struct {
     int has_phi; /* --phi given: data (U - 0.5) exp(phi N) */
     double phi;
     int check; /* --check S: entries of C checked (0: no check) */
+    int data;  /* --data: BENCH_* of bench-data.h */
 } options;
+
+static const char *const data_names[] = {"", "mixed", "under", "subnormal"};
 
 static void cuda_check(cudaError_t e, const char *what, int line)
 {
@@ -119,9 +131,13 @@ static void usage(FILE *f)
           "options: --reps R (10)  --warmup W (3)  --shim PATH  --no-shim\n"
           "         --host-overhead [--calls N (2000)] [--quick-return]   (dgemm only)\n"
           "         --phi X   data (U - 0.5) exp(X N) instead of uniform in [-1,1) (X >= 0)\n"
-          "         --check S   max relative error of S sampled entries of C against the\n"
-          "                     correctly rounded product (CPU), after the timed runs (dgemm only)\n"
-          "CSV on stdout: routine,mode,m,n,k,op,reps,median_ms,min_ms,gflops,gbps,phi,max_rel_err\n"
+          "         --data mixed|under|subnormal   (dgemm) 1e+-300 columns with zero partners,\n"
+          "                   products that underflow, subnormal products (on top of --phi)\n"
+          "         --check S   max relative and normwise errors of S sampled entries of C\n"
+          "                     against the correctly rounded product (CPU), after the timed\n"
+          "                     runs (dgemm only)\n"
+          "CSV on stdout: routine,mode,m,n,k,op,reps,median_ms,min_ms,gflops,gbps,phi,max_rel_err,\n"
+          "  data,max_norm_err\n"
           "  (--host-overhead: routine,mode,m,n,k,op,calls,rounds,median_us_per_call,min_us_per_call,phi)\n"
           "Exit 77 without a GPU.\n",
           f);
@@ -129,10 +145,14 @@ static void usage(FILE *f)
 
 /* ---------- measurement ---------- */
 
-/* The same in device memory; f (when not NULL) gets them rounded to binary32 there too. */
-static double *device_random(size_t n, const options *o, float **f)
+/* The same in device memory; f (when not NULL) gets them rounded to binary32 there too.  role
+ * 0 / 1: op(A) / op(B) of a dgemm (rows x cols, ld, trans: bench_shape), shaped by --data. */
+static double *device_random(size_t n, const options *o, float **f, int role, size_t rows,
+                             size_t cols, size_t ld, int trans)
 {
     double *h = bench_random(n, o->has_phi ? o->phi : -1.0), *d;
+    if (role >= 0)
+        bench_shape(o->data, h, rows, cols, ld, trans, role);
     CUDA_CHECK(cudaMalloc((void **)&d, (n ? n : 1) * sizeof *d));
     CUDA_CHECK(cudaMemcpy(d, h, n * sizeof *d, cudaMemcpyHostToDevice));
     if (f) {
@@ -241,12 +261,14 @@ static double rel_err(double c, double ref)
 }
 
 /* --check S (dgemm): the largest relative error of C, the last run's alpha op(A) op(B) (beta = 0),
- * over S entries drawn with replacement from a seed of their own (all entries when S >= m n).
- * Each entry's reference is the correctly rounded RN(alpha * sum_q op(A)(i,q) op(B)(q,j)): the
- * reproducible engine's CPU DGEMM on a 1 x 1 product (row i of op(A), column j of op(B)).  The
- * error is rel_err's; a NaN c makes the result NaN. */
-static double check_dgemm(const options *o, const operands *d)
+ * over S entries drawn with replacement from a seed of their own (all entries when S >= m n),
+ * and (*norm) the largest normwise error |c - ref| / sum_q |op(A)(i,q) op(B)(q,j)| (0 where both
+ * are 0).  Each entry's reference is the correctly rounded RN(alpha * sum_q op(A)(i,q)
+ * op(B)(q,j)): the reproducible engine's CPU DGEMM on a 1 x 1 product (row i of op(A), column j
+ * of op(B)).  The error is rel_err's; a NaN c makes the result NaN. */
+static double check_dgemm(const options *o, const operands *d, double *norm)
 {
+    *norm = 0.0;
     const size_t m = (size_t)o->m, n = (size_t)o->n, k = (size_t)o->k;
     const size_t lda = (size_t)d->lda, ldb = (size_t)d->ldb, ldc = m > 1 ? m : 1;
     if (m == 0 || n == 0)
@@ -286,6 +308,13 @@ static double check_dgemm(const options *o, const operands *d)
         const double err = rel_err(C[i + j * ldc], ref);
         if (err > worst || isnan(err)) /* a NaN stays: nothing is > NaN */
             worst = err;
+        long double S = 0;
+        for (size_t q = 0; q < k; q++)
+            S += fabsl((long double)(ta ? a[q] : a[q * lda]) * (tb ? b[q * ldb] : b[q]));
+        const double dif = fabs(C[i + j * ldc] - ref);
+        const double nerr = dif == 0 ? 0.0 : S > 0 ? (double)(dif / S) : INFINITY;
+        if (nerr > *norm || isnan(nerr))
+            *norm = nerr;
     }
     free(A);
     free(B);
@@ -329,16 +358,18 @@ static void bench_gpu(cublasHandle_t h, const options *o, const operands *d)
     }
     double t = med * 1e-3;
     /* after the timed runs, before any output */
-    const double max_rel = o->check ? check_dgemm(o, d) : 0.0;
-    printf("routine,mode,m,n,k,op,reps,median_ms,min_ms,gflops,gbps,phi,max_rel_err\n");
+    double max_norm = 0.0;
+    const double max_rel = o->check ? check_dgemm(o, d, &max_norm) : 0.0;
+    printf("routine,mode,m,n,k,op,reps,median_ms,min_ms,gflops,gbps,phi,max_rel_err,data,"
+           "max_norm_err\n");
     print_dims(o, o->m);
     printf(",%d,%.6f,%.6f,%.3f,%.3f", o->reps, med, ms[0], t > 0 ? flops / t * 1e-9 : 0.0,
            t > 0 ? bytes / t * 1e-9 : 0.0);
     print_phi(o);
     if (o->check)
-        printf(",%.3e\n", max_rel);
+        printf(",%.3e,%s,%.3e\n", max_rel, data_names[o->data], max_norm);
     else
-        printf(",\n");
+        printf(",,%s,\n", data_names[o->data]);
     free(ms);
 }
 
@@ -442,7 +473,12 @@ static int parse_args(int argc, char **argv, options *o)
             o->shim = argv[++i];
         else if (!strcmp(a, "--phi") && v)
             bad = parse_phi(argv[++i], o);
-        else if (!strcmp(a, "--check") && v)
+        else if (!strcmp(a, "--data") && v) {
+            const char *w = argv[++i];
+            o->data = !strcmp(w, "mixed") ? BENCH_MIXED : !strcmp(w, "under") ? BENCH_UNDER
+                      : !strcmp(w, "subnormal") ? BENCH_SUBNORMAL : -1;
+            bad = o->data < 0;
+        } else if (!strcmp(a, "--check") && v)
             bad = parse_int(argv[++i], 1, &o->check);
         else if (!strcmp(a, "--no-shim"))
             o->no_shim = 1;
@@ -460,6 +496,10 @@ static int parse_args(int argc, char **argv, options *o)
     }
     if ((o->host_overhead || o->quick_return) && o->r != DGEMM) {
         fprintf(stderr, "exblas-bench: --host-overhead and --quick-return are for dgemm only\n");
+        return -1;
+    }
+    if (o->data && o->data != BENCH_UNDER && o->r != DGEMM && o->r != SGEMM) {
+        fprintf(stderr, "exblas-bench: --data mixed and subnormal are for dgemm and sgemm\n");
         return -1;
     }
     if (o->check && ((o->r != DGEMM && o->r != SGEMM) || o->host_overhead)) {
@@ -511,18 +551,22 @@ int main(int argc, char **argv)
         const int s = o.r == SGEMM;
         d.lda = o.ta == CUBLAS_OP_N ? o.m : o.k;
         d.ldb = o.tb == CUBLAS_OP_N ? o.k : o.n;
-        d.A = device_random(m * k, &o, s ? &d.fA : NULL);
-        d.B = device_random(k * n, &o, s ? &d.fB : NULL);
-        d.C = device_random(m * n, &o, s ? &d.fC : NULL);
+        d.A = device_random(m * k, &o, s ? &d.fA : NULL, 0, m, k, (size_t)d.lda,
+                            o.ta != CUBLAS_OP_N);
+        d.B = device_random(k * n, &o, s ? &d.fB : NULL, 1, k, n, (size_t)d.ldb,
+                            o.tb != CUBLAS_OP_N);
+        d.C = device_random(m * n, &o, s ? &d.fC : NULL, -1, 0, 0, 0, 0);
     } else if (o.r == DGEMV) {
         d.lda = o.m;
-        d.A = device_random(m * n, &o, NULL);
-        d.B = device_random(o.ta == CUBLAS_OP_N ? n : m, &o, NULL);
-        d.C = device_random(o.ta == CUBLAS_OP_N ? m : n, &o, NULL);
+        /* --data under (the only class for vectors) scales every element alike */
+        const size_t nx = o.ta == CUBLAS_OP_N ? n : m;
+        d.A = device_random(m * n, &o, NULL, 0, m * n, 1, m * n, 0);
+        d.B = device_random(nx, &o, NULL, 1, nx, 1, nx, 0);
+        d.C = device_random(o.ta == CUBLAS_OP_N ? m : n, &o, NULL, -1, 0, 0, 0, 0);
     } else {
-        d.A = device_random(n, &o, NULL);
-        d.B = device_random(n, &o, NULL);
-        d.C = device_random(1, &o, NULL);
+        d.A = device_random(n, &o, NULL, 0, n, 1, n, 0);
+        d.B = device_random(n, &o, NULL, 1, n, 1, n, 0);
+        d.C = device_random(1, &o, NULL, -1, 0, 0, 0, 0);
         CUBLAS_CHECK(cublasSetPointerMode(h, CUBLAS_POINTER_MODE_DEVICE));
     }
     d.lda = d.lda > 1 ? d.lda : 1;
