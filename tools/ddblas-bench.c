@@ -173,11 +173,32 @@ static void run_copy(void *p)
     CK(cudaMemcpyAsync(c->b, c->a, c->bytes, cudaMemcpyDeviceToDevice, st));
 }
 
+static void usage(FILE *f)
+{
+    fputs("usage: ddblas-bench axpy N | dot N | gemv M N [--op N|T] | gemm N [options]\n"
+          "Times libddblas in each format (dd, ds, di) against cuBLAS's D and S routines and the\n"
+          "copy bandwidth (axpy, dot, gemv), or GEMM against the double-double roofline; CSV on\n"
+          "stdout.  Needs a CUDA GPU.\n"
+          "  --op N|T            gemv's operation (default N)\n"
+          "  --scheme S          gemm: paper or accurate (default accurate)\n"
+          "  --formats ABC       gemm: one mix of formats for A, B, C (three of d, s, i)\n"
+          "  --short-lo          gemm: the ds values in the dd arrays\n"
+          "  --reps R            timed calls after 3 warm-up calls, 1 to 1000 (default 20; the\n"
+          "                      median is reported)\n"
+          "  --clock-mhz C       gemm: the clock of the roofline (default: the device's maximum)\n"
+          "  -h, --help          this text\n",
+          f);
+}
+
 int main(int argc, char **argv)
 {
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+            usage(stdout);
+            return 0;
+        }
     if (argc < 3) {
-        fprintf(stderr, "usage: ddblas-bench axpy N | dot N | gemv M N [--op N|T] | gemm N "
-                        "[--scheme paper|accurate] [--reps R] [--clock-mhz C]\n");
+        usage(stderr);
         return 2;
     }
     job j;

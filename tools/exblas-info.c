@@ -20,14 +20,15 @@ typedef struct {
     int sms, clock_khz;
 } device_info;
 
-static void usage(void)
+static void usage(FILE *f)
 {
-    puts("usage: exblas-info [--policy] [--dgemm M,N,K] [--dgemv M,N] [--ddot N]\n"
-         "  --policy        print the text of the policy in use (embedded or EXBLAS_POLICY)\n"
-         "  --dgemm M,N,K   sizes for the per-routine decision (default 1024,1024,1024)\n"
-         "  --dgemv M,N     (default 1024,1024)\n"
-         "  --ddot N        (default 1048576)\n"
-         "Reads EXBLAS_MODE, EXBLAS_MODE_DGEMM/_DGEMV/_DDOT and EXBLAS_POLICY like libdfshim.so.");
+    fputs("usage: exblas-info [--policy] [--dgemm M,N,K] [--dgemv M,N] [--ddot N]\n"
+          "  --policy        print the text of the policy in use (embedded or EXBLAS_POLICY)\n"
+          "  --dgemm M,N,K   sizes for the per-routine decision (default 1024,1024,1024)\n"
+          "  --dgemv M,N     (default 1024,1024)\n"
+          "  --ddot N        (default 1048576)\n"
+          "Reads EXBLAS_MODE, EXBLAS_MODE_DGEMM/_DGEMV/_DDOT and EXBLAS_POLICY like libdfshim.so.\n",
+          f);
 }
 
 /* Devices through the driver API, loaded at run time so that this works without a driver. */
@@ -169,12 +170,12 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--ddot") && i + 1 < argc)
             ok = !parse_dims(argv[++i], dims[2], 1);
         else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            usage();
+            usage(stdout);
             return 0;
         } else
             ok = 0;
         if (!ok) {
-            usage();
+            usage(stderr);
             return 2;
         }
     }
