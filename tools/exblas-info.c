@@ -200,10 +200,11 @@ int main(int argc, char **argv)
             if (!dfs_engines[e]->can_run(&devs[i].dev))
                 printf(" [cannot run on device %d]", i);
         printf("\n");
-        if (dfs_engines[e]->options) {
+        const dfs_option_spec *spec = dfs_engines[e]->options->spec;
+        if (spec && spec->key) {
             printf("  %-11s options:", "");
-            for (const char *const *k = dfs_engines[e]->options; *k; k++)
-                printf(" %s", *k);
+            for (const dfs_option_spec *k = spec; k->key; k++)
+                printf(" %s", k->key);
             printf("\n");
         }
     }
@@ -213,7 +214,7 @@ int main(int argc, char **argv)
         const char *v = getenv(dfs_env_table[i].name);
         printf("  %-24s %s\n", dfs_env_table[i].name, v ? v : "(unset)");
     }
-    dfs_config_set_option_known(dfs_engine_takes_option);
+    dfs_config_set_option_tables(dfs_engine_option_table);
     dfs_config *cfg = dfs_config_from_env(dfs_engine_find, diag);
     if (!cfg) {
         printf("  out of memory\n");

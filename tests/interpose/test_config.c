@@ -310,9 +310,12 @@ static int parent(void)
                                {{"EXBLAS_MODE_DGEMM=bogus_dgemm", "native"}}});
     const char *m5[] = {"EXBLAS_MODE=bogus\nforged line", NULL};
     expect("a newline in EXBLAS_MODE", m5, ONE("EXBLAS_MODE=bogus", "forged line", "native"));
+    /* an engine option that does not exist: dropped, the engine stays chosen (its "cannot run"
+     * line: no GPU here) */
     const char *m6[] = {"EXBLAS_MODE=df:shceme=paper", NULL};
-    expect("an engine option that does not exist", m6,
-           ONE("EXBLAS_MODE=df:shceme=paper", "no option 'shceme'", "native"));
+    expect("an engine option that does not exist", m6, 2,
+           (const want_line[]){{{"EXBLAS_MODE: df: no option 'shceme'", "shceme=paper ignored"}},
+                               {{"engine df (from EXBLAS_MODE=df) cannot run", "using native"}}});
 
     /* ---- logging ---- */
     const char *l1[] = {"EXBLAS_LOG=loud", NULL};
@@ -344,8 +347,6 @@ static int parent(void)
         const char *what, *file, *text, *says;
         int line;
     } wrong[] = {
-        {"an engine option that does not exist", "option.policy", "[engine df]\nshceme = paper\n",
-         "no option 'shceme'", 2},
         {"an unknown routine", "routine.policy", "[mode auto]\nall = native\nfrobnicate = native\n",
          "unknown routine 'frobnicate'", 3},
         {"conflicting rules", "twice.policy", "[mode auto]\ndgemm = native\ndgemm = df\n",
@@ -358,6 +359,14 @@ static int parent(void)
         const char *e[] = {envs("EXBLAS_POLICY", path), NULL};
         expect(wrong[i].what, e, ONE(at, wrong[i].says, "using the embedded default policy"));
     }
+    /* an engine option that does not exist: dropped, the policy stays in use (its mode mine) */
+    const char *opt = "[engine df]\nshceme = paper\n[mode mine]\nall = native\n";
+    char *opt_path = file_in_dir("option.policy", opt, strlen(opt));
+    char opt_at[4200];
+    snprintf(opt_at, sizeof opt_at, "EXBLAS_POLICY: %s:2: df: no option 'shceme'", opt_path);
+    const char *o2[] = {envs("EXBLAS_POLICY", opt_path), "EXBLAS_MODE=mine", NULL};
+    expect("a policy with an engine option that does not exist", o2,
+           ONE(opt_at, "shceme=paper ignored"));
     /* a line of nearly 1 MB (the file just within the 1 MiB limit), and a 4 MB file (beyond it:
      * the loader reads no more than the limit) */
     const size_t mb = (size_t)1 << 20;

@@ -396,46 +396,6 @@ START_TEST(config_engine_and_overrides)
 }
 END_TEST
 
-/* The stand-in engines' option keys: native none, df scheme/workspace_mb, ozaki splits. */
-static int known_option(int engine, const char *key)
-{
-    if (engine == 1)
-        return !strcmp(key, "scheme") || !strcmp(key, "workspace_mb");
-    if (engine == 2)
-        return !strcmp(key, "splits");
-    return 0;
-}
-
-START_TEST(unknown_option_keys)
-{
-    dfs_config_set_option_known(known_option);
-    /* policy: in an engine section and on a rule, at their lines */
-    expect_error("[engine df]\nscheme = paper\nshceme = accurate\n", 3,
-                 "engine df has no option 'shceme'");
-    expect_error("[mode auto]\ndgemm = df scheme=paper\nddot = ozaki split=3\n", 3,
-                 "engine ozaki has no option 'split'");
-    expect_error("[engine native]\nscheme = paper\n", 2, "engine native has no option 'scheme'");
-    char err[256];
-    dfs_policy *p = parse("[engine df]\nscheme = paper\n[mode auto]\ndgemm = ozaki splits=2 min_dim=9\n",
-                          err);
-    ck_assert_msg(p != NULL, "%s", err);
-    dfs_policy_free(p);
-    /* mode strings naming an engine: an unknown key makes the mode invalid, one line */
-    diag_reset();
-    const char *none[DFS_R_COUNT] = {NULL, NULL, NULL};
-    dfs_config *c = dfs_config_build("df:scheme=paper,tile=9", none, NULL, lookup, diag);
-    ck_assert_int_eq(diag_count, 1);
-    ck_assert_ptr_nonnull(strstr(diag_log, "engine df has no option 'tile'"));
-    ck_assert(dfs_config_all_native(c));
-    dfs_config_free(c);
-    diag_reset();
-    c = dfs_config_build("df:scheme=paper,workspace_mb=64", none, NULL, lookup, diag);
-    ck_assert_int_eq(diag_count, 0);
-    dfs_config_free(c);
-    dfs_config_set_option_known(NULL);
-}
-END_TEST
-
 START_TEST(config_bad_values_reported_once)
 {
     diag_reset();
@@ -524,7 +484,6 @@ static Suite *suite(void)
     tcase_add_test(t, config_fast_embedded);
     tcase_add_test(t, config_engine_and_overrides);
     tcase_add_test(t, config_bad_values_reported_once);
-    tcase_add_test(t, unknown_option_keys);
     tcase_add_test(t, config_env_changed);
     suite_add_tcase(s, t);
     return s;
