@@ -1,6 +1,7 @@
-/* exblas-info — what dfshim would do here: the CUDA devices with their FP64 class, the engines,
- * the configuration read from the environment (EXBLAS_MODE, EXBLAS_MODE_<ROUTINE>,
- * EXBLAS_POLICY) and, per device and routine, the engine a call of a given size would use.
+/* exblas-info — what dfshim would do here: the CUDA devices with their FP64 class, the engines
+ * with their options (values, default, meaning), the configuration read from the environment
+ * (EXBLAS_MODE, EXBLAS_MODE_<ROUTINE>, EXBLAS_POLICY) with what is wrong in it (engine options
+ * included) and, per device and routine, the engine a call of a given size would use.
  * Needs no GPU: without one it says so and still prints the policy. */
 #include "../config/config.h"
 #include "../config/env.h"
@@ -73,6 +74,20 @@ static int list_devices(device_info *out, char *why, size_t whylen)
         dfs_device_describe(&out[i].dev, i, major, minor, nm);
     }
     return n;
+}
+
+/* An engine's options: key, values and default, meaning. */
+static void print_options(const dfs_option_table *t)
+{
+    if (!t || !t->spec || !t->spec->key) {
+        printf("%14s(no options)\n", "");
+        return;
+    }
+    for (const dfs_option_spec *s = t->spec; s->key; s++) {
+        char values[256];
+        dfs_option_describe(s, values, sizeof values);
+        printf("%14soption %s: %s\n%14s  %s\n", "", s->key, values, "", s->meaning);
+    }
 }
 
 static void diag(const char *line)
@@ -200,13 +215,7 @@ int main(int argc, char **argv)
             if (!dfs_engines[e]->can_run(&devs[i].dev))
                 printf(" [cannot run on device %d]", i);
         printf("\n");
-        const dfs_option_spec *spec = dfs_engines[e]->options->spec;
-        if (spec && spec->key) {
-            printf("  %-11s options:", "");
-            for (const dfs_option_spec *k = spec; k->key; k++)
-                printf(" %s", k->key);
-            printf("\n");
-        }
+        print_options(dfs_engines[e]->options);
     }
 
     printf("\nConfiguration:\n");
