@@ -2,6 +2,7 @@
  * defines the modes, and the per-device decision.  Built once from the environment (or again
  * when EXBLAS_REREAD=1 and the environment changed); immutable afterwards. */
 #include "config.h"
+#include "engine_options.h"
 #include "env.h"
 
 #include <stdarg.h>
@@ -24,7 +25,8 @@ typedef struct {
     char text[256]; /* the mode string as given */
     char var[32];   /* the variable it came from */
     dfs_mode mode;
-    dfs_option overrides[DFS_MODE_MAX_OPTS];
+    dfs_option overrides[DFS_MODE_MAX_OPTS]; /* the mode's options that its engines take */
+    int noverride;
     char source[600];
 } routine_mode;
 
@@ -54,6 +56,13 @@ static int native_lookup_only(const char *name)
     return strcmp(name, "native") ? -1 : 0;
 }
 
+/* What the policy's parse dropped, one line each. */
+static void say_policy_warnings(const dfs_config *c, const char *var, dfs_diag diag)
+{
+    for (int i = 0; dfs_policy_warning(c->policy, i); i++)
+        diagf(diag, "%s: %s", var, dfs_policy_warning(c->policy, i));
+}
+
 static void load_policy(dfs_config *c, const char *path, dfs_engine_lookup lookup, dfs_diag diag)
 {
     char err[512];
@@ -61,6 +70,7 @@ static void load_policy(dfs_config *c, const char *path, dfs_engine_lookup looku
         c->policy = dfs_policy_load(path, lookup, err, sizeof err);
         if (c->policy) {
             snprintf(c->policy_source, sizeof c->policy_source, "%s", path);
+            say_policy_warnings(c, "EXBLAS_POLICY", diag);
             return;
         }
         diagf(diag, "EXBLAS_POLICY: %s; using the embedded default policy", err);
@@ -70,6 +80,95 @@ static void load_policy(dfs_config *c, const char *path, dfs_engine_lookup looku
     snprintf(c->policy_source, sizeof c->policy_source, "embedded");
     if (!c->policy)
         diagf(diag, "the embedded default policy does not parse (%s); every call runs natively", err);
+    say_policy_warnings(c, "the embedded default policy", diag);
+}
+
+/* The engines a policy mode's rules name (distinct), at most max; their number. */
+static int mode_engines(const dfs_policy *p, const char *mode, int *engines, int max)
+{
+    int n = 0;
+    dfs_rule ru;
+    for (int i = 0; dfs_policy_nth_rule(p, mode, i, &ru); i++) {
+        int seen = 0;
+        for (int j = 0; j < n; j++)
+            seen |= engines[j] == ru.engine;
+        if (!seen && n < max)
+            engines[n++] = ru.engine;
+    }
+    return n;
+}
+
+/* Keeps of the mode string's options those that its engines take, with values they take; each
+ * other one is said (when report) and dropped. */
+static void keep_options(routine_mode *m, const int *engines, int n, int report, dfs_diag diag)
+{
+    m->noverride = 0;
+    for (int i = 0; i < m->mode.nopts; i++) {
+        char msg[512];
+        if (dfs_config_check_option(engines, n, m->mode.name, m->mode.keys[i], m->mode.values[i],
+                                    msg, sizeof msg)) {
+            if (report)
+                diagf(diag, "%s: %s", m->var, msg);
+            continue;
+        }
+        m->overrides[m->noverride++] = (dfs_option){m->mode.keys[i], m->mode.values[i], m->var};
+    }
+}
+
+/* Says the combinations of options that engine will change under this mode string: those of
+ * `with` (the options as the engine sees them) that `without` (the policy's alone, whose parse
+ * said them; NULL: none) does not have, each once (said[] holds those said). */
+static void say_conflicts(const routine_mode *m, int engine, const dfs_options *with,
+                          const dfs_options *without, const char **said, int *nsaid,
+                          dfs_diag diag)
+{
+    const char *now[DFS_CONFIG_MAX_CONFLICTS], *before[DFS_CONFIG_MAX_CONFLICTS];
+    const int n = dfs_config_conflicts(engine, with, now, DFS_CONFIG_MAX_CONFLICTS),
+              nb = without ? dfs_config_conflicts(engine, without, before, DFS_CONFIG_MAX_CONFLICTS)
+                           : 0;
+    for (int i = 0; i < n; i++) {
+        int old = 0;
+        for (int j = 0; j < nb; j++)
+            old |= !strcmp(now[i], before[j]);
+        for (int j = 0; j < *nsaid; j++)
+            old |= !strcmp(now[i], said[j]);
+        if (old)
+            continue;
+        diagf(diag, "%s: %s", m->var, now[i]);
+        if (*nsaid < DFS_CONFIG_MAX_CONFLICTS)
+            said[(*nsaid)++] = now[i];
+    }
+}
+
+/* The engine options of the mode string: checked against the engines they go to (an engine, the
+ * engines of a policy mode, native), dropped when they do not fit, and the combinations the
+ * engines will change said. */
+static void mode_options(dfs_config *c, routine_mode *m, int engine, int report, dfs_diag diag)
+{
+    int engines[64], n = 1;
+    engines[0] = engine;
+    if (m->kind == KIND_POLICY)
+        n = mode_engines(c->policy, m->mode.name, engines, 64);
+    keep_options(m, engines, n, report, diag);
+    if (!report)
+        return;
+    const char *said[DFS_CONFIG_MAX_CONFLICTS];
+    int nsaid = 0;
+    if (m->kind == KIND_ENGINE) {
+        dfs_options o;
+        dfs_policy_engine_options(c->policy, engine, &o);
+        o.noverride = m->noverride;
+        o.override = m->overrides;
+        say_conflicts(m, engine, &o, NULL, said, &nsaid, diag);
+        return;
+    }
+    dfs_rule ru;
+    for (int i = 0; m->noverride && dfs_policy_nth_rule(c->policy, m->mode.name, i, &ru); i++) {
+        dfs_options with = ru.options;
+        with.noverride = m->noverride;
+        with.override = m->overrides;
+        say_conflicts(m, ru.engine, &with, &ru.options, said, &nsaid, diag);
+    }
 }
 
 static void set_mode(dfs_config *c, dfs_routine r, const char *var, const char *text,
@@ -91,28 +190,20 @@ static void set_mode(dfs_config *c, dfs_routine r, const char *var, const char *
         snprintf(m->source, sizeof m->source, "%s is invalid", var);
         return;
     }
-    for (int i = 0; i < m->mode.nopts; i++)
-        m->overrides[i] = (dfs_option){m->mode.keys[i], m->mode.values[i], m->var};
     if (!strcmp(m->mode.name, "native")) {
         snprintf(m->source, sizeof m->source, "%s=native", var);
+        mode_options(c, m, 0, first_use, diag);
     } else if (dfs_policy_has_mode(c->policy, m->mode.name)) {
         m->kind = KIND_POLICY;
         m->native_everywhere = dfs_policy_mode_is_native(c->policy, m->mode.name, r);
         snprintf(m->source, sizeof m->source, "%s=%s, policy %s", var, m->mode.name,
                  c->policy_source);
+        mode_options(c, m, 0, first_use, diag);
     } else if (lookup(m->mode.name) >= 0) {
-        const int e = lookup(m->mode.name);
-        for (int i = 0; i < m->mode.nopts; i++)
-            if (!dfs_config_option_known(e, m->mode.keys[i])) {
-                if (first_use)
-                    diagf(diag, "%s=%s: engine %s has no option '%s'; using native", var, text,
-                          m->mode.name, m->mode.keys[i]);
-                snprintf(m->source, sizeof m->source, "%s is invalid", var);
-                return;
-            }
         m->kind = KIND_ENGINE;
-        m->engine = e;
+        m->engine = lookup(m->mode.name);
         snprintf(m->source, sizeof m->source, "%s=%s", var, m->mode.name);
+        mode_options(c, m, m->engine, first_use, diag);
     } else if (!strcmp(var, "default")) {
         if (first_use)
             diagf(diag, "the policy %s defines no [mode auto], the mode used when EXBLAS_MODE "
@@ -205,7 +296,7 @@ void dfs_config_rule(const dfs_config *c, const dfs_device *dev, dfs_routine r, 
         out->source = m->source;
         dfs_policy_engine_options(c->policy, m->engine, &out->options);
     }
-    out->options.noverride = m->mode.nopts;
+    out->options.noverride = m->noverride;
     out->options.override = m->overrides;
 }
 

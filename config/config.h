@@ -37,23 +37,31 @@ typedef struct {
 /* 0 on success; otherwise -1 and err holds the reason. */
 int dfs_mode_parse(const char *text, dfs_mode *out, char *err, size_t errlen);
 
-/* ---- engine options ---- */
-/* Whether engine (an index from the lookup) takes option key.  Set by the program (the shim,
- * exblas-info) before building a configuration; unset, every key is accepted.  With it, an
- * unknown key in a policy file is an error at its line, and in a mode string naming an engine
- * makes the mode invalid. */
-typedef int (*dfs_option_known)(int engine, const char *key);
-void dfs_config_set_option_known(dfs_option_known known);
-int dfs_config_option_known(int engine, const char *key);
+/* ---- engine options (engine_options.c) ---- */
+/* The option table of engine (an index from the lookup; core/types.h), or NULL.  Set by the
+ * program (the shim, exblas-info) before building a configuration; unset, options are taken
+ * unchecked.  With it, every engine option of a policy file or a mode string is checked against
+ * the table of the engine it goes to when it is read: an unknown key, or a value the engine does
+ * not take, is reported with one line (in a policy, FILE:LINE: first) and dropped, so that the
+ * engine's default applies and the rest of the policy or mode stays in force; so are the
+ * combinations of options that the engine changes (the table's conflicts), which the engine
+ * applies. */
+typedef const dfs_option_table *(*dfs_option_tables)(int engine);
+void dfs_config_set_option_tables(dfs_option_tables tables);
 
 /* ---- policy files (policy.c) ---- */
 typedef struct dfs_policy dfs_policy;
-/* Parses a policy text.  NULL on error, with err = "FILE:LINE: reason". */
+/* Parses a policy text.  NULL on error, with err = "FILE:LINE: reason".  Engine options it drops
+ * (above) do not make it fail: dfs_policy_warning says them. */
 dfs_policy *dfs_policy_parse(const char *text, size_t len, const char *file,
                              dfs_engine_lookup lookup, char *err, size_t errlen);
 /* Reads and parses a file (size and line-length limits, binary content rejected). */
 dfs_policy *dfs_policy_load(const char *path, dfs_engine_lookup lookup, char *err, size_t errlen);
 void dfs_policy_free(dfs_policy *p);
+/* The i-th thing the parse dropped or will see corrected, "FILE:LINE: reason" (an engine option
+ * that is unknown or whose value the engine does not take, a rule between options), or NULL past
+ * the last. */
+const char *dfs_policy_warning(const dfs_policy *p, int i);
 /* Whether every rule of this mode sends routine r to the native engine, on any device. */
 int dfs_policy_mode_is_native(const dfs_policy *p, const char *mode, dfs_routine r);
 /* Whether the policy defines a mode of this name (in any section). */
@@ -75,6 +83,9 @@ typedef struct {
  * The returned options point into the policy. */
 void dfs_policy_rule(const dfs_policy *p, const char *mode, const dfs_device *dev, dfs_routine r,
                      dfs_rule *out);
+/* The i-th rule that mode sets, on any device and for any routine (file order): 1, or 0 past the
+ * last. */
+int dfs_policy_nth_rule(const dfs_policy *p, const char *mode, int i, dfs_rule *out);
 
 /* ---- the effective configuration (config.c) ---- */
 typedef struct dfs_config dfs_config;

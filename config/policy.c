@@ -8,6 +8,7 @@
  *
  * Selectors: class=full|starved|unknown, cc=X.Y (also >=, <=, >, <), ratio=N (same operators),
  * name=GLOB.  Later matching sections override earlier ones routine by routine. */
+#include "engine_options.h"
 #include "policy_internal.h"
 
 #include <ctype.h>
@@ -133,31 +134,38 @@ static int parse_cc(const char *s, long *out)
 
 /* ---------- engine options ---------- */
 
-static dfs_option_known option_known; /* set once by the program before configuring */
-
-void dfs_config_set_option_known(dfs_option_known known)
+/* Records "WHERE: msg" (once) for dfs_policy_warning. */
+static int warn(dfs_policy *p, const char *where, const char *msg)
 {
-    option_known = known;
-}
-
-int dfs_config_option_known(int engine, const char *key)
-{
-    return !option_known || option_known(engine, key);
+    char line[1024];
+    snprintf(line, sizeof line, "%s: %s", where, msg);
+    for (int i = 0; i < p->nwarn; i++)
+        if (!strcmp(p->warn[i], line))
+            return 0;
+    char **w = grow(p->warn, p->nwarn, sizeof *w);
+    if (!w)
+        return -1;
+    p->warn = w;
+    if (!(w[p->nwarn] = xstrdup(line)))
+        return -1;
+    p->nwarn++;
+    return 0;
 }
 
 /* ---------- parsing ---------- */
 
-static int add_option(dfs_policy *p, ctx *c, int engine, const char *engine_name,
-                      const char *key, const char *value)
+/* Adds key=value for engine if it is one of the engine's options with a value it takes (0);
+ * otherwise says so at this line and drops it (1).  -1: out of memory. */
+static int add_option(dfs_policy *p, ctx *c, int engine, const char *key, const char *value)
 {
-    if (!dfs_config_option_known(engine, key))
-        return fail(c, "engine %s has no option '%s'", engine_name, key);
+    char where[600], msg[512];
+    snprintf(where, sizeof where, "%s:%d", c->file, c->line);
+    if (dfs_config_check_option(&engine, 1, NULL, key, value, msg, sizeof msg))
+        return warn(p, where, msg) ? fail(c, "out of memory") : 1;
     dfs_option *o = grow(p->opts, p->nopts, sizeof *o);
     if (!o)
         return fail(c, "out of memory");
     p->opts = o;
-    char where[600];
-    snprintf(where, sizeof where, "%s:%d", c->file, c->line);
     o[p->nopts].key = xstrdup(key);
     o[p->nopts].value = xstrdup(value);
     o[p->nopts].where = xstrdup(where);
@@ -253,8 +261,7 @@ static int parse_header(dfs_policy *p, ctx *c, char *line, int *cur_mode, int *c
         if (!es)
             return fail(c, "out of memory");
         p->engines = es;
-        es[p->nengines] = (engine_section){e, p->nopts, 0, "", c->line};
-        snprintf(es[p->nengines].name, sizeof es[p->nengines].name, "%s", tok[1]);
+        es[p->nengines] = (engine_section){e, p->nopts, 0, c->line};
         *cur_engine = p->nengines++;
         *cur_mode = -1;
         return 0;
@@ -329,9 +336,10 @@ static int parse_rule(dfs_policy *p, ctx *c, mode_section *ms, const char *key, 
                 return fail(c, "min_dim must be a non-negative integer, not '%s'", eq + 1);
             r.min_dim = v;
         } else {
-            if (add_option(p, c, e, tok[0], tok[i], eq + 1))
+            const int added = add_option(p, c, e, tok[i], eq + 1);
+            if (added < 0)
                 return -1;
-            r.opt_count++;
+            r.opt_count += added == 0;
         }
     }
     char where[600];
@@ -345,7 +353,8 @@ static int parse_rule(dfs_policy *p, ctx *c, mode_section *ms, const char *key, 
     return 0;
 }
 
-/* Copies the engine's section options, then the rule's own, into one array per rule. */
+/* Copies the engine's section options, then the rule's own, into one array per rule; says the
+ * combinations the rule's engine will change, at the rule's line. */
 static int merge_options(dfs_policy *p)
 {
     for (int m = 0; m < p->nmodes; m++)
@@ -356,15 +365,21 @@ static int merge_options(dfs_policy *p)
             dfs_options eo;
             dfs_policy_engine_options(p, ru->engine, &eo);
             int n = ru->opt_count + eo.nbase;
-            if (!n)
-                continue;
-            ru->merged = malloc((size_t)n * sizeof *ru->merged);
-            if (!ru->merged)
-                return -1;
-            for (int i = 0; i < eo.nbase; i++)
-                ru->merged[ru->nmerged++] = eo.base[i];
-            for (int i = 0; i < ru->opt_count; i++)
-                ru->merged[ru->nmerged++] = p->opts[ru->opt_first + i];
+            if (n) {
+                ru->merged = malloc((size_t)n * sizeof *ru->merged);
+                if (!ru->merged)
+                    return -1;
+                for (int i = 0; i < eo.nbase; i++)
+                    ru->merged[ru->nmerged++] = eo.base[i];
+                for (int i = 0; i < ru->opt_count; i++)
+                    ru->merged[ru->nmerged++] = p->opts[ru->opt_first + i];
+            }
+            const char *msg[DFS_CONFIG_MAX_CONFLICTS];
+            const dfs_options merged = {ru->nmerged, 0, ru->merged, NULL};
+            const int nc = dfs_config_conflicts(ru->engine, &merged, msg, DFS_CONFIG_MAX_CONFLICTS);
+            for (int i = 0; i < nc; i++)
+                if (warn(p, ru->where, msg[i]))
+                    return -1;
         }
     return 0;
 }
@@ -455,8 +470,9 @@ dfs_policy *dfs_policy_parse(const char *text, size_t len, const char *file,
                 if (!strcmp(p->opts[es->opt_first + i].key, key))
                     bad = fail(&c, "'%s' is set twice in this section (first at %s)", key,
                                p->opts[es->opt_first + i].where);
-            if (!bad && !(bad = add_option(p, &c, es->engine, es->name, key, value)))
-                es->opt_count++;
+            const int added = bad ? -1 : add_option(p, &c, es->engine, key, value);
+            bad = added < 0 ? -1 : 0;
+            es->opt_count += added == 0;
         } else {
             bad = fail(&c, "'%s' outside a section: start with [mode NAME] or [engine NAME]", key);
         }
@@ -532,6 +548,9 @@ void dfs_policy_free(dfs_policy *p)
         free((char *)p->opts[i].value);
         free((char *)p->opts[i].where);
     }
+    for (int i = 0; i < p->nwarn; i++)
+        free(p->warn[i]);
+    free(p->warn);
     free(p->modes);
     free(p->engines);
     free(p->opts);

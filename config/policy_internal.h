@@ -37,7 +37,6 @@ typedef struct {
 typedef struct {
     int engine;
     int opt_first, opt_count; /* contiguous: options are appended line by line */
-    char name[64];
     int line;
 } engine_section;
 
@@ -48,6 +47,8 @@ struct dfs_policy {
     int nengines;
     dfs_option *opts;
     int nopts;
+    char **warn; /* dfs_policy_warning's lines */
+    int nwarn;
 };
 
 #endif

@@ -1,6 +1,7 @@
 /* policy_query.c — what the shim asks of a parsed policy: the rule for a (mode, device,
- * routine), whether a mode exists or is native everywhere, an engine's options.  Later matching
- * sections override earlier ones routine by routine. */
+ * routine), whether a mode exists or is native everywhere, an engine's options, the rules of a
+ * mode, what the parse dropped.  Later matching sections override earlier ones routine by
+ * routine. */
 #include "policy_internal.h"
 
 #include <fnmatch.h>
@@ -57,6 +58,11 @@ void dfs_policy_engine_options(const dfs_policy *p, int engine, dfs_options *out
         }
 }
 
+const char *dfs_policy_warning(const dfs_policy *p, int i)
+{
+    return p && i >= 0 && i < p->nwarn ? p->warn[i] : NULL;
+}
+
 int dfs_policy_mode_is_native(const dfs_policy *p, const char *mode, dfs_routine r)
 {
     for (int m = 0; p && m < p->nmodes; m++)
@@ -73,6 +79,15 @@ int dfs_policy_has_mode(const dfs_policy *p, const char *mode)
     return 0;
 }
 
+static void rule_out(const rule *ru, dfs_rule *out)
+{
+    out->engine = ru->engine;
+    out->min_dim = ru->min_dim;
+    out->options.nbase = ru->nmerged;
+    out->options.base = ru->merged;
+    out->source = ru->where;
+}
+
 void dfs_policy_rule(const dfs_policy *p, const char *mode, const dfs_device *dev, dfs_routine r,
                      dfs_rule *out)
 {
@@ -82,10 +97,20 @@ void dfs_policy_rule(const dfs_policy *p, const char *mode, const dfs_device *de
         const mode_section *ms = &p->modes[m];
         if (strcmp(ms->mode, mode) || !ms->r[r].set || !matches(ms, dev))
             continue;
-        out->engine = ms->r[r].engine;
-        out->min_dim = ms->r[r].min_dim;
-        out->options.nbase = ms->r[r].nmerged;
-        out->options.base = ms->r[r].merged;
-        out->source = ms->r[r].where;
+        rule_out(&ms->r[r], out);
     }
+}
+
+int dfs_policy_nth_rule(const dfs_policy *p, const char *mode, int i, dfs_rule *out)
+{
+    memset(out, 0, sizeof *out);
+    for (int m = 0; p && m < p->nmodes; m++)
+        for (int r = 0; r < DFS_R_COUNT; r++) {
+            const rule *ru = &p->modes[m].r[r];
+            if (strcmp(p->modes[m].mode, mode) || !ru->set || i-- > 0)
+                continue;
+            rule_out(ru, out);
+            return 1;
+        }
+    return 0;
 }

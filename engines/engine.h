@@ -90,9 +90,12 @@ typedef struct {
 typedef struct dfs_engine {
     const char *name;
     const char *summary; /* one line for exblas-info */
-    /* The option keys it takes (NULL-terminated; NULL: none).  A policy or mode string giving it
-     * any other key is rejected with a diagnostic, never silently ignored. */
-    const char *const *options;
+    /* The options it takes, their values and defaults (core/types.h; every engine has one, the
+     * table of an engine without options is empty).  config/ checks each option given in a
+     * policy or mode string against it and reports, with one line, an unknown key or a value the
+     * engine does not take (the option is then dropped); the engine reads its options through
+     * dfs_option_int and dfs_option_word with the same table. */
+    const dfs_option_table *options;
     /* Whether the engine can run on this device at all. */
     int (*can_run)(const dfs_device *dev);
     cublasStatus_t (*dgemm)(const dfs_ctx *ctx, const dfs_gemm_call *c);
@@ -105,7 +108,7 @@ extern const dfs_engine *const dfs_engines[];
 extern const int dfs_engine_count;
 /* Index of the engine with this name, or -1. */
 int dfs_engine_find(const char *name);
-/* Whether engine (an index) takes the option key. */
-int dfs_engine_takes_option(int engine, const char *key);
+/* The option table of engine (an index), or NULL when there is no such engine. */
+const dfs_option_table *dfs_engine_option_table(int engine);
 
 #endif

@@ -25,12 +25,7 @@ int dfs_engine_find(const char *name)
     return -1;
 }
 
-int dfs_engine_takes_option(int engine, const char *key)
+const dfs_option_table *dfs_engine_option_table(int engine)
 {
-    if (engine < 0 || engine >= dfs_engine_count || !dfs_engines[engine]->options)
-        return 0;
-    for (const char *const *k = dfs_engines[engine]->options; *k; k++)
-        if (!strcmp(*k, key))
-            return 1;
-    return 0;
+    return engine >= 0 && engine < dfs_engine_count ? dfs_engines[engine]->options : NULL;
 }

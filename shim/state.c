@@ -31,7 +31,7 @@ static void config_diag(const char *line)
 
 static dfs_config *build(void)
 {
-    dfs_config_set_option_known(dfs_engine_takes_option);
+    dfs_config_set_option_tables(dfs_engine_option_table);
     dfs_config *c = dfs_config_from_env(dfs_engine_find, config_diag);
     if (!c) {
         /* Out of memory: an all-native configuration that needs no allocation is impossible,

@@ -1,6 +1,7 @@
-/* exblas-info — what dfshim would do here: the CUDA devices with their FP64 class, the engines,
- * the configuration read from the environment (EXBLAS_MODE, EXBLAS_MODE_<ROUTINE>,
- * EXBLAS_POLICY) and, per device and routine, the engine a call of a given size would use.
+/* exblas-info — what dfshim would do here: the CUDA devices with their FP64 class, the engines
+ * with their options (values, default, meaning), the configuration read from the environment
+ * (EXBLAS_MODE, EXBLAS_MODE_<ROUTINE>, EXBLAS_POLICY) with what is wrong in it (engine options
+ * included) and, per device and routine, the engine a call of a given size would use.
  * Needs no GPU: without one it says so and still prints the policy. */
 #include "../config/config.h"
 #include "../config/env.h"
@@ -74,6 +75,20 @@ static int list_devices(device_info *out, char *why, size_t whylen)
         dfs_device_describe(&out[i].dev, i, major, minor, nm);
     }
     return n;
+}
+
+/* An engine's options: key, values and default, meaning. */
+static void print_options(const dfs_option_table *t)
+{
+    if (!t || !t->spec || !t->spec->key) {
+        printf("%14s(no options)\n", "");
+        return;
+    }
+    for (const dfs_option_spec *s = t->spec; s->key; s++) {
+        char values[256];
+        dfs_option_describe(s, values, sizeof values);
+        printf("%14soption %s: %s\n%14s  %s\n", "", s->key, values, "", s->meaning);
+    }
 }
 
 static void diag(const char *line)
@@ -201,12 +216,7 @@ int main(int argc, char **argv)
             if (!dfs_engines[e]->can_run(&devs[i].dev))
                 printf(" [cannot run on device %d]", i);
         printf("\n");
-        if (dfs_engines[e]->options) {
-            printf("  %-11s options:", "");
-            for (const char *const *k = dfs_engines[e]->options; *k; k++)
-                printf(" %s", *k);
-            printf("\n");
-        }
+        print_options(dfs_engines[e]->options);
     }
 
     printf("\nConfiguration:\n");
@@ -214,7 +224,7 @@ int main(int argc, char **argv)
         const char *v = getenv(dfs_env_table[i].name);
         printf("  %-24s %s\n", dfs_env_table[i].name, v ? v : "(unset)");
     }
-    dfs_config_set_option_known(dfs_engine_takes_option);
+    dfs_config_set_option_tables(dfs_engine_option_table);
     dfs_config *cfg = dfs_config_from_env(dfs_engine_find, diag);
     if (!cfg) {
         printf("  out of memory\n");

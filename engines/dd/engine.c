@@ -151,10 +151,12 @@ static cublasStatus_t dd_dgemm(const dfs_ctx *x, const dfs_gemm_call *c)
     return CUBLAS_STATUS_SUCCESS;
 }
 
+static const dfs_option_table dd_options = {"dd", (const dfs_option_spec[]){{.key = NULL}}, NULL};
+
 const dfs_engine dfs_engine_dd = {
     .name = "dd",
     .summary = "double-double accumulation, rounded once: RN(exact) but near ties (accurate mode)",
-    .options = NULL,
+    .options = &dd_options, /* none */
     .can_run = dd_can_run,
     .dgemm = dd_dgemm,
     .dgemv = dd_dgemv,

@@ -11,15 +11,9 @@
  * fast window switch that thread's share to a DF sum with a running exponent (any finite binary64
  * range); outputs that meet Inf/NaN are computed in binary64 (kernels_vec.cu).
  *
- * Options (policy file or EXBLAS_MODE=df:key=value):
- *   scheme       = fused (15 ops, default) | paper (16 ops) | lazy (12 + 3/8 ops, derived bound)
- *                  | accurate (29 ops, proven bound)
- *   workspace_mb = the most scratch space a call may use (default: the device class's,
- *                  tuning.h, 1024 on every GPU today); larger problems are computed panel by
- *                  panel.
- *   tile         = auto (default) | 128x128 | 128x64 | 64x64: the C tile of one thread block;
- *                  auto = the device class's (tuning.h): 64x64 on every GPU today, the fastest
- *                  measured (README.md).
+ * Options (policy file or EXBLAS_MODE=df:key=value): the table df_options below, scheme (the
+ * multiply-add), workspace_mb and tile; their defaults that depend on the GPU (workspace_mb=0,
+ * tile=auto) are the device class's (tuning.h).
  * The tuning numbers (defaults, grids, the GEMV's split) are a row per device class in tuning.h,
  * looked up by the call's device. */
 #include "../engine.h"
@@ -28,7 +22,6 @@
 #include "../../core/resolve.h"
 #include "gemm.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 extern const unsigned char dfs_df_vec_fatbin[];
@@ -50,56 +43,42 @@ static int df_can_run(const dfs_device *d)
     return d->cc_major > 7 || (d->cc_major == 7 && d->cc_minor >= 5);
 }
 
+/* The scheme's words in DFS_DF_MAD* order, the tile's after auto in DFS_DF_TILE_* order. */
+_Static_assert(DFS_DF_MAD16 == 0 && DFS_DF_MAD15 == 1 && DFS_DF_MAD29 == 2 && DFS_DF_MAD12 == 3,
+               "df_option_spec's scheme words");
+_Static_assert(DFS_DF_TILE_128x128 == 0 && DFS_DF_TILE_128x64 == 1 && DFS_DF_TILE_64x64 == 2,
+               "df_option_spec's tile words");
+static const dfs_option_spec df_option_spec[] = {
+    {.key = "scheme", .kind = DFS_OPT_WORD, .def = DFS_DF_MAD15,
+     .words = (const char *const[]){"paper|16", "fused|15", "accurate|29", "lazy|12", NULL},
+     .meaning = "the DF multiply-add: 16 FP32 operations (the paper's), 15 (fused), 29 (proven "
+                "bound) or 12 + 3/8 (lazy renormalisation, derived bound)"},
+    {.key = "workspace_mb", .kind = DFS_OPT_INT, .lo = 16, .hi = 1 << 24,
+     .zero = "the device class's", .def = 0,
+     .meaning = "the most scratch space (MiB) a call may use (the device class's: tuning.h, 1024 "
+                "today); larger problems are computed panel by panel (same bits)"},
+    {.key = "tile", .kind = DFS_OPT_WORD, .def = 0,
+     .words = (const char *const[]){"auto", "128x128", "128x64", "64x64", NULL},
+     .meaning = "the C tile of one thread block; auto: the device class's (tuning.h: 64x64, the "
+                "fastest measured)"},
+    {.key = NULL},
+};
+static const dfs_option_table df_options = {"df", df_option_spec, NULL};
+
 typedef struct {
     int scheme;
-    int tile; /* DFS_DF_TILE_*, or -1: auto */
+    int tile; /* DFS_DF_TILE_* */
     size_t workspace;
-} df_options;
+} df_call_options;
 
 /* The call's options; t gives the defaults of workspace_mb and tile=auto. */
-static void read_options(const dfs_options *o, const dfs_df_tuning *t, df_options *out)
+static void read_options(const dfs_options *o, const dfs_df_tuning *t, df_call_options *out)
 {
-    out->scheme = DFS_DF_MAD15;
-    out->tile = -1;
-    out->workspace = t->workspace;
-    const char *tile = dfs_option_get(o, "tile");
-    if (tile) {
-        if (!strcmp(tile, "128x128"))
-            out->tile = DFS_DF_TILE_128x128;
-        else if (!strcmp(tile, "128x64"))
-            out->tile = DFS_DF_TILE_128x64;
-        else if (!strcmp(tile, "64x64"))
-            out->tile = DFS_DF_TILE_64x64;
-        else if (strcmp(tile, "auto"))
-            dfs_log_once(DFS_LOG_ERROR, "df-tile", "df: tile=%s is not auto, 128x128, 128x64 or "
-                         "64x64; using auto", tile);
-    }
-    const char *s = dfs_option_get(o, "scheme");
-    if (s) {
-        if (!strcmp(s, "paper") || !strcmp(s, "16"))
-            out->scheme = DFS_DF_MAD16;
-        else if (!strcmp(s, "fused") || !strcmp(s, "15"))
-            out->scheme = DFS_DF_MAD15;
-        else if (!strcmp(s, "accurate") || !strcmp(s, "29"))
-            out->scheme = DFS_DF_MAD29;
-        else if (!strcmp(s, "lazy") || !strcmp(s, "12"))
-            out->scheme = DFS_DF_MAD12;
-        else
-            dfs_log_once(DFS_LOG_ERROR, "df-scheme", "df: scheme=%s is not paper, fused, lazy or "
-                         "accurate; using fused", s);
-    }
-    const char *w = dfs_option_get(o, "workspace_mb");
-    if (w) {
-        char *end;
-        unsigned long long v = strtoull(w, &end, 10);
-        if (*end || v < 16 || v > (1ULL << 24))
-            dfs_log_once(DFS_LOG_ERROR, "df-workspace", "df: workspace_mb=%s is not a number of "
-                         "MiB from 16 up; using %zu", w, t->workspace >> 20);
-        else
-            out->workspace = (size_t)v << 20;
-    }
-    if (out->tile < 0) /* auto: the device class's (tuning.h) */
-        out->tile = t->tile;
+    out->scheme = dfs_option_word(o, &df_options, "scheme");
+    const int tile = dfs_option_word(o, &df_options, "tile");
+    out->tile = tile == 0 ? t->tile : tile - 1;
+    const long long mb = dfs_option_int(o, &df_options, "workspace_mb");
+    out->workspace = mb == 0 ? t->workspace : (size_t)mb << 20;
 }
 
 static int64_t round_up(int64_t x, int64_t to)
@@ -109,7 +88,7 @@ static int64_t round_up(int64_t x, int64_t to)
 
 static cublasStatus_t df_dgemm(const dfs_ctx *x, const dfs_gemm_call *c)
 {
-    df_options o;
+    df_call_options o;
     read_options(x->options, dfs_df_tuning_of(x->device), &o);
     const int dev_scalars = x->pointer_mode == CUBLAS_POINTER_MODE_DEVICE;
     dfs_df_gemm_args g;
@@ -173,7 +152,7 @@ static CUdeviceptr vec_scratch(const dfs_ctx *x, int64_t count, int64_t nflags, 
 static cublasStatus_t df_ddot(const dfs_ctx *x, const dfs_dot_call *c)
 {
     const dfs_df_tuning *t = dfs_df_tuning_of(x->device);
-    df_options o;
+    df_call_options o;
     read_options(x->options, t, &o);
     CUstream st = (CUstream)x->stream;
     const int host_result = x->pointer_mode == CUBLAS_POINTER_MODE_HOST;
@@ -211,7 +190,7 @@ static cublasStatus_t df_ddot(const dfs_ctx *x, const dfs_dot_call *c)
 static cublasStatus_t df_dgemv(const dfs_ctx *x, const dfs_gemv_call *c)
 {
     const dfs_df_tuning *t = dfs_df_tuning_of(x->device);
-    df_options o;
+    df_call_options o;
     read_options(x->options, t, &o);
     CUstream st = (CUstream)x->stream;
     const CUfunction *k = dfs_module_kernels(&vec_module);
@@ -278,12 +257,10 @@ static cublasStatus_t df_dgemv(const dfs_ctx *x, const dfs_gemv_call *c)
     return CUBLAS_STATUS_SUCCESS;
 }
 
-static const char *const df_option_keys[] = {"scheme", "workspace_mb", "tile", NULL};
-
 const dfs_engine dfs_engine_df = {
     .name = "df",
     .summary = "double-float arithmetic on the FP32 units (for FP64-starved GPUs)",
-    .options = df_option_keys,
+    .options = &df_options,
     .can_run = df_can_run,
     .dgemm = df_dgemm,
     .dgemv = df_dgemv,

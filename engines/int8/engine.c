@@ -4,10 +4,9 @@
  * large elements), from int8 residues on integer tensor cores (the Ozaki scheme II,
  * ../oz/crt_gemm.c in its fast mode), rounded once: native accuracy or better on well-scaled
  * data, faster than native FP64 at large sizes (../oz/README.md).
- * Options: moduli (0 = by k, else 2-24: more is more accurate and slower), workspace_mb (default
- * 8192).  A call it cannot take (k >= 2^17, no workspace) runs natively. */
+ * Options: moduli and workspace_mb (the table int8_options below).  A call it cannot take
+ * (k >= 2^17, no workspace) runs natively. */
 #include "../engine.h"
-#include "../../core/log.h"
 #include "../oz/crt.h"
 #include "../oz/crt_gemm.h"
 
@@ -17,25 +16,31 @@ static int int8_can_run(const dfs_device *d)
     return d->cc_major > 7 || (d->cc_major == 7 && d->cc_minor >= 5);
 }
 
+static const dfs_option_spec int8_option_spec[] = {
+    {.key = "moduli", .kind = DFS_OPT_INT, .lo = 2, .hi = DFS_CRT_MODULI, .zero = "by k",
+     .def = 0,
+     .meaning = "how many moduli (int8 GEMMs): more is more accurate and slower; 0: 15 up to "
+                "k = 2^16, 16 above"},
+    {.key = "workspace_mb", .kind = DFS_OPT_INT, .lo = 16, .hi = 1 << 24, .def = 8192,
+     .meaning = "the most scratch space (MiB) one DGEMM may use; larger products run block by "
+                "block"},
+    {.key = NULL},
+};
+static const dfs_option_table int8_options = {"int8", int8_option_spec, NULL};
+
 static cublasStatus_t int8_dgemm(const dfs_ctx *x, const dfs_gemm_call *c)
 {
-    dfs_crt_gemm_opts o = {
-        0, (int)dfs_option_int(x->options, "int8", "moduli", 0, DFS_CRT_MODULI, 0),
-        (size_t)dfs_option_int(x->options, "int8", "workspace_mb", 16, 1 << 24, 8192) << 20};
-    if (o.moduli == 1) {
-        dfs_log_once(DFS_LOG_ERROR, "int8-moduli", "int8: moduli=1 is too few; using the default");
-        o.moduli = 0;
-    }
+    const dfs_crt_gemm_opts o = {
+        0, (int)dfs_option_int(x->options, &int8_options, "moduli"),
+        (size_t)dfs_option_int(x->options, &int8_options, "workspace_mb") << 20};
     return dfs_crt_dgemm_gpu(x, c, &o);
 }
-
-static const char *const int8_option_keys[] = {"moduli", "workspace_mb", NULL};
 
 const dfs_engine dfs_engine_int8 = {
     .name = "int8",
     .summary = "DGEMM from exact int8 tensor-core products (Ozaki scheme II), native accuracy "
                "or better",
-    .options = int8_option_keys,
+    .options = &int8_options,
     .can_run = int8_can_run,
     .dgemm = int8_dgemm,
 };

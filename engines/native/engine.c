@@ -92,9 +92,13 @@ static cublasStatus_t native_ddot(const dfs_ctx *x, const dfs_dot_call *c)
     return CALL(cublasDdot_v2_64, x->handle, c->n, c->x, c->incx, c->y, c->incy, c->result);
 }
 
+static const dfs_option_table native_options = {"native", (const dfs_option_spec[]){{.key = NULL}},
+                                                 NULL};
+
 const dfs_engine dfs_engine_native = {
     .name = "native",
     .summary = "pass-through to the application's cuBLAS (bitwise cuBLAS results)",
+    .options = &native_options, /* none */
     .can_run = native_can_run,
     .dgemm = native_dgemm,
     .dgemv = native_dgemv,

@@ -1,21 +1,15 @@
 /* repro/engine.c — the reproducible engine and its knob variant (../oz/README.md):
  *
  *   repro  every output correctly rounded, RN(alpha * sum a*b + beta * c), so bitwise the same
- *          on every run, stream, GPU and on the CPU (host.c).  Options: max_splits, workspace_mb,
- *          products = auto|f64|int8: DGEMM's exact products from binary64 slices (cuBLAS
- *          DGEMM, gemm.c) or from int8 residues on integer tensor cores (../oz/crt_gemm.c);
- *          auto takes int8 where it can (k < 2^17), f64 otherwise.  The bits are the same.
+ *          on every run, stream, GPU and on the CPU (host.c).  DGEMM's exact products come from
+ *          binary64 slices (cuBLAS DGEMM, gemm.c) or from int8 residues on integer tensor cores
+ *          (../oz/crt_gemm.c), option products; the bits are the same.
  *   ozaki  the paper's knobs on top (ALGORITHMS.md section 3), for speed at a documented loss:
- *            splits = N        exactly N slices per operand (default 0 = as many as needed)
- *            fast = 1          skip the slice pairs i + j >= N (FS; needs splits)
- *            sum = exact|fixed partials rounded once (default), or summed in a fixed order in
- *                              binary64 (reproducible, about 1 ulp; needs splits)
+ *          a fixed number of slices (splits), the fast mode (fast), a fixed-order sum (sum).
  *          With splits = 0, fast = 0 and sum = exact it is repro.
- *   Both: max_splits = the most slices a DGEMM takes per operand (default 12); what rows and
- *         columns need beyond it is bounded, and outputs it could change are computed directly
- *         (exactly, slowly).  workspace_mb = the most scratch one DGEMM may use (default 1024);
- *         larger products run block by block.
- * DDOT and DGEMV are always exact (one pass, vec.c); the knobs are DGEMM's. */
+ * Both take max_splits and workspace_mb.  The options, their values and defaults: the tables
+ * repro_options and ozaki_options below.  DDOT and DGEMV are always exact (one pass, vec.c); the
+ * options are DGEMM's. */
 #include "../engine.h"
 #include "../../core/log.h"
 #include "../oz/crt_gemm.h"
@@ -30,44 +24,81 @@ static int repro_can_run(const dfs_device *d)
     return d->cc_major > 7 || (d->cc_major == 7 && d->cc_minor >= 5);
 }
 
+/* The options both engines take. */
+#define OZ_COMMON_OPTIONS                                                                          \
+    {.key = "max_splits", .kind = DFS_OPT_INT, .lo = 1, .hi = 16, .def = 12,                      \
+     .meaning = "the most slices a DGEMM takes per operand; what rows and columns need beyond it "  \
+                "is bounded, outputs it could change are computed directly"},                     \
+    {.key = "workspace_mb", .kind = DFS_OPT_INT, .lo = 16, .hi = 1 << 24, .def = 1024,            \
+     .meaning = "the most scratch space (MiB) one DGEMM may use; larger products run block by "    \
+                "block"}
+
+enum { PRODUCTS_AUTO, PRODUCTS_F64, PRODUCTS_INT8 };
+static const dfs_option_spec repro_option_spec[] = {
+    OZ_COMMON_OPTIONS,
+    {.key = "products", .kind = DFS_OPT_WORD, .def = PRODUCTS_AUTO,
+     .words = (const char *const[]){"auto", "f64", "int8", NULL},
+     .meaning = "DGEMM's exact products from binary64 slices (f64) or int8 residues on integer "
+                "tensor cores (int8, where it can); auto: int8 where k < 2^17; the same bits"},
+    {.key = NULL},
+};
+static const dfs_option_table repro_options = {"repro", repro_option_spec, NULL};
+
+enum { SUM_EXACT, SUM_FIXED };
+static int ozaki_conflicts(const dfs_options *o, const char *msg[], int max);
+static const dfs_option_spec ozaki_option_spec[] = {
+    OZ_COMMON_OPTIONS,
+    {.key = "splits", .kind = DFS_OPT_INT, .lo = 0, .hi = 16, .def = 0,
+     .meaning = "exactly N slices per operand (reproducible, not correctly rounded); 0: as many as "
+                "needed (correctly rounded)"},
+    {.key = "fast", .kind = DFS_OPT_WORD, .def = 0, .words = (const char *const[]){"0", "1", NULL},
+     .meaning = "1: skip the slice pairs i + j >= N (the paper's FS; needs splits)"},
+    {.key = "sum", .kind = DFS_OPT_WORD, .def = SUM_EXACT,
+     .words = (const char *const[]){"exact", "fixed", NULL},
+     .meaning = "the partials rounded once (exact), or summed in a fixed order in binary64 (fixed: "
+                "reproducible, about 1 ulp; needs splits)"},
+    {.key = NULL},
+};
+static const dfs_option_table ozaki_options = {"ozaki", ozaki_option_spec, ozaki_conflicts};
+
+/* fast=1 and sum=fixed need splits: without, read_options ignores them. */
+static int ozaki_conflicts(const dfs_options *o, const char *msg[], int max)
+{
+    int n = 0;
+    if (dfs_option_int(o, &ozaki_options, "splits") > 0)
+        return 0;
+    if (n < max && dfs_option_word(o, &ozaki_options, "sum") == SUM_FIXED)
+        msg[n++] = "ozaki: sum=fixed needs splits; using sum=exact";
+    if (n < max && dfs_option_word(o, &ozaki_options, "fast"))
+        msg[n++] = "ozaki: fast=1 needs splits; using fast=0";
+    return n;
+}
+
 static void read_options(const dfs_options *o, int knobs, dfs_oz_gemm_opts *g)
 {
-    const char *who = knobs ? "ozaki" : "repro";
+    const dfs_option_table *t = knobs ? &ozaki_options : &repro_options;
     memset(g, 0, sizeof *g);
-    g->max_splits = (int)dfs_option_int(o, who, "max_splits", 1, 16, 12);
-    g->workspace = (size_t)dfs_option_int(o, who, "workspace_mb", 16, 1 << 24, 1024) << 20;
+    g->max_splits = (int)dfs_option_int(o, t, "max_splits");
+    g->workspace = (size_t)dfs_option_int(o, t, "workspace_mb") << 20;
     if (!knobs)
         return;
-    g->splits = (int)dfs_option_int(o, who, "splits", 0, 16, 0);
-    g->fast = (int)dfs_option_int(o, who, "fast", 0, 1, 0) && g->splits > 0;
-    const char *s = dfs_option_get(o, "sum");
-    if (s && !strcmp(s, "fixed") && g->splits > 0)
-        g->fixed_sum = 1;
-    else if (s && !strcmp(s, "fixed"))
-        dfs_log_once(DFS_LOG_ERROR, "ozaki-sum-splits", "ozaki: sum=fixed needs splits; using "
-                     "sum=exact");
-    else if (s && strcmp(s, "exact"))
-        dfs_log_once(DFS_LOG_ERROR, "ozaki-sum", "ozaki: sum=%s is not exact or fixed; using exact",
-                     s);
+    g->splits = (int)dfs_option_int(o, t, "splits");
+    g->fast = dfs_option_word(o, t, "fast") && g->splits > 0;
+    g->fixed_sum = dfs_option_word(o, t, "sum") == SUM_FIXED && g->splits > 0;
 }
 
 static cublasStatus_t repro_dgemm(const dfs_ctx *x, const dfs_gemm_call *c)
 {
     dfs_oz_gemm_opts g;
     read_options(x->options, 0, &g);
-    const char *p = dfs_option_get(x->options, "products");
-    if (p && strcmp(p, "auto") && strcmp(p, "f64") && strcmp(p, "int8")) {
-        dfs_log_once(DFS_LOG_ERROR, "repro-products", "repro: products=%s is not auto, f64 or "
-                     "int8; using auto", p);
-        p = NULL;
-    }
-    if (!p || strcmp(p, "f64")) {
+    const int products = dfs_option_word(x->options, &repro_options, "products");
+    if (products != PRODUCTS_F64) {
         /* the integer tensor cores, when they can take the call (else the binary64 slices) */
         const dfs_crt_gemm_opts o = {1, 0, g.workspace};
         const cublasStatus_t s = dfs_crt_dgemm_gpu(x, c, &o);
         if (s != DFS_STATUS_DECLINED)
             return s;
-        if (p)
+        if (products == PRODUCTS_INT8)
             dfs_log_once(DFS_LOG_INFO, "repro-int8-declined", "repro: a DGEMM that products=int8 "
                          "cannot take (k >= 2^17, or too little workspace) runs on binary64 "
                          "slices");
@@ -82,14 +113,10 @@ static cublasStatus_t ozaki_dgemm(const dfs_ctx *x, const dfs_gemm_call *c)
     return dfs_oz_dgemm_gpu(x, c, &g);
 }
 
-static const char *const repro_option_keys[] = {"max_splits", "workspace_mb", "products", NULL};
-static const char *const ozaki_option_keys[] = {"max_splits", "workspace_mb", "splits", "fast",
-                                                "sum", NULL};
-
 const dfs_engine dfs_engine_repro = {
     .name = "repro",
     .summary = "correctly rounded, bitwise reproducible results (exact accumulation, Ozaki scheme)",
-    .options = repro_option_keys,
+    .options = &repro_options,
     .can_run = repro_can_run,
     .dgemm = repro_dgemm,
     .dgemv = dfs_oz_dgemv_gpu,
@@ -99,7 +126,7 @@ const dfs_engine dfs_engine_repro = {
 const dfs_engine dfs_engine_ozaki = {
     .name = "ozaki",
     .summary = "the Ozaki scheme with the paper's knobs (splits, fast mode, fixed-order sum)",
-    .options = ozaki_option_keys,
+    .options = &ozaki_options,
     .can_run = repro_can_run,
     .dgemm = ozaki_dgemm,
     .dgemv = dfs_oz_dgemv_gpu,

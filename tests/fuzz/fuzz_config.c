@@ -1,7 +1,7 @@
 /* fuzz_config.c — a fuzz target for the configuration parsers: policy files
  * (dfs_policy_parse and the queries the shim makes of a parsed policy) and mode strings
- * (dfs_mode_parse).  The first input byte picks the parser (bit 0) and whether engine option
- * keys are checked (bit 1); the rest is the text.
+ * (dfs_mode_parse).  The first input byte picks the parser (bit 0) and whether engine options
+ * are checked against tables (bit 1); the rest is the text.
  *
  * Built two ways (tests/fuzz/meson.build): with clang's -fsanitize=fuzzer for fuzzing
  * (tests/fuzz/README.md), and as a plain program (replay.c supplies main) that runs every file of
@@ -26,14 +26,34 @@ static int lookup(const char *name)
     return -1;
 }
 
-/* The stand-in engines' option keys (df takes two, ozaki one, the others none). */
-static int known_option(int engine, const char *key)
+/* The stand-in engines' option tables (df takes two options, ozaki one, the others none). */
+static const dfs_option_spec df_spec[] = {
+    {.key = "scheme", .kind = DFS_OPT_WORD, .words = (const char *const[]){"fused", "paper|16", NULL}},
+    {.key = "workspace_mb", .kind = DFS_OPT_INT, .lo = 16, .hi = 1 << 24, .zero = "auto"},
+    {.key = NULL},
+};
+static const dfs_option_spec ozaki_spec[] = {
+    {.key = "splits", .kind = DFS_OPT_INT, .lo = 0, .hi = 16},
+    {.key = NULL},
+};
+static const dfs_option_spec none_spec[] = {{.key = NULL}};
+
+static int ozaki_conflicts(const dfs_options *o, const char *msg[], int max)
 {
-    if (engine == 1)
-        return !strcmp(key, "scheme") || !strcmp(key, "workspace_mb");
-    if (engine == 3)
-        return !strcmp(key, "splits");
-    return 0;
+    (void)o;
+    if (max < 1)
+        return 0;
+    msg[0] = "ozaki: always a conflict";
+    return 1;
+}
+
+static const dfs_option_table *option_table(int engine)
+{
+    static const dfs_option_table t[] = {{"native", none_spec, NULL},
+                                         {"df", df_spec, NULL},
+                                         {"repro", none_spec, NULL},
+                                         {"ozaki", ozaki_spec, ozaki_conflicts}};
+    return engine >= 0 && engine < 4 ? &t[engine] : NULL;
 }
 
 static void check(int ok, const char *what)
@@ -54,6 +74,9 @@ static void query(const dfs_policy *p)
     dfs_device_describe(&devs[2], 2, 12, 0, "unknown");
     for (size_t m = 0; m < sizeof modes / sizeof modes[0]; m++) {
         (void)dfs_policy_has_mode(p, modes[m]);
+        dfs_rule nth;
+        for (int i = 0; dfs_policy_nth_rule(p, modes[m], i, &nth); i++)
+            check(nth.engine >= 0 && nth.engine < 4 && nth.source, "a mode's rules");
         for (int r = 0; r < DFS_R_COUNT; r++) {
             (void)dfs_policy_mode_is_native(p, modes[m], (dfs_routine)r);
             for (int d = 0; d < 3; d++) {
@@ -79,7 +102,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (size == 0)
         return 0;
     const int which = data[0] & 1;
-    dfs_config_set_option_known((data[0] & 2) ? known_option : NULL);
+    dfs_config_set_option_tables((data[0] & 2) ? option_table : NULL);
     const char *text = (const char *)data + 1;
     const size_t len = size - 1;
     char err[256];
@@ -87,6 +110,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         err[0] = 0;
         dfs_policy *p = dfs_policy_parse(text, len, "fuzz.policy", lookup, err, sizeof err);
         if (p) {
+            for (int i = 0; dfs_policy_warning(p, i); i++) {
+                const char *w = dfs_policy_warning(p, i);
+                check(strncmp(w, "fuzz.policy:", 12) == 0, "a warning names file:line");
+                check(strchr(w, '\n') == NULL, "a warning is one line");
+            }
             query(p);
             dfs_policy_free(p);
         } else {

@@ -6,10 +6,14 @@
  *   - no EXBLAS_* variable (or only valid ones): nothing at all on stdout or stderr;
  *   - a bad mode (EXBLAS_MODE, EXBLAS_MODE_<ROUTINE>), a bad EXBLAS_LOG or EXBLAS_LOG_FILE: one
  *     line per problem naming the variable and value, however many calls of several routines;
- *   - a bad EXBLAS_POLICY (malformed: FILE:LINE:; an engine option, a routine that does not
- *     exist; a routine set twice; a 1 MB line; a 4 MB file; directory; missing; unreadable; FIFO;
- *     binary): one line each, and the program neither stops nor hangs;
- *   - an engine option in EXBLAS_MODE that the engine does not take: one line;
+ *   - a bad EXBLAS_POLICY (malformed: FILE:LINE:; a routine that does not exist; a routine set
+ *     twice; a 1 MB line; a 4 MB file; directory; missing; unreadable; FIFO; binary): one line
+ *     each, and the program neither stops nor hangs;
+ *   - an engine option that the engine does not take (an unknown key, a bad value; in a mode
+ *     string or a policy file): one line at the first call, however many calls follow, naming
+ *     the option, the value and what is used instead; the rest stays in force (an engine named
+ *     by the mode stays chosen: its "cannot run" line, no GPU here, says so; a policy with such
+ *     an option stays in use);
  *   - EXBLAS_REREAD=1 with setenv() between calls: each change takes effect at the next call
  *     (its one line appears right after the phase marker the child prints), and switching back
  *     works; without EXBLAS_REREAD the first configuration stays.
@@ -310,9 +314,37 @@ static int parent(void)
                                {{"EXBLAS_MODE_DGEMM=bogus_dgemm", "native"}}});
     const char *m5[] = {"EXBLAS_MODE=bogus\nforged line", NULL};
     expect("a newline in EXBLAS_MODE", m5, ONE("EXBLAS_MODE=bogus", "forged line", "native"));
-    const char *m6[] = {"EXBLAS_MODE=df:shceme=paper", NULL};
-    expect("an engine option that does not exist", m6,
-           ONE("EXBLAS_MODE=df:shceme=paper", "no option 'shceme'", "native"));
+
+    /* ---- engine options: one line each at the first call, the option dropped ---- */
+    static const struct {
+        const char *env, *says, *engine;
+    } opt[] = {
+        {"EXBLAS_MODE=df:shceme=paper",
+         "EXBLAS_MODE: df: no option 'shceme' (df takes scheme, workspace_mb, tile); shceme=paper "
+         "ignored", "df"},
+        {"EXBLAS_MODE=df:scheme=bogus,tile=64x64",
+         "EXBLAS_MODE: df: scheme=bogus is not paper (16), fused (15), accurate (29) or lazy (12); "
+         "using fused", "df"},
+        {"EXBLAS_MODE=repro:max_splits=-5",
+         "EXBLAS_MODE: repro: max_splits=-5 is not a number from 1 to 16; using 12", "repro"},
+        {"EXBLAS_MODE=int8:moduli=999",
+         "EXBLAS_MODE: int8: moduli=999 is not 0 (by k) or a number from 2 to 24; using 0 (by k)",
+         "int8"},
+        {"EXBLAS_MODE=ozaki:sum=fixed", "EXBLAS_MODE: ozaki: sum=fixed needs splits; using sum=exact",
+         "ozaki"},
+    };
+    for (size_t i = 0; i < sizeof opt / sizeof opt[0]; i++) {
+        char ran[128];
+        snprintf(ran, sizeof ran, "engine %s (from EXBLAS_MODE=%s) cannot run", opt[i].engine,
+                 opt[i].engine);
+        const char *e[] = {opt[i].env, NULL};
+        expect(opt[i].env, e, 2, (const want_line[]){{{opt[i].says}}, {{ran, "using native"}}});
+    }
+    /* a mode of the policy (native on this unknown device): nothing else to say */
+    const char *o1[] = {"EXBLAS_MODE=auto:scheme=bogus", NULL};
+    expect("EXBLAS_MODE=auto:scheme=bogus", o1,
+           ONE("EXBLAS_MODE: df: scheme=bogus is not paper (16), fused (15), accurate (29) or "
+               "lazy (12); using fused"));
 
     /* ---- logging ---- */
     const char *l1[] = {"EXBLAS_LOG=loud", NULL};
@@ -344,8 +376,6 @@ static int parent(void)
         const char *what, *file, *text, *says;
         int line;
     } wrong[] = {
-        {"an engine option that does not exist", "option.policy", "[engine df]\nshceme = paper\n",
-         "no option 'shceme'", 2},
         {"an unknown routine", "routine.policy", "[mode auto]\nall = native\nfrobnicate = native\n",
          "unknown routine 'frobnicate'", 3},
         {"conflicting rules", "twice.policy", "[mode auto]\ndgemm = native\ndgemm = df\n",
@@ -357,6 +387,27 @@ static int parent(void)
         snprintf(at, sizeof at, "EXBLAS_POLICY: %s:%d: ", path, wrong[i].line);
         const char *e[] = {envs("EXBLAS_POLICY", path), NULL};
         expect(wrong[i].what, e, ONE(at, wrong[i].says, "using the embedded default policy"));
+    }
+    /* engine options that the engine does not take: dropped, the policy stays in use (were it
+     * replaced by the embedded one, EXBLAS_MODE=mine would name no mode: a second line) */
+    static const struct {
+        const char *what, *file, *text, *says;
+        int line;
+    } dropped[] = {
+        {"a policy with an unknown engine option", "option.policy",
+         "[engine df]\nshceme = paper\n[mode mine]\nall = native\n",
+         "df: no option 'shceme' (df takes scheme, workspace_mb, tile); shceme=paper ignored", 2},
+        {"a policy with a bad engine option value", "value.policy",
+         "[mode mine]\nall = native\n[mode mine class=starved]\ndgemm = df scheme=bogus\n",
+         "df: scheme=bogus is not paper (16), fused (15), accurate (29) or lazy (12); using fused",
+         4},
+    };
+    for (size_t i = 0; i < sizeof dropped / sizeof dropped[0]; i++) {
+        char *path = file_in_dir(dropped[i].file, dropped[i].text, strlen(dropped[i].text));
+        char at[4200];
+        snprintf(at, sizeof at, "EXBLAS_POLICY: %s:%d: ", path, dropped[i].line);
+        const char *e[] = {envs("EXBLAS_POLICY", path), "EXBLAS_MODE=mine", NULL};
+        expect(dropped[i].what, e, ONE(at, dropped[i].says));
     }
     /* a line of nearly 1 MB (the file just within the 1 MiB limit), and a 4 MB file (beyond it:
      * the loader reads no more than the limit) */
@@ -445,6 +496,7 @@ static int parent(void)
                                                     "unknown-engine.policy", "subdir", "fifo",
                                                     "locked.policy", "binary.policy",
                                                     "garbage.policy", "option.policy",
+                                                    "value.policy",
                                                     "routine.policy", "twice.policy",
                                                     "longline.policy", "huge.policy", NULL});
     if (failures) {

@@ -1,21 +1,31 @@
 #!/usr/bin/env bash
 # exblas_info.sh EXBLAS_INFO — exblas-info tells the truth about the engines and the decisions,
-# with or without a GPU: every engine of the table with its options; a routine an engine does
-# not compute shown as native; an engine option from a policy file shown with file:line; a bad
-# policy file reported once with file:line (in the report: exblas-info is asked), the embedded
-# policy used instead.
+# with or without a GPU: every engine of the table with its options (values, default); a routine
+# an engine does not compute shown as native; an engine option from a policy file shown with
+# file:line; a bad policy file reported once with file:line (in the report: exblas-info is
+# asked), the embedded policy used instead; an engine option that is unknown or has a bad value,
+# in EXBLAS_MODE or a policy file, reported once (the policy's with file:line), the option
+# dropped and the rest in force.
 set -u
 info=$1
 fail=0
 check() { # description, command's output, extended regex that must match
     if grep -qE -- "$3" <<<"$2"; then echo "ok   $1"; else echo "FAIL $1: no line matching '$3'"; echo "$2" | sed 's/^/     | /' | head -60; fail=1; fi
 }
+check_once() { # description, command's output, a whole line that must stand there once
+    local n
+    n=$(grep -cFx -- "$3" <<<"$2")
+    if [ "$n" = 1 ]; then echo "ok   $1"; else echo "FAIL $1: $n lines '$3'"; echo "$2" | sed 's/^/     | /' | head -80; fail=1; fi
+}
 unset EXBLAS_MODE EXBLAS_MODE_DGEMM EXBLAS_MODE_DGEMV EXBLAS_MODE_DDOT EXBLAS_POLICY
 out=$("$info" 2>&1)
 for e in native df repro ozaki int8 ozaki-sgemm; do
     check "engine $e listed" "$out" "^  $e +[a-zA-Z]"
 done
-check "ozaki-sgemm options" "$out" "^ +options: splits workspace_mb$"
+check_once "ozaki-sgemm's splits" "$out" "              option splits: a number from 2 to 6; default 2"
+check_once "df's scheme" "$out" "              option scheme: paper (16), fused (15), accurate (29) or lazy (12); default fused"
+check_once "int8's moduli" "$out" "              option moduli: 0 (by k) or a number from 2 to 24; default 0 (by k)"
+check "dd has no options" "$out" "^ +\(no options\)$"
 check "embedded policy in use" "$out" "policy in use: embedded"
 
 out=$(EXBLAS_MODE=ozaki-sgemm "$info" --dgemm 300,200,100 2>&1)
@@ -32,10 +42,37 @@ out=$(EXBLAS_POLICY="$dir/good.policy" EXBLAS_MODE=sg "$info" 2>&1)
 check "policy rule to ozaki-sgemm" "$out" "dgemm .*-> ozaki-sgemm .*good.policy:4"
 check "engine option with its file:line" "$out" "option splits = 4 \(.*good.policy:2\)"
 
-printf '[engine ozaki-sgemm]\nsplitz = 4\n' > "$dir/bad.policy"
+printf '[engine ozaki-sgemm]\nsplits 4\n' > "$dir/bad.policy"
 out=$(EXBLAS_POLICY="$dir/bad.policy" "$info" 2>&1)
-check "bad option reported with file:line" "$out" "^  ! EXBLAS_POLICY: .*bad.policy:2: engine ozaki-sgemm has no option 'splitz'; using the embedded default policy$"
+check "bad policy reported with file:line" "$out" "^  ! EXBLAS_POLICY: .*bad.policy:2: expected 'key = value' or a \[section\]; using the embedded default policy$"
 lines=$(grep -c "bad.policy:" <<<"$out")
-if [ "$lines" = 1 ]; then echo "ok   bad option: reported once"; else echo "FAIL bad option: $lines lines name the file"; echo "$out"; fail=1; fi
+if [ "$lines" = 1 ]; then echo "ok   bad policy: reported once"; else echo "FAIL bad policy: $lines lines name the file"; echo "$out"; fail=1; fi
 check "bad policy: the embedded one in use" "$out" "policy in use: embedded"
+
+# engine options: unknown keys and bad values, one line each, the option dropped, the rest kept
+out=$(EXBLAS_MODE=df:scheme=bogus,tile=128x64 "$info" 2>&1)
+check_once "df:scheme=bogus" "$out" "  ! EXBLAS_MODE: df: scheme=bogus is not paper (16), fused (15), accurate (29) or lazy (12); using fused"
+check "df:scheme=bogus: df still computes" "$out" "dgemm .*-> df "
+check "df:scheme=bogus: tile kept" "$out" "option tile = 128x64 \(EXBLAS_MODE\)"
+if grep -q "scheme = bogus" <<<"$out"; then echo "FAIL df:scheme=bogus: the option is still shown"; fail=1; else echo "ok   df:scheme=bogus: dropped"; fi
+out=$(EXBLAS_MODE=repro:max_splits=-5 "$info" 2>&1)
+check_once "repro:max_splits=-5" "$out" "  ! EXBLAS_MODE: repro: max_splits=-5 is not a number from 1 to 16; using 12"
+check "repro:max_splits=-5: repro still computes" "$out" "dgemm .*-> repro "
+out=$(EXBLAS_MODE=native EXBLAS_MODE_DGEMM=int8:moduli=999 "$info" 2>&1)
+check_once "int8:moduli=999" "$out" "  ! EXBLAS_MODE_DGEMM: int8: moduli=999 is not 0 (by k) or a number from 2 to 24; using 0 (by k)"
+check "int8:moduli=999: int8 still computes" "$out" "dgemm .*-> int8 "
+out=$(EXBLAS_MODE=ozaki-sgemm:splitz=4 "$info" 2>&1)
+check_once "an unknown key" "$out" "  ! EXBLAS_MODE: ozaki-sgemm: no option 'splitz' (ozaki-sgemm takes splits, workspace_mb); splitz=4 ignored"
+check "an unknown key: the engine stays" "$out" "dgemm .*-> ozaki-sgemm "
+out=$(EXBLAS_MODE=ozaki:sum=fixed "$info" 2>&1)
+check_once "ozaki: sum=fixed without splits" "$out" "  ! EXBLAS_MODE: ozaki: sum=fixed needs splits; using sum=exact"
+
+printf '[engine ozaki-sgemm]\nsplitz = 4\n[mode sg]\ndgemm = ozaki-sgemm splits=9 workspace_mb=64\n' > "$dir/values.policy"
+out=$(EXBLAS_POLICY="$dir/values.policy" EXBLAS_MODE=sg "$info" 2>&1)
+check_once "policy: an unknown key at its line" "$out" "  ! EXBLAS_POLICY: $dir/values.policy:2: ozaki-sgemm: no option 'splitz' (ozaki-sgemm takes splits, workspace_mb); splitz=4 ignored"
+check_once "policy: a bad value at its line" "$out" "  ! EXBLAS_POLICY: $dir/values.policy:4: ozaki-sgemm: splits=9 is not a number from 2 to 6; using 2"
+check "policy with bad options: in use" "$out" "policy in use: $dir/values.policy"
+check "policy with bad options: the rule in force" "$out" "dgemm .*-> ozaki-sgemm .*values.policy:4"
+check "policy with bad options: the valid option kept" "$out" "option workspace_mb = 64 \(.*values.policy:4\)"
+if grep -qE "option (splits = 9|splitz = 4)" <<<"$out"; then echo "FAIL policy with bad options: a dropped option is shown"; fail=1; else echo "ok   policy with bad options: dropped"; fi
 exit $fail

@@ -1,25 +1,25 @@
 /* test_config.c — unit tests (Check) of config/: mode strings, policy files, the device table
- * and the effective configuration.  The engine table is a stand-in: the names the embedded
- * default policy uses and ozaki, which it does not, so that rules for engines that a build may
- * not have can be tested. */
-#include "../../config/config.h"
+ * and the effective configuration; engine options: config_options.c.  The engine table is a
+ * stand-in: the names the embedded default policy uses and ozaki and repro, which it does not,
+ * so that rules for engines that a build may not have can be tested. */
+#include "config_test.h"
 
-#include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-static int lookup(const char *name)
+const char *const engine_names[ENGINE_COUNT] = {"native", "df", "ozaki", "int8", "dd", "repro"};
+
+int lookup(const char *name)
 {
-    static const char *const names[] = {"native", "df", "ozaki", "int8", "dd"};
-    for (int i = 0; i < (int)(sizeof names / sizeof names[0]); i++)
-        if (!strcmp(names[i], name))
+    for (int i = 0; i < ENGINE_COUNT; i++)
+        if (!strcmp(engine_names[i], name))
             return i;
     return -1;
 }
 
-static dfs_policy *parse(const char *text, char *err)
+dfs_policy *parse(const char *text, char *err)
 {
     return dfs_policy_parse(text, strlen(text), "p.policy", lookup, err, 256);
 }
@@ -37,7 +37,7 @@ static void expect_error(const char *text, int line, const char *what)
     ck_assert_msg(strstr(err, what) != NULL, "error '%s' does not mention '%s'", err, what);
 }
 
-static dfs_device dev(int major, int minor, const char *name)
+dfs_device dev(int major, int minor, const char *name)
 {
     dfs_device d;
     dfs_device_describe(&d, 0, major, minor, name);
@@ -297,14 +297,14 @@ END_TEST
 
 /* ---------------- effective configuration ---------------- */
 
-static char diag_log[4096];
-static int diag_count;
-static void diag(const char *line)
+char diag_log[4096];
+int diag_count;
+void diag(const char *line)
 {
     diag_count++;
     snprintf(diag_log + strlen(diag_log), sizeof diag_log - strlen(diag_log), "%s\n", line);
 }
-static void diag_reset(void)
+void diag_reset(void)
 {
     diag_log[0] = '\0';
     diag_count = 0;
@@ -396,46 +396,6 @@ START_TEST(config_engine_and_overrides)
 }
 END_TEST
 
-/* The stand-in engines' option keys: native none, df scheme/workspace_mb, ozaki splits. */
-static int known_option(int engine, const char *key)
-{
-    if (engine == 1)
-        return !strcmp(key, "scheme") || !strcmp(key, "workspace_mb");
-    if (engine == 2)
-        return !strcmp(key, "splits");
-    return 0;
-}
-
-START_TEST(unknown_option_keys)
-{
-    dfs_config_set_option_known(known_option);
-    /* policy: in an engine section and on a rule, at their lines */
-    expect_error("[engine df]\nscheme = paper\nshceme = accurate\n", 3,
-                 "engine df has no option 'shceme'");
-    expect_error("[mode auto]\ndgemm = df scheme=paper\nddot = ozaki split=3\n", 3,
-                 "engine ozaki has no option 'split'");
-    expect_error("[engine native]\nscheme = paper\n", 2, "engine native has no option 'scheme'");
-    char err[256];
-    dfs_policy *p = parse("[engine df]\nscheme = paper\n[mode auto]\ndgemm = ozaki splits=2 min_dim=9\n",
-                          err);
-    ck_assert_msg(p != NULL, "%s", err);
-    dfs_policy_free(p);
-    /* mode strings naming an engine: an unknown key makes the mode invalid, one line */
-    diag_reset();
-    const char *none[DFS_R_COUNT] = {NULL, NULL, NULL};
-    dfs_config *c = dfs_config_build("df:scheme=paper,tile=9", none, NULL, lookup, diag);
-    ck_assert_int_eq(diag_count, 1);
-    ck_assert_ptr_nonnull(strstr(diag_log, "engine df has no option 'tile'"));
-    ck_assert(dfs_config_all_native(c));
-    dfs_config_free(c);
-    diag_reset();
-    c = dfs_config_build("df:scheme=paper,workspace_mb=64", none, NULL, lookup, diag);
-    ck_assert_int_eq(diag_count, 0);
-    dfs_config_free(c);
-    dfs_config_set_option_known(NULL);
-}
-END_TEST
-
 START_TEST(config_bad_values_reported_once)
 {
     diag_reset();
@@ -524,8 +484,8 @@ static Suite *suite(void)
     tcase_add_test(t, config_fast_embedded);
     tcase_add_test(t, config_engine_and_overrides);
     tcase_add_test(t, config_bad_values_reported_once);
-    tcase_add_test(t, unknown_option_keys);
     tcase_add_test(t, config_env_changed);
+    config_options_tests(t);
     suite_add_tcase(s, t);
     return s;
 }
