@@ -50,6 +50,19 @@ typedef struct dfs_option_table {
     int (*conflicts)(const dfs_options *o, const char *msg[], int max);
 } dfs_option_table;
 
+/* The row of a GPU of compute capability major.minor in an engine's tuning table (tuning.h)
+ * whose device classes start at from[0] = 0 < from[1] < ... (major * 10 + minor): the last class
+ * that starts at or below it, so every GPU has one. */
+static inline int dfs_device_class_row(const int *from, int count, int major, int minor)
+{
+    const int cc = major * 10 + minor;
+    int r = 0;
+    for (int i = 1; i < count; i++)
+        if (cc >= from[i])
+            r = i;
+    return r;
+}
+
 /* The last value given for key, or NULL (options.c). */
 const char *dfs_option_get(const dfs_options *o, const char *key);
 

@@ -33,27 +33,26 @@
 /* ---------- run time: a row per device class (host code) ---------- */
 
 #ifndef __CUDACC__
+#include "../../core/types.h"
+
 typedef struct {
     int waves; /* DOT, GEMV, AXPY and conversion grids: at most this many waves of resident
                 * blocks (grid-stride loops over the rest) */
 } dfs_dd_tuning;
 
-/* The row of a GPU of compute capability cc_major.cc_minor: of the rows, in increasing cc, the
- * last whose class starts at or below it (the first starts at 0: every GPU has a row). */
+/* The row of a GPU of compute capability cc_major.cc_minor (core/types.h's
+ * dfs_device_class_row). */
 static inline const dfs_dd_tuning *dfs_dd_tuning_for(int cc_major, int cc_minor)
 {
-    static const struct {
-        int cc; /* the class: from this compute capability on (major * 10 + minor) */
-        dfs_dd_tuning t;
-    } rows[] = {
+    static const int from[] = {0}; /* the classes: from these compute capabilities on */
+    static const dfs_dd_tuning rows[] = {
         /* chosen on sm_90 (H100, H200), for every GPU until another row comes: one wave, as a
          * block more would start a second one */
-        {.cc = 0, .t = {.waves = 1}},
+        {.waves = 1},
     };
-    int r = 0;
-    for (int i = 1; i < (int)(sizeof rows / sizeof rows[0]); i++)
-        r = cc_major * 10 + cc_minor >= rows[i].cc ? i : r;
-    return &rows[r].t;
+    _Static_assert(sizeof from / sizeof from[0] == sizeof rows / sizeof rows[0], "a class a row");
+    return &rows[dfs_device_class_row(from, (int)(sizeof from / sizeof from[0]), cc_major,
+                                      cc_minor)];
 }
 #endif
 

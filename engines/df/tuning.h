@@ -33,6 +33,8 @@ enum { DFS_DF_TILE_128x128, DFS_DF_TILE_128x64, DFS_DF_TILE_64x64, DFS_DF_TILES 
 /* ---------- run time: a row per device class (host code) ---------- */
 
 #ifndef __CUDACC__
+#include "../../core/types.h"
+
 typedef struct {
     size_t workspace;    /* bytes: the default of the option workspace_mb (and of dfblas's 0) */
     int tile;            /* DFS_DF_TILE_*: what tile=auto (and dfblas_gemm) takes */
@@ -42,25 +44,21 @@ typedef struct {
     int gemv_min_chunk;  /* GEMV: the inner dimension is split in chunks of at least this many */
 } dfs_df_tuning;
 
-/* The row of a GPU of compute capability cc_major.cc_minor: of the rows, in increasing cc, the
- * last whose class starts at or below it (the first starts at 0: every GPU has a row). */
+/* The row of a GPU of compute capability cc_major.cc_minor (core/types.h's
+ * dfs_device_class_row). */
 static inline const dfs_df_tuning *dfs_df_tuning_for(int cc_major, int cc_minor)
 {
-    static const struct {
-        int cc; /* the class: from this compute capability on (major * 10 + minor) */
-        dfs_df_tuning t;
-    } rows[] = {
+    static const int from[] = {0}; /* the classes: from these compute capabilities on */
+    static const dfs_df_tuning rows[] = {
         /* chosen on sm_90 (H100, H200), for every GPU until another row comes: 64 x 64 is the
          * fastest tile measured and the one with the most blocks for small products; one wave,
          * as a block more would start a second one */
-        {.cc = 0,
-         .t = {.workspace = (size_t)1024 << 20, .tile = DFS_DF_TILE_64x64, .waves = 1,
-               .gemv_lane_terms = 8, .gemv_min_chunk = 256}},
+        {.workspace = (size_t)1024 << 20, .tile = DFS_DF_TILE_64x64, .waves = 1,
+         .gemv_lane_terms = 8, .gemv_min_chunk = 256},
     };
-    int r = 0;
-    for (int i = 1; i < (int)(sizeof rows / sizeof rows[0]); i++)
-        r = cc_major * 10 + cc_minor >= rows[i].cc ? i : r;
-    return &rows[r].t;
+    _Static_assert(sizeof from / sizeof from[0] == sizeof rows / sizeof rows[0], "a class a row");
+    return &rows[dfs_device_class_row(from, (int)(sizeof from / sizeof from[0]), cc_major,
+                                      cc_minor)];
 }
 #endif
 

@@ -21,7 +21,10 @@
 #define DFS_OZ_FB_MORE {64, 16384}
 #define DFS_OZ_FB_FEWER {256, 65536}
 
-/* ---- run time, per device class ---- */
+/* ---- run time, per device class (host code) ---- */
+#ifndef __CUDACC__
+#include "../../core/types.h"
+
 typedef struct {
     const char *chosen_on; /* the parts these numbers were measured on */
     /* block planning (plan.h): a GEMM on a bm x bn block costs (1 + thin/bm + thin/bn) times its
@@ -35,21 +38,27 @@ typedef struct {
     int first_slices;
 } dfs_oz_tuning;
 
-/* The numbers for a device of compute capability cc_major.cc_minor (any device: the default
- * class). */
+/* The numbers for a device of compute capability cc_major.cc_minor (core/types.h's
+ * dfs_device_class_row). */
 static inline const dfs_oz_tuning *dfs_oz_tuning_of(int cc_major, int cc_minor)
 {
-    static const dfs_oz_tuning sm90 = {
-        .chosen_on = "sm_90 (H100, H200)",
-        .thin = 64.0,
-        .crt_ops_per_byte = 450.0,
-        .crt_block_outputs = (int64_t)1 << 25,
-        .f32_flops_per_byte = 16.0,
-        .first_slices = 4,
+    static const int from[] = {0}; /* the classes: from these compute capabilities on */
+    static const dfs_oz_tuning rows[] = {
+        /* chosen on sm_90 (H100, H200), for every GPU until another row comes */
+        {
+            .chosen_on = "sm_90 (H100, H200)",
+            .thin = 64.0,
+            .crt_ops_per_byte = 450.0,
+            .crt_block_outputs = (int64_t)1 << 25,
+            .f32_flops_per_byte = 16.0,
+            .first_slices = 4,
+        },
     };
-    (void)cc_major;
-    (void)cc_minor;
-    return &sm90; /* the only class measured so far: used for every device */
+    _Static_assert(sizeof from / sizeof from[0] == sizeof rows / sizeof rows[0], "a class a row");
+    return &rows[dfs_device_class_row(from, (int)(sizeof from / sizeof from[0]), cc_major,
+                                      cc_minor)];
 }
+
+#endif
 
 #endif
