@@ -4,7 +4,8 @@
  * engines/registry.c.  The shim has already validated the arguments exactly as cuBLAS does and
  * taken the quick returns it can take without reading device memory; the engine computes the
  * call on ctx->stream with no host synchronisation, or answers DFS_STATUS_DECLINED when it
- * cannot compute this call correctly (the shim then logs it once and runs it natively).
+ * cannot compute this call correctly (the shim then logs it once and runs it natively), or
+ * DFS_STATUS_PREFER_NATIVE when it knows native to be faster on these data.
  * Engines reach real cuBLAS and CUDA only through core/resolve.h, and include nothing of shim/
  * or config/. */
 #ifndef DFS_ENGINE_H
@@ -17,6 +18,9 @@
 
 /* Not a cuBLAS status: "this engine does not take this call; run it natively". */
 #define DFS_STATUS_DECLINED ((cublasStatus_t)0x7d00)
+/* Not a cuBLAS status: "native is faster for this call's data; run it natively" (an engine's
+ * choice from what it learnt of earlier calls, not a failure: logged at info, not warn). */
+#define DFS_STATUS_PREFER_NATIVE ((cublasStatus_t)0x7d01)
 
 /* Which exported entry point the application called (native forwarding calls the same one, so
  * native results are bitwise those of cuBLAS). */

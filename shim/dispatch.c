@@ -179,13 +179,19 @@ static cublasStatus_t dispatch(dfs_routine r, cublasHandle_t h, const void *call
     dfs_timing_slot *slot = timed ? dfs_timing_start(s, x.stream, r, engine) : NULL;
     cublasStatus_t st = invoke(engine, r, &x, call, f);
     int declined_by = 0;
-    if (st == DFS_STATUS_DECLINED) {
+    if (st == DFS_STATUS_DECLINED || st == DFS_STATUS_PREFER_NATIVE) {
+        const int chose = st == DFS_STATUS_PREFER_NATIVE;
         char key[96];
-        snprintf(key, sizeof key, "declined:%s:%s", dfs_engines[engine]->name, dfs_routine_names[r]);
+        snprintf(key, sizeof key, "%s:%s:%s", chose ? "prefers-native" : "declined",
+                 dfs_engines[engine]->name, dfs_routine_names[r]);
         char what[256];
         describe(r, call, what, sizeof what);
-        dfs_log_once(DFS_LOG_WARN, key, "engine %s cannot compute %s; running it natively "
-                     "(said once per engine and routine)", dfs_engines[engine]->name, what);
+        dfs_log_once(chose ? DFS_LOG_INFO : DFS_LOG_WARN, key,
+                     chose ? "engine %s finds native faster on the data of %s; running such "
+                             "calls natively while that lasts (said once per engine and routine)"
+                           : "engine %s cannot compute %s; running it natively (said once per "
+                             "engine and routine)",
+                     dfs_engines[engine]->name, what);
         declined_by = engine;
         engine = 0;
         st = invoke(0, r, &x, call, f);

@@ -3,12 +3,16 @@
  * more (dfs_crt_fast_moduli: 15 moduli up to k = 2^16, 16 above; more bits for rows of a few
  * large elements), from int8 residues on integer tensor cores (the Ozaki scheme II,
  * ../oz/crt_gemm.c in its fast mode), rounded once: native accuracy or better on well-scaled
- * data, faster than native FP64 at large sizes (../oz/README.md).
- * Options: moduli and workspace_mb (the table int8_options below).  A call it cannot take
- * (k >= 2^17, no workspace) runs natively. */
+ * data, faster than native FP64 at large sizes (../oz/README.md).  Every output meets the fast
+ * contract, native FP64's own error bound, on any data: outputs the integers cannot carry are
+ * recomputed in FP64 (../oz/crt_check.h); the moduli follow the data (choice.c), and data that
+ * would need more than pays run natively.
+ * Options: moduli and workspace_mb (the table int8_options below).  A call it
+ * cannot take (k >= 2^17, no workspace) runs natively. */
 #include "../engine.h"
 #include "../oz/crt.h"
 #include "../oz/crt_gemm.h"
+#include "choice.h"
 
 static int int8_can_run(const dfs_device *d)
 {
@@ -17,10 +21,10 @@ static int int8_can_run(const dfs_device *d)
 }
 
 static const dfs_option_spec int8_option_spec[] = {
-    {.key = "moduli", .kind = DFS_OPT_INT, .lo = 2, .hi = DFS_CRT_MODULI, .zero = "by k",
+    {.key = "moduli", .kind = DFS_OPT_INT, .lo = 2, .hi = DFS_CRT_MODULI, .zero = "from the data",
      .def = 0,
-     .meaning = "how many moduli (int8 GEMMs): more is more accurate and slower; 0: 15 up to "
-                "k = 2^16, 16 above"},
+     .meaning = "how many moduli (int8 GEMMs), fixed: more is more accurate and slower; 0: "
+                "chosen from the data"},
     {.key = "workspace_mb", .kind = DFS_OPT_INT, .lo = 16, .hi = 1 << 24, .def = 8192,
      .meaning = "the most scratch space (MiB) one DGEMM may use; larger products run block by "
                 "block"},
@@ -30,9 +34,14 @@ static const dfs_option_table int8_options = {"int8", int8_option_spec, NULL};
 
 static cublasStatus_t int8_dgemm(const dfs_ctx *x, const dfs_gemm_call *c)
 {
+    dfs_int8_choice ch;
+    dfs_int8_choose(x, c, (int)dfs_option_int(x->options, &int8_options, "moduli"), &ch);
+    if (ch.native)
+        return DFS_STATUS_PREFER_NATIVE;
     const dfs_crt_gemm_opts o = {
-        0, (int)dfs_option_int(x->options, &int8_options, "moduli"),
-        (size_t)dfs_option_int(x->options, &int8_options, "workspace_mb") << 20};
+        0, ch.moduli,
+        (size_t)dfs_option_int(x->options, &int8_options, "workspace_mb") << 20, ch.record,
+        ch.seq};
     return dfs_crt_dgemm_gpu(x, c, &o);
 }
 

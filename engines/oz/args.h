@@ -13,9 +13,10 @@
 #define DFS_OZ_KERNELS(X)                                                                          \
     X(DFS_OZ_K_ROWS, dfs_oz_rows) X(DFS_OZ_K_DIRECT, dfs_oz_direct)                                \
     X(DFS_OZ_K_RESIDUES, dfs_crt_residues) X(DFS_OZ_K_RESIDUES62, dfs_crt_residues62)              \
-    X(DFS_OZ_K_CRT_FAST, dfs_crt_finish_fast) X(DFS_OZ_K_CRT_FAST14, dfs_crt_finish_fast14)        \
+    X(DFS_OZ_K_CRT_FAST, dfs_crt_finish_fast) X(DFS_OZ_K_CRT_FAST13, dfs_crt_finish_fast13)        \
+    X(DFS_OZ_K_CRT_FAST14, dfs_crt_finish_fast14)                                                  \
     X(DFS_OZ_K_CRT_FAST15, dfs_crt_finish_fast15) X(DFS_OZ_K_CRT_FAST16, dfs_crt_finish_fast16)    \
-    X(DFS_OZ_K_CRT_VERIFY, dfs_crt_finish_verify)
+    X(DFS_OZ_K_CRT_VERIFY, dfs_crt_finish_verify) X(DFS_OZ_K_CRT_REPAIR, dfs_crt_repair)
 #define DFS_OZ_KERNEL_ID(id, symbol) id,
 enum { DFS_OZ_KERNELS(DFS_OZ_KERNEL_ID) DFS_OZ_K_COUNT };
 #undef DFS_OZ_KERNEL_ID
@@ -77,7 +78,8 @@ typedef struct {
  * with need[r] == DFS_OZ_SPECIAL, or of zeros, give 0), times y, modulo the first n moduli:
  * R[(l * rows + (r - r0)) * kp + q], int8, with q from k to kp - 1 zero; bcoef from
  * dfs_crt_bcoefs (y_l for op(A), 1 for op(B); 2 words when dfs_crt_max_bits(L) <= 62, the
- * kernel dfs_crt_residues62, else 4, dfs_crt_residues).  The blocks of column 0 write bits[r]. */
+ * kernel dfs_crt_residues62, else 4, dfs_crt_residues).  The blocks of column 0 write bits[r].
+ * fast: plane n holds the magnitudes dfs_crt_mag (crt_check.h) as well. */
 typedef struct {
     const double *X;
     int64_t rs, qs, r0, rows, k, kp;
@@ -90,15 +92,35 @@ typedef struct {
     dfs_crt_bcoef bcoef[DFS_CRT_MODULI];
 } dfs_crt_residue_args;
 
+/* What a fast call counts on the device (the int8 engine's feedback, crt_gemm.h): need[n] the
+ * outputs that would pass the contract's check with n moduli and not fewer (n =
+ * DFS_CRT_MODULI + 1: with none), the failing ones all, the passing ones 1 in 16 (r and c
+ * multiples of 4 within the block), counted 16 times; failed: outputs recomputed by the repair;
+ * tiles: its tiles; seq: the call's number (set before the call). */
+#define DFS_CRT_NEED_BINS 32
+typedef struct {
+    unsigned long long need[DFS_CRT_NEED_BINS];
+    unsigned long long failed, tiles, seq;
+} dfs_crt_fast_stats;
+
+/* The repair's tiles of C (dfs_crt_repair): DFS_CRT_TILE x DFS_CRT_TILE outputs, 256 threads. */
+#define DFS_CRT_TILE 64
+#define DFS_CRT_TILE_K 16
+
 /* One block of C from the int32 sums of its moduli, Cl[l * bm * bn + c * bm + r]: blk is the
  * same block as the direct kernel sees it (geometry, rows, list, counters, scalars, C, op(A),
  * op(B); its slice fields unused), bitsA and bitsB the rows' bits (dfs_crt_residue_args), step
  * the per-call constants of crt_finish.h.  A grid of ceil(bm / DFS_OZ_FINISH_THREADS) x
- * min(ceil(bn / 4), 65535) blocks: rows along x, columns along y. */
+ * min(ceil(bn / 4), 65535) blocks: rows along x, columns along y.  Fast: the outputs that fail
+ * the contract's check are marked in fail (bit r % 32 of word c * ceil(bm / 32) + r / 32; every
+ * word written) for dfs_crt_repair, which takes the same block, and counted in fstats. */
 typedef struct {
     const int32_t *Cl;
     const int *bitsA, *bitsB;
-    const double *ssA, *ssB; /* verify: the bits one modulus fewer would give */
+    const double *ssA, *ssB; /* fast: the moduli outputs would need; verify: the bits one
+                                modulus fewer would give */
+    uint32_t *fail;
+    dfs_crt_fast_stats *fstats;
     dfs_oz_finish_args blk;
     dfs_crt_step step;
 } dfs_crt_finish_args;

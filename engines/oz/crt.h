@@ -69,21 +69,24 @@ DFS_HD int dfs_crt_scale_bits(int n, int64_t k)
     return b > 100 ? 100 : b;
 }
 
-/* The int8 engine's default moduli for k terms: the fewest that give every element at least
- * DFS_CRT_FAST_BITS bits whatever the data (rows of few large elements get more:
+/* The int8 engine's default moduli for k terms (the first call of a shape; later ones follow the
+ * data, int8/choice.c): the fewest that give every element at least DFS_CRT_FAST_BITS bits, and
+ * 57 - ceil(log2 k) for small k, whatever the data (rows of few large elements get more:
  * dfs_crt_row_bits), with the rows rounded to nearest (dfs_crt_rounds): 15 moduli for k up to
- * 2^16.  Why not fewer, nor more for larger k: a row's bits grow as its sum of squares shrinks,
- * so an element's error, 2^-b of the row's top power of two, is about 2^-(L-1-log2 k)/2 of the
- * row's rms value; native DGEMM's error grows as sqrt(k) u.  Their ratio hardly depends on k.
- * Measured on the CPU twin over 256-1024 of exblas-bench's sampled entries against a sequential
- * FMA loop (which gave cuBLAS's errors exactly on the GPU, README.md): 15 moduli are 2-20x more
- * accurate than native at n = 4096-16384 on phi 0-2 data; 14 are up to 2x (n = 4096, phi 0.5)
- * and 17x (n = 16384, phi 2) less accurate. */
+ * 2^16.  Why these: the contract (crt_check.h) asks the error below k u S; an element's error is
+ * about 2^-b of its row's top power of two, so on well-scaled data b + log2 k >= 55 or so
+ * passes, and a row's bits grow as its sum of squares shrinks, so the ratio to native's error
+ * hardly depends on k from there on.  Measured on the CPU twin over 256-1024 of exblas-bench's
+ * sampled entries against a sequential FMA loop (which gave cuBLAS's errors exactly on the GPU,
+ * README.md): 15 moduli are 2-20x more accurate than native at n = 4096-16384 on phi 0-2 data;
+ * 14 are up to 2x (n = 4096, phi 0.5) and 17x (n = 16384, phi 2) less accurate. */
 #define DFS_CRT_FAST_BITS 50
 DFS_HD int dfs_crt_fast_moduli(int64_t k)
 {
+    const int small = 57 - dfs_oz_ceil_log2(k > 0 ? k : 1);
+    const int want = small > DFS_CRT_FAST_BITS ? small : DFS_CRT_FAST_BITS;
     for (int n = 1; n <= DFS_CRT_MODULI; n++)
-        if (dfs_crt_scale_bits(n, k) >= DFS_CRT_FAST_BITS)
+        if (dfs_crt_scale_bits(n, k) >= want)
             return n;
     return DFS_CRT_MODULI;
 }

@@ -1,14 +1,16 @@
 /* crt_finish.h — one output of the DGEMM by the Ozaki scheme II (crt.h) from its residues: the
  * body of the GPU finish kernel (kernels.cu) and of the CPU twin (host_crt.c), host and
  * device alike, so that both give the same bits in both modes:
- *   fast    C = alpha RN(X 2^e0) + beta C (fma), X the exact product of the truncated row and
- *           column: the int8 engine (README.md: its error bound);
+ *   fast    C = alpha RN(X 2^e0) + beta C (fma), X the exact product of the rounded or
+ *           truncated row and column, where that meets the int8 engine's contract
+ *           (crt_check.h), else left to the repair (README.md: the fast contract);
  *   verify  C = RN(alpha S + beta C) for the exact S, or the output goes direct: the truncation
  *           bounded (dfs_crt_bound) against the rounding margin, as in the scheme-I finish. */
 #ifndef DFS_OZ_CRT_FINISH_H
 #define DFS_OZ_CRT_FINISH_H
 
 #include "crt.h"
+#include "crt_check.h"
 
 #if !defined(__CUDACC__)
 #include <math.h> /* scalbn (exact) */
@@ -61,30 +63,59 @@ DFS_HD double dfs_crt_to_double(const dfs_oz_i192 *x, int e0)
     return neg ? -r : r;
 }
 
-/* The int8 engine's output (fast) from residue sums c[l * stride] of a row and a column with top
- * exponents ta, tb truncated to bA and bB bits (nfix: dfs_crt_reconstruct), special: either
- * holds Inf or NaN: *v = alpha RN(X 2^e0) + beta cv (cv, C's value, not read when beta = 0),
- * DFS_OZ_WRITTEN, or DFS_OZ_LISTED (special). */
-DFS_HD int dfs_crt_output_fast(const dfs_crt_step *st, const int nfix, const int32_t *c,
-                               uint32_t stride, int ta, int tb, int bA, int bB, int special,
-                               double alpha, double beta, double cv, double *v)
+/* alpha s + beta cv as the int8 engine and its repair write it (cv not read when beta = 0). */
+DFS_HD double dfs_crt_axpby(double alpha, double s, double beta, double cv)
 {
+    if (beta == 0)
+        return alpha == 1 ? s : dfs_d_mul(alpha, s);
+    return dfs_d_fma(alpha, s, dfs_d_mul(beta, cv));
+}
+
+/* What the fast finish needs of a row (or column) besides its top exponent and bits: its l1
+ * norm, its sum of squares (for the moduli it would need), whether it holds Inf or NaN. */
+typedef struct {
+    int tau, bits, special;
+    double nrm, ss;
+} dfs_crt_rowinfo;
+
+/* The int8 engine's output (fast) from residue sums c[l * stride] (the magnitude product after
+ * the moduli, at c[n * stride]; nfix: dfs_crt_reconstruct) of a row and a column: *v = alpha
+ * RN(X 2^e0) + beta cv (dfs_crt_axpby; cv not read when beta = 0) and DFS_OZ_WRITTEN when the
+ * output meets the contract (crt_check.h), DFS_OZ_UNDECIDED when it does not (C untouched: the
+ * repair recomputes it), DFS_OZ_LISTED when an operand holds Inf or NaN (the direct path).  With
+ * want_need, *need = the moduli it would need (dfs_crt_fast_need; 0: not asked). */
+DFS_HD int dfs_crt_output_fast(const dfs_crt_step *st, const int nfix, const int32_t *c,
+                               uint32_t stride, const dfs_crt_rowinfo *ra,
+                               const dfs_crt_rowinfo *rb, double alpha, double beta, double cv,
+                               int want_need, double *v, int *need)
+{
+    *need = 0;
     if (alpha == 0 || st->k == 0) { /* C = beta C, as cuBLAS: A and B not read */
         *v = beta != 0 ? dfs_d_mul(beta, cv) : 0.0;
         return DFS_OZ_WRITTEN;
     }
-    if (special)
+    if (ra->special || rb->special)
         return DFS_OZ_LISTED;
     double s = 0.0;
-    if (ta != DFS_OZ_NONE_TAU && tb != DFS_OZ_NONE_TAU) {
+    if (ra->tau != DFS_OZ_NONE_TAU && rb->tau != DFS_OZ_NONE_TAU) {
         dfs_oz_i192 x;
         dfs_crt_reconstruct(&st->tab, c, stride, &x, nfix);
-        s = dfs_crt_to_double(&x, ta + tb - bA - bB);
+        s = dfs_crt_to_double(&x, ra->tau + rb->tau - ra->bits - rb->bits);
+        const double su = dfs_crt_to_double(&x, -ra->bits - rb->bits), sabs = su < 0 ? -su : su;
+        const double ecur =
+            ra->bits > 0 && rb->bits > 0
+                ? dfs_crt_fast_bound(ra->bits, rb->bits, dfs_crt_rounds(1, ra->bits),
+                                     dfs_crt_rounds(1, rb->bits), ra->nrm, rb->nrm)
+                : 1.0 / 0.0;
+        const dfs_crt_check ck = dfs_crt_check_init(st->k, ra->tau + rb->tau, ra->nrm, rb->nrm,
+                                                    sabs, c[(uint32_t)st->tab.n * stride], ecur);
+        const int ok = dfs_crt_fast_ok(&ck, ra->bits, rb->bits);
+        if (want_need || !ok)
+            *need = dfs_crt_fast_need(&ck, ra->ss, rb->ss, st->k, ok ? 2 : st->tab.n + 1);
+        if (!ok)
+            return DFS_OZ_UNDECIDED;
     }
-    if (beta == 0)
-        *v = alpha == 1 ? s : dfs_d_mul(alpha, s);
-    else
-        *v = dfs_d_fma(alpha, s, dfs_d_mul(beta, cv));
+    *v = dfs_crt_axpby(alpha, s, beta, cv);
     return DFS_OZ_WRITTEN;
 }
 
@@ -94,7 +125,7 @@ DFS_HD int dfs_crt_output_fast(const dfs_crt_step *st, const int nfix, const int
  * special: either holds Inf or NaN.  alpha, beta, cv (C's
  * value; not read when beta = 0).  DFS_OZ_WRITTEN with *v, or DFS_OZ_LISTED (special values, or
  * alpha S + beta C beyond the window), or DFS_OZ_UNDECIDED (verify: the truncation could change
- * the rounding).  Not verifying: dfs_crt_output_fast.  *lower (verify, written): one modulus
+ * the rounding).  *lower (written): one modulus
  * fewer would have left it undecided.  win, res: DFS_OZ_WIN and DFS_OZ_RWIN words (verify
  * only). */
 DFS_HD int dfs_crt_output(const dfs_crt_step *st, const int32_t *c, uint32_t stride, int ta,
@@ -104,8 +135,6 @@ DFS_HD int dfs_crt_output(const dfs_crt_step *st, const int32_t *c, uint32_t str
                           int *lower)
 {
     *lower = 0;
-    if (!st->verify)
-        return dfs_crt_output_fast(st, 0, c, stride, ta, tb, bA, bB, special, alpha, beta, cv, v);
     if (alpha == 0 || st->k == 0) { /* C = beta C, as cuBLAS: A and B not read */
         *v = beta != 0 ? dfs_d_mul(beta, cv) : 0.0;
         return DFS_OZ_WRITTEN;

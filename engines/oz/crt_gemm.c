@@ -21,6 +21,7 @@
 #include "feedback.h"
 #include "plan.h"
 
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -28,22 +29,26 @@ typedef struct {
     dfs_oz_call_ws c;
     signed char *RA, *RB;
     int32_t *Cl;
-    uint32_t *list;
+    uint32_t *list, *fail;
     int *bitsA, *bitsB;
+    dfs_crt_fast_stats *fstats;
 } layout;
 
-/* Bytes for blocks of bm x bn with N moduli and k padded to kp; fills l from base when
- * base != 0. */
+/* Bytes for blocks of bm x bn with P planes (the N moduli, and fast the magnitudes) and k
+ * padded to kp; fills l from base when base != 0.  fast: the failure bitmap and counters. */
 static size_t carve(CUdeviceptr base, int64_t m, int64_t n, int64_t kp, int64_t bm, int64_t bn,
-                    int N, layout *l)
+                    int P, int fast, layout *l)
 {
     size_t off = dfs_oz_carve_call(base, m, n, 1, &l->c);
-    l->RA = dfs_oz_take(base, &off, (size_t)N * bm * kp);
-    l->RB = dfs_oz_take(base, &off, (size_t)N * bn * kp);
-    l->Cl = dfs_oz_take(base, &off, (size_t)N * bm * bn * sizeof(int32_t));
+    l->RA = dfs_oz_take(base, &off, (size_t)P * bm * kp);
+    l->RB = dfs_oz_take(base, &off, (size_t)P * bn * kp);
+    l->Cl = dfs_oz_take(base, &off, (size_t)P * bm * bn * sizeof(int32_t));
     l->list = dfs_oz_take(base, &off, (size_t)(bm * bn) * sizeof(uint32_t));
     l->bitsA = dfs_oz_take(base, &off, (size_t)m * sizeof(int));
     l->bitsB = dfs_oz_take(base, &off, (size_t)n * sizeof(int));
+    l->fail = fast ? dfs_oz_take(base, &off, (size_t)((bm + 31) / 32 * bn) * sizeof(uint32_t))
+                   : NULL;
+    l->fstats = fast ? dfs_oz_take(base, &off, sizeof(dfs_crt_fast_stats)) : NULL;
     return off;
 }
 
@@ -55,7 +60,7 @@ static size_t carve(CUdeviceptr base, int64_t m, int64_t n, int64_t kp, int64_t 
  * block holds all of op(A); each residue pass reads 8 and writes N bytes per element. */
 typedef struct {
     int64_t m, n, kp;
-    int N;
+    int P, fast; /* planes: N moduli (and fast, the magnitudes) */
     const dfs_oz_tuning *t;
 } plan_in;
 
@@ -63,16 +68,16 @@ static int eval_block(const void *ctx, int64_t bm, int64_t bn, size_t *need, dou
 {
     const plan_in *p = ctx;
     layout dry; /* carve() only counting */
-    *need = carve(0, p->m, p->n, p->kp, bm, bn, p->N, &dry);
+    *need = carve(0, p->m, p->n, p->kp, bm, bn, p->P, p->fast, &dry);
     /* the finish steps through the sums in 32-bit offsets (dfs_crt_reconstruct) */
-    if ((uint64_t)p->N * (uint64_t)(bm * bn) >= ((uint64_t)1 << 32))
+    if ((uint64_t)p->P * (uint64_t)(bm * bn) >= ((uint64_t)1 << 32))
         return 0;
     if (bm * bn > p->t->crt_block_outputs)
         return 0;
     const double passes_a = bm == p->m ? 1.0 : (double)((p->n + bn - 1) / bn);
-    const double gemm = 2.0 * p->N * (double)p->m * (double)p->n * (double)p->kp *
+    const double gemm = 2.0 * p->P * (double)p->m * (double)p->n * (double)p->kp *
                         dfs_oz_thin_factor(p->t->thin, bm, bn);
-    const double bytes = (8.0 + p->N) * (double)p->kp * ((double)p->m * passes_a + (double)p->n);
+    const double bytes = (8.0 + p->P) * (double)p->kp * ((double)p->m * passes_a + (double)p->n);
     *cost = gemm + p->t->crt_ops_per_byte * bytes;
     return 1;
 }
@@ -130,8 +135,9 @@ static cublasStatus_t one_gemm(const run *R, const dfs_gemm_call *c, const doubl
     const int verify = R->o->verify;
     unsigned long long seq = 0;
     const int N = moduli(R, k > 0 ? k : 1, &seq);
+    const int fast = !verify, P = N + fast; /* fast: the magnitude plane (crt_check.h) too */
     int64_t bm = 0, bn = 0;
-    const plan_in pin = {m, n, kp, N, dfs_oz_tuning_ctx(R->x)};
+    const plan_in pin = {m, n, kp, P, fast, dfs_oz_tuning_ctx(R->x)};
     const size_t need = dfs_oz_plan_blocks(m, n, R->o->workspace, eval_block, &pin, &bm, &bn);
     if (dfs_log_on(DFS_LOG_TRACE))
         dfs_log(DFS_LOG_TRACE, "%s: dgemm %lld x %lld x %lld on int8 tensor cores: %d moduli "
@@ -144,7 +150,7 @@ static cublasStatus_t one_gemm(const run *R, const dfs_gemm_call *c, const doubl
     if (!base)
         return DFS_STATUS_DECLINED;
     layout l;
-    carve(base, m, n, kp, bm, bn, N, &l);
+    carve(base, m, n, kp, bm, bn, P, fast, &l);
     if (verify)
         dfs_oz_fb_note(DFS_OZ_FB_MODULI, R->x->device, seq, m * n, N, 1);
     volatile dfs_oz_fb_dev *fb = verify ? dfs_oz_fb_slot(DFS_OZ_FB_MODULI, R->x->device) : NULL;
@@ -158,6 +164,15 @@ static cublasStatus_t one_gemm(const run *R, const dfs_gemm_call *c, const doubl
         DFS_DRV(cuMemsetD32Async)((CUdeviceptr)(uintptr_t)l.c.stats, 0, 8, R->st) != CUDA_SUCCESS;
     err |= DFS_DRV(cuMemsetD32Async)((CUdeviceptr)(uintptr_t)ione, 1, 1, R->st) != CUDA_SUCCESS;
     err |= DFS_DRV(cuMemsetD32Async)((CUdeviceptr)(uintptr_t)izero, 0, 1, R->st) != CUDA_SUCCESS;
+    if (fast) { /* the counters, and the call's number for the engine's feedback */
+        const CUdeviceptr fs = (CUdeviceptr)(uintptr_t)l.fstats;
+        err |= DFS_DRV(cuMemsetD32Async)(fs, 0, sizeof(dfs_crt_fast_stats) / 4, R->st) !=
+               CUDA_SUCCESS;
+        err |= DFS_DRV(cuMemsetD32Async)(fs + offsetof(dfs_crt_fast_stats, seq),
+                                         (unsigned)R->o->seq, 1, R->st) != CUDA_SUCCESS;
+        err |= DFS_DRV(cuMemsetD32Async)(fs + offsetof(dfs_crt_fast_stats, seq) + 4,
+                                         (unsigned)(R->o->seq >> 32), 1, R->st) != CUDA_SUCCESS;
+    }
     const int beta_bits = dfs_oz_beta(k > 0 ? k : 1); /* the rows pass's slice count: unused */
     err |= dfs_oz_launch_rows(R->k, R->st, A, ars, aqs, m, k, l.c.tauA, l.c.needA, l.c.nrmA,
                               l.c.ssA, l.c.maxneed, beta_bits, l.c.consts,
@@ -180,6 +195,8 @@ static cublasStatus_t one_gemm(const run *R, const dfs_gemm_call *c, const doubl
     f.step.verify = verify;
     f.step.k = k;
     f.Cl = l.Cl;
+    f.fail = l.fail;
+    f.fstats = l.fstats;
     dfs_oz_finish_ws_fields(&f.blk, &l.c, l.list, verify, seq);
     dfs_oz_finish_call_fields(&f.blk, R->x, c, A, B, C);
 
@@ -209,7 +226,7 @@ static cublasStatus_t one_gemm(const run *R, const dfs_gemm_call *c, const doubl
                 /* one call per modulus: cuBLAS picks faster tiles for it than for one strided
                  * batched call (README.md, Measurements) */
                 cublasStatus_t s = CUBLAS_STATUS_SUCCESS;
-                for (int q = 0; q < N && s == CUBLAS_STATUS_SUCCESS; q++)
+                for (int q = 0; q < P && s == CUBLAS_STATUS_SUCCESS; q++)
                     s = DFS_REAL(cublasGemmEx_64)(R->x->handle, CUBLAS_OP_T, CUBLAS_OP_N, mb, nb,
                                                   kp, one_p, l.RA + q * mb * kp, CUDA_R_8I, kp,
                                                   l.RB + q * nb * kp, CUDA_R_8I, kp, zero_p,
@@ -228,9 +245,10 @@ static cublasStatus_t one_gemm(const run *R, const dfs_gemm_call *c, const doubl
             f.blk.bn = nb;
             f.blk.r0 = r0;
             f.blk.c0 = c0;
-            /* the fast kernels for 14 to 16 moduli have them as a constant; four columns per
+            /* the fast kernels for 13 to 16 moduli have them as a constant; four columns per
              * block (crt_finish, kernels.cu) */
-            const int fk = N == 14 ? DFS_OZ_K_CRT_FAST14
+            const int fk = N == 13 ? DFS_OZ_K_CRT_FAST13
+                           : N == 14 ? DFS_OZ_K_CRT_FAST14
                            : N == 15 ? DFS_OZ_K_CRT_FAST15
                            : N == 16 ? DFS_OZ_K_CRT_FAST16
                                      : DFS_OZ_K_CRT_FAST;
@@ -240,6 +258,11 @@ static cublasStatus_t one_gemm(const run *R, const dfs_gemm_call *c, const doubl
                                          DFS_OZ_FINISH_THREADS),
                               (unsigned)(gy < 65535 ? gy : 65535), 1, DFS_OZ_FINISH_THREADS, 1,
                               R->st, &f);
+            if (fast) /* the outputs that fail the contract's check, in FP64 */
+                err |= dfs_launch(R->k[DFS_OZ_K_CRT_REPAIR],
+                                  (unsigned)((mb + DFS_CRT_TILE - 1) / DFS_CRT_TILE),
+                                  (unsigned)((nb + DFS_CRT_TILE - 1) / DFS_CRT_TILE), 1, 256, 1,
+                                  R->st, &f);
             err |= dfs_launch(R->k[DFS_OZ_K_DIRECT], (unsigned)R->sms * 4, 1, 1,
                               32 * DFS_OZ_DIRECT_WARPS, 1, R->st, &f.blk);
         }
@@ -249,6 +272,10 @@ static cublasStatus_t one_gemm(const run *R, const dfs_gemm_call *c, const doubl
     /* the counters (and the call's number) back to the host for the next call's moduli */
     if (fb && DFS_DRV(cuMemcpyDtoHAsync)((void *)fb->stats, (CUdeviceptr)(uintptr_t)l.c.stats,
                                          4 * sizeof(unsigned long long), R->st) != CUDA_SUCCESS)
+        return CUBLAS_STATUS_EXECUTION_FAILED;
+    if (fast && R->o->record &&
+        DFS_DRV(cuMemcpyDtoHAsync)((void *)R->o->record, (CUdeviceptr)(uintptr_t)l.fstats,
+                                   sizeof(dfs_crt_fast_stats), R->st) != CUDA_SUCCESS)
         return CUBLAS_STATUS_EXECUTION_FAILED;
     return CUBLAS_STATUS_SUCCESS;
 }

@@ -4,6 +4,7 @@
 #define DFS_OZ_CRT_GEMM_H
 
 #include "../engine.h"
+#include "args.h"
 
 #include <stddef.h>
 
@@ -11,6 +12,10 @@ typedef struct {
     int verify;       /* 1: correctly rounded (repro); 0: the int8 engine's fast result */
     int moduli;       /* fast: the moduli (0: dfs_crt_fast_moduli); verify: unused (guessed) */
     size_t workspace; /* bytes of scratch a call may use */
+    /* fast: where the device's counters go (pinned host memory, copied on the stream after the
+     * call; NULL: nowhere), and the call's number they carry */
+    volatile dfs_crt_fast_stats *record;
+    unsigned long long seq;
 } dfs_crt_gemm_opts;
 
 /* DFS_STATUS_DECLINED when it cannot take the call (k >= 2^17, no kernels, or no workspace):

@@ -9,12 +9,13 @@
 #include "crt_finish.h"
 #include "host_common.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* The residues of row r of op(A) (is_b: column r of op(B)) modulo the n moduli, as the GPU's
  * residue kernel makes them (op(A)'s times y_l: dfs_crt_coefs): R[(l * rows + r) * k + q];
- * bits[r], the row's bits. */
+ * bits[r], the row's bits; fast: plane n the magnitudes (crt_check.h). */
 static void residues(const gemm_in *g, int is_b, int64_t rows, const dfs_oz_row *info,
                      const dfs_crt_table *tab, int L, int fast, int *bits, signed char *R)
 {
@@ -33,6 +34,9 @@ static void residues(const gemm_in *g, int is_b, int64_t rows, const dfs_oz_row 
             for (int l = 0; l < tab->n; l++)
                 R[((size_t)l * rows + r) * k + q] = (signed char)dfs_crt_residue_limbs(
                     &x, dfs_crt_limbs(b), coef[l], (unsigned)dfs_crt_modulus(l));
+            if (fast)
+                R[((size_t)tab->n * rows + r) * k + q] =
+                    (signed char)dfs_crt_mag(v, live ? info[r].tau : DFS_OZ_NONE_TAU);
         }
     }
 }
@@ -55,8 +59,9 @@ void dfs_oz_crt_gemm_host(int transa, int transb, int64_t m, int64_t n, int64_t 
     step.k = k;
     dfs_oz_row *ia = calloc((size_t)m, sizeof *ia), *ib = calloc((size_t)n, sizeof *ib);
     const size_t kk = k > 0 ? (size_t)k : 1;
-    signed char *RA = malloc((size_t)(nmod ? nmod : 1) * (size_t)m * kk);
-    signed char *RB = malloc((size_t)(nmod ? nmod : 1) * (size_t)n * kk);
+    const int planes = nmod + (fast != 0); /* fast: the magnitudes too */
+    signed char *RA = malloc((size_t)(planes ? planes : 1) * (size_t)m * kk);
+    signed char *RB = malloc((size_t)(planes ? planes : 1) * (size_t)n * kk);
     int *bA = calloc((size_t)m, sizeof *bA), *bB = calloc((size_t)n, sizeof *bB);
     /* without moduli (a k too large, or none asked) or memory, every output directly */
     const int usable =
@@ -76,9 +81,9 @@ void dfs_oz_crt_gemm_host(int transa, int transb, int64_t m, int64_t n, int64_t 
             double *out = &C[r + c * ldc];
             int done = 0;
             if (usable) {
-                /* the int8 GEMMs, one per modulus (int32 accumulation: exact for k < 2^17) */
-                int32_t sums[DFS_CRT_MODULI];
-                for (int l = 0; l < nmod; l++) {
+                /* the int8 GEMMs, one per plane (int32 accumulation: exact for k < 2^17) */
+                int32_t sums[DFS_CRT_MODULI + 1];
+                for (int l = 0; l < planes; l++) {
                     const signed char *x = RA + ((size_t)l * m + r) * kk;
                     const signed char *y = RB + ((size_t)l * n + c) * kk;
                     int32_t s = 0;
@@ -87,12 +92,31 @@ void dfs_oz_crt_gemm_host(int transa, int transb, int64_t m, int64_t n, int64_t 
                     sums[l] = s;
                 }
                 double v;
-                int lower;
-                const int how = dfs_crt_output(
-                    &step, sums, 1, ia[r].tau, ib[c].tau, bA[r], bB[c], dfs_oz_row_l1(ia[r], k),
-                    dfs_oz_row_l1(ib[c], k), dfs_oz_row_l2sq(ia[r], k), dfs_oz_row_l2sq(ib[c], k),
-                    ia[r].special || ib[c].special, alpha, beta,
-                    beta != 0 ? *out : 0.0, win, res, &v, &lower);
+                int how;
+                if (fast) {
+                    const dfs_crt_rowinfo ri = {ia[r].tau, bA[r], ia[r].special,
+                                                dfs_oz_row_l1(ia[r], k), dfs_oz_row_l2sq(ia[r], k)};
+                    const dfs_crt_rowinfo ci = {ib[c].tau, bB[c], ib[c].special,
+                                                dfs_oz_row_l1(ib[c], k), dfs_oz_row_l2sq(ib[c], k)};
+                    int need;
+                    how = dfs_crt_output_fast(&step, 0, sums, 1, &ri, &ci, alpha, beta,
+                                              beta != 0 ? *out : 0.0, 0, &v, &need);
+                    if (how == DFS_OZ_UNDECIDED) { /* the repair: FP64, in order of q */
+                        double acc = 0.0;
+                        for (int64_t q = 0; q < k; q++)
+                            acc = fma(opA(g.ta, A, lda, r, q), opB(g.tb, B, ldb, q, c), acc);
+                        v = dfs_crt_axpby(alpha, acc, beta, beta != 0 ? *out : 0.0);
+                        how = DFS_OZ_WRITTEN;
+                        st->repaired++;
+                    }
+                } else {
+                    int lower;
+                    how = dfs_crt_output(&step, sums, 1, ia[r].tau, ib[c].tau, bA[r], bB[c],
+                                         dfs_oz_row_l1(ia[r], k), dfs_oz_row_l1(ib[c], k),
+                                         dfs_oz_row_l2sq(ia[r], k), dfs_oz_row_l2sq(ib[c], k),
+                                         ia[r].special || ib[c].special, alpha, beta,
+                                         beta != 0 ? *out : 0.0, win, res, &v, &lower);
+                }
                 if (how == DFS_OZ_WRITTEN) {
                     *out = v;
                     done = 1;

@@ -6,10 +6,10 @@
 
 #include <stdint.h>
 
-/* What a call did: outputs computed on the slow exact path (DDOT/DGEMV) or directly (DGEMM), and
- * the slices used. */
+/* What a call did: outputs computed on the slow exact path (DDOT/DGEMV) or directly (DGEMM),
+ * outputs the int8 engine's repair recomputed in FP64, and the slices (moduli) used. */
 typedef struct {
-    int64_t slow;
+    int64_t slow, repaired;
     int slices_a, slices_b;
 } dfs_oz_stats;
 
@@ -17,9 +17,10 @@ typedef struct {
  * dfs_crt_scale_bits(moduli, k) bits, their product from int8 residues modulo `moduli` moduli
  * (1..24; k < 2^17).  fast = 0: the correctly rounded C again, each output rounded when the
  * truncation cannot change it and computed directly otherwise (st->slow counts those);
- * fast = 1: the int8 engine's (EXBLAS_MODE=int8) result, bit for bit.  Outputs with Inf or NaN
- * operands are computed directly in both (correctly rounded); with bad moduli or k, every
- * output.  st->slices_a = the moduli. */
+ * fast = 1: the int8 engine's (EXBLAS_MODE=int8) result, bit for bit: where an output would not
+ * meet its contract (crt_check.h) it is recomputed in FP64 as the GPU's repair does
+ * (st->repaired counts those).  Outputs with Inf or NaN operands are computed directly in both
+ * (correctly rounded); with bad moduli or k, every output.  st->slices_a = the moduli. */
 void dfs_oz_crt_gemm_host(int transa, int transb, int64_t m, int64_t n, int64_t k, double alpha,
                           const double *A, int64_t lda, const double *B, int64_t ldb, double beta,
                           double *C, int64_t ldc, int moduli, int fast, dfs_oz_stats *st);

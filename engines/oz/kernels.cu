@@ -192,6 +192,13 @@ __device__ __forceinline__ void residues_bytes(const dfs_crt_residue_args &a, co
         *(uint2 *)(out + l * a.rows * a.kp) = make_uint2(dfs_crt_sub_bytes(pack4(u), p / 2),
                                                          dfs_crt_sub_bytes(pack4(u + 4), p / 2));
     }
+    if (a.fast) { /* the magnitude plane (crt_check.h) after the moduli */
+        uint32_t u[8];
+#pragma unroll
+        for (int j = 0; j < 8; j++)
+            u[j] = (uint32_t)dfs_crt_mag(x[j], tau);
+        *(uint2 *)(out + a.n * a.rows * a.kp) = make_uint2(pack4(u), pack4(u + 4));
+    }
 }
 
 template <int NW> __device__ __forceinline__ void crt_residues(const dfs_crt_residue_args &a)
@@ -243,12 +250,10 @@ extern "C" __global__ void __launch_bounds__(256)
 
 /* ---------- the scheme II: finish ---------- */
 
-/* NFIX < 0: verify (dfs_crt_output); otherwise fast (dfs_crt_output_fast) with NFIX moduli, or
- * any number when NFIX = 0.  Threads along the rows of the block (coalesced), the grid's y along
- * its columns, several per block when there are many. */
-template <int NFIX>
-__device__ __forceinline__ void crt_finish(const dfs_crt_finish_args &a, int64_t *win,
-                                           int64_t *res)
+/* The verifying finish (dfs_crt_output).  Threads along the rows of the block (coalesced), the
+ * grid's y along its columns, several per block when there are many. */
+__device__ __forceinline__ void crt_finish_verify(const dfs_crt_finish_args &a, int64_t *win,
+                                                  int64_t *res)
 {
     const dfs_oz_finish_args &b = a.blk;
     const int64_t r = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
@@ -262,10 +267,8 @@ __device__ __forceinline__ void crt_finish(const dfs_crt_finish_args &a, int64_t
         ta = b.tauA[gr];
         bA = a.bitsA[gr];
         specA = b.needA[gr] == DFS_OZ_SPECIAL;
-        if (NFIX < 0) {
-            nA = b.nrmA[gr];
-            sA = a.ssA[gr];
-        }
+        nA = b.nrmA[gr];
+        sA = a.ssA[gr];
     }
     /* the whole block on one column at a time: op(B)'s column data is the same for all */
     for (int64_t c = blockIdx.y; c < b.bn; c += gridDim.y) {
@@ -277,12 +280,9 @@ __device__ __forceinline__ void crt_finish(const dfs_crt_finish_args &a, int64_t
             const int32_t *cl = a.Cl + c * b.bm + r;
             const int special = specA || b.needB[gc] == DFS_OZ_SPECIAL;
             double v = 0.0;
-            if (NFIX >= 0)
-                how = dfs_crt_output_fast(&a.step, NFIX, cl, stride, ta, b.tauB[gc], bA,
-                                          a.bitsB[gc], special, alpha, beta, cv, &v);
-            else
-                how = dfs_crt_output(&a.step, cl, stride, ta, b.tauB[gc], bA, a.bitsB[gc], nA,
-                                     b.nrmB[gc], sA, a.ssB[gc], special, alpha, beta, cv, win, res, &v, &lower);
+            how = dfs_crt_output(&a.step, cl, stride, ta, b.tauB[gc], bA, a.bitsB[gc], nA,
+                                 b.nrmB[gc], sA, a.ssB[gc], special, alpha, beta, cv, win, res,
+                                 &v, &lower);
             if (how == DFS_OZ_WRITTEN)
                 *out = v;
             else /* C kept as it was: the direct kernel reads it for beta * C */
@@ -293,13 +293,73 @@ __device__ __forceinline__ void crt_finish(const dfs_crt_finish_args &a, int64_t
     }
 }
 
+/* The fast finish (dfs_crt_output_fast) with NFIX moduli, or any number when NFIX = 0: outputs
+ * that meet the contract written, those that do not marked in a.fail for dfs_crt_repair, those
+ * with Inf or NaN operands listed for the direct kernel; the moduli outputs would need counted
+ * in a block histogram, then in a.fstats. */
+template <int NFIX> __device__ __forceinline__ void crt_finish_fast(const dfs_crt_finish_args &a)
+{
+    __shared__ unsigned hist[DFS_CRT_NEED_BINS];
+    const dfs_oz_finish_args &b = a.blk;
+    const int64_t r = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    const int64_t gr = b.r0 + r;
+    const double alpha = b.alpha ? *b.alpha : b.alpha_v;
+    const double beta = b.beta_p ? *b.beta_p : b.beta_v;
+    const uint32_t stride = (uint32_t)(b.bm * b.bn);
+    const int64_t words = (b.bm + 31) / 32;
+    if (threadIdx.x < DFS_CRT_NEED_BINS)
+        hist[threadIdx.x] = 0;
+    __syncthreads();
+    dfs_crt_rowinfo ra = {0, 0, 0, 0.0, 0.0};
+    if (r < b.bm) {
+        ra.tau = b.tauA[gr];
+        ra.bits = a.bitsA[gr];
+        ra.special = b.needA[gr] == DFS_OZ_SPECIAL;
+        ra.nrm = b.nrmA[gr];
+        ra.ss = a.ssA[gr];
+    }
+    unsigned failed = 0;
+    for (int64_t c = blockIdx.y; c < b.bn; c += gridDim.y) {
+        int how = DFS_OZ_WRITTEN;
+        if (r < b.bm) {
+            const int64_t gc = b.c0 + c;
+            const dfs_crt_rowinfo rb = {b.tauB[gc], a.bitsB[gc], b.needB[gc] == DFS_OZ_SPECIAL,
+                                        b.nrmB[gc], a.ssB[gc]};
+            double *out = b.C + gr + gc * b.ldc;
+            const double cv = beta != 0 ? *out : 0.0;
+            double v = 0.0;
+            int need = 0;
+            how = dfs_crt_output_fast(&a.step, NFIX, a.Cl + c * b.bm + r, stride, &ra, &rb,
+                                      alpha, beta, cv, (r & 3) == 0 && (c & 3) == 0, &v, &need);
+            if (how == DFS_OZ_WRITTEN)
+                *out = v;
+            else if (how == DFS_OZ_LISTED) /* C kept: the direct kernel reads it for beta * C */
+                b.list[atomicAdd(b.count, 1u)] = pack_rc(r, c);
+            if (need > 0)
+                atomicAdd(&hist[need < DFS_CRT_NEED_BINS ? need : DFS_CRT_NEED_BINS - 1],
+                          how == DFS_OZ_UNDECIDED ? 1u : 16u);
+        }
+        /* the warp's 32 rows (aligned: blockDim is a multiple of 32) of column c: one word */
+        const unsigned bad = __ballot_sync(0xffffffffu, how == DFS_OZ_UNDECIDED);
+        if ((threadIdx.x & 31) == 0 && r < b.bm)
+            a.fail[c * words + r / 32] = bad;
+        failed += (threadIdx.x & 31) == 0 ? (unsigned)__popc(bad) : 0u;
+    }
+    if (failed)
+        atomicAdd(&a.fstats->failed, (unsigned long long)failed);
+    __syncthreads();
+    if (threadIdx.x < DFS_CRT_NEED_BINS && hist[threadIdx.x])
+        atomicAdd(&a.fstats->need[threadIdx.x], (unsigned long long)hist[threadIdx.x]);
+}
+
 #define CRT_FAST(name, nfix)                                                                      \
     extern "C" __global__ void __launch_bounds__(DFS_OZ_FINISH_THREADS)                           \
         name(const __grid_constant__ dfs_crt_finish_args a)                                       \
     {                                                                                             \
-        crt_finish<nfix>(a, NULL, NULL);                                                          \
+        crt_finish_fast<nfix>(a);                                                                 \
     }
 CRT_FAST(dfs_crt_finish_fast, 0)
+CRT_FAST(dfs_crt_finish_fast13, 13)
 CRT_FAST(dfs_crt_finish_fast14, 14)
 CRT_FAST(dfs_crt_finish_fast15, 15)
 CRT_FAST(dfs_crt_finish_fast16, 16)
@@ -309,6 +369,108 @@ extern "C" __global__ void __launch_bounds__(DFS_OZ_FINISH_THREADS)
 {
     __shared__ long long win[DFS_OZ_FINISH_THREADS * DFS_OZ_WIN + DFS_OZ_FINISH_THREADS];
     __shared__ long long res[DFS_OZ_FINISH_THREADS * DFS_OZ_RWIN + DFS_OZ_FINISH_THREADS];
-    crt_finish<-1>(a, (int64_t *)win + threadIdx.x * (DFS_OZ_WIN + 1),
-                   (int64_t *)res + threadIdx.x * (DFS_OZ_RWIN + 1));
+    crt_finish_verify(a, (int64_t *)win + threadIdx.x * (DFS_OZ_WIN + 1),
+                      (int64_t *)res + threadIdx.x * (DFS_OZ_RWIN + 1));
+}
+
+/* ---------- the scheme II, fast: the repair ---------- */
+
+/* The output (r, c) of a fast finish's block in FP64: op(A)'s row times op(B)'s column summed
+ * in order of q with fused multiply-adds, then dfs_crt_axpby (the CPU twin's arithmetic). */
+__device__ void repair_one(const dfs_oz_finish_args &b, int64_t r, int64_t c, double alpha,
+                           double beta)
+{
+    const double *x = b.A + (b.r0 + r) * b.ars, *y = b.B + (b.c0 + c) * b.bcs;
+    double acc = 0.0;
+    for (int64_t q = 0; q < b.k; q++)
+        acc = __fma_rn(x[q * b.aqs], y[q * b.bqs], acc);
+    double *out = b.C + (b.r0 + r) + (b.c0 + c) * b.ldc;
+    *out = dfs_crt_axpby(alpha, acc, beta, beta != 0 ? *out : 0.0);
+}
+
+/* The tiles of DFS_CRT_TILE x DFS_CRT_TILE outputs of a fast finish's block that hold outputs
+ * failing the contract's check (a.fail), recomputed in FP64 where the check failed: each
+ * output summed in order of q with fused multiply-adds (so within native's gamma_k, and the CPU
+ * twin's bits), then dfs_crt_axpby.  A few failures in a tile (at most DFS_CRT_TILE / 2): a
+ * thread per output; more: the whole tile as a small GEMM, 256 threads of 4 x 4 outputs (rows
+ * t % 16 + 16 i, columns t / 16 + 16 j), the same sums.  A grid of ceil(bm / TILE) x
+ * ceil(bn / TILE) blocks of 256 threads. */
+extern "C" __global__ void __launch_bounds__(256)
+    dfs_crt_repair(const __grid_constant__ dfs_crt_finish_args a)
+{
+    __shared__ double As[DFS_CRT_TILE_K][DFS_CRT_TILE + 1], Bs[DFS_CRT_TILE_K][DFS_CRT_TILE + 1];
+    __shared__ int count;
+    const dfs_oz_finish_args &b = a.blk;
+    const int t = threadIdx.x;
+    const int64_t tr = (int64_t)blockIdx.x * DFS_CRT_TILE, tc = (int64_t)blockIdx.y * DFS_CRT_TILE;
+    const int64_t words = (b.bm + 31) / 32;
+    if (t == 0)
+        count = 0;
+    __syncthreads();
+    /* the tile's words: 64 columns x 2 */
+    uint32_t word = 0;
+    const int64_t wc = tc + t / 2, ww = tr / 32 + (t & 1);
+    if (t < 2 * DFS_CRT_TILE && wc < b.bn && ww < words) {
+        word = a.fail[wc * words + ww];
+        if (word)
+            atomicAdd(&count, __popc(word));
+    }
+    __syncthreads();
+    if (count == 0)
+        return;
+    if (t == 0)
+        atomicAdd(&a.fstats->tiles, 1ull);
+    const double alpha = b.alpha ? *b.alpha : b.alpha_v;
+    const double beta = b.beta_p ? *b.beta_p : b.beta_v;
+    if (count <= DFS_CRT_TILE / 2) {
+        for (; word; word &= word - 1)
+            repair_one(b, ww * 32 + __ffs(word) - 1, wc, alpha, beta);
+        return;
+    }
+    double acc[4][4];
+#pragma unroll
+    for (int i = 0; i < 4; i++)
+#pragma unroll
+        for (int j = 0; j < 4; j++)
+            acc[i][j] = 0.0;
+    const int a_rfast = b.ars == 1, b_cfast = b.bcs == 1;
+    for (int64_t q0 = 0; q0 < b.k; q0 += DFS_CRT_TILE_K) {
+        for (int i = t; i < DFS_CRT_TILE * DFS_CRT_TILE_K; i += 256) {
+            /* the source's contiguous dimension fastest */
+            const int rr = a_rfast ? i % DFS_CRT_TILE : i / DFS_CRT_TILE_K;
+            const int qa = a_rfast ? i / DFS_CRT_TILE : i % DFS_CRT_TILE_K;
+            const int64_t gr = b.r0 + tr + rr, q = q0 + qa;
+            As[qa][rr] = tr + rr < b.bm && q < b.k ? b.A[gr * b.ars + q * b.aqs] : 0.0;
+            const int cc = b_cfast ? i % DFS_CRT_TILE : i / DFS_CRT_TILE_K;
+            const int qb = b_cfast ? i / DFS_CRT_TILE : i % DFS_CRT_TILE_K;
+            const int64_t gc = b.c0 + tc + cc, qq = q0 + qb;
+            Bs[qb][cc] = tc + cc < b.bn && qq < b.k ? b.B[qq * b.bqs + gc * b.bcs] : 0.0;
+        }
+        __syncthreads();
+        const int kk = b.k - q0 < DFS_CRT_TILE_K ? (int)(b.k - q0) : DFS_CRT_TILE_K;
+        for (int q = 0; q < kk; q++) {
+            double x[4], y[4];
+#pragma unroll
+            for (int i = 0; i < 4; i++) {
+                x[i] = As[q][(t & 15) + 16 * i];
+                y[i] = Bs[q][(t >> 4) + 16 * i];
+            }
+#pragma unroll
+            for (int i = 0; i < 4; i++)
+#pragma unroll
+                for (int j = 0; j < 4; j++)
+                    acc[i][j] = __fma_rn(x[i], y[j], acc[i][j]);
+        }
+        __syncthreads();
+    }
+#pragma unroll
+    for (int i = 0; i < 4; i++)
+#pragma unroll
+        for (int j = 0; j < 4; j++) {
+            const int64_t r = tr + (t & 15) + 16 * i, c = tc + (t >> 4) + 16 * j;
+            if (r >= b.bm || c >= b.bn || !((a.fail[c * words + r / 32] >> (r & 31)) & 1u))
+                continue;
+            double *out = b.C + (b.r0 + r) + (b.c0 + c) * b.ldc;
+            *out = dfs_crt_axpby(alpha, acc[i][j], beta, beta != 0 ? *out : 0.0);
+        }
 }

@@ -21,6 +21,17 @@
 #define DFS_OZ_FB_MORE {64, 16384}
 #define DFS_OZ_FB_FEWER {256, 65536}
 
+/* int8 (int8/choice.c): the next call takes the fewest moduli that leave at most 1 in
+ * 2^DFS_INT8_REPAIR_SHIFT outputs to the repair; an output repaired in FP64 costs about
+ * DFS_INT8_REPAIR_COST times its share of a native DGEMM (its k products read from memory,
+ * uncoalesced); after a call that prefers native, the next DFS_INT8_BACKOFF_FIRST calls of the
+ * shape run natively before one tries int8 again, twice as many each time it still prefers
+ * native, at most DFS_INT8_BACKOFF_MAX. */
+#define DFS_INT8_REPAIR_SHIFT 16
+#define DFS_INT8_REPAIR_COST 640.0
+#define DFS_INT8_BACKOFF_FIRST 4
+#define DFS_INT8_BACKOFF_MAX 64
+
 /* ---- run time, per device class (host code) ---- */
 #ifndef __CUDACC__
 #include "../../core/types.h"
@@ -36,6 +47,12 @@ typedef struct {
     double f32_flops_per_byte;
     /* repro on binary64 slices: slices per operand on a device's first call (feedback.h) */
     int first_slices;
+    /* int8 (int8/choice.c): the moduli at which a DGEMM of geometric mean size
+     * breakeven_size[i] takes as long as native FP64 (in between: interpolated; a magnitude
+     * plane counts as one modulus); 0 sizes end the table.  fp64_starved devices (FP64 at 1/32
+     * or less of FP32) never prefer native. */
+    double breakeven_size[8];
+    double breakeven_moduli[8];
 } dfs_oz_tuning;
 
 /* The numbers for a device of compute capability cc_major.cc_minor (core/types.h's
@@ -52,6 +69,8 @@ static inline const dfs_oz_tuning *dfs_oz_tuning_of(int cc_major, int cc_minor)
             .crt_block_outputs = (int64_t)1 << 25,
             .f32_flops_per_byte = 16.0,
             .first_slices = 4,
+            .breakeven_size = {4096, 6144, 8192, 16384},
+            .breakeven_moduli = {15, 17, 18, 23},
         },
     };
     _Static_assert(sizeof from / sizeof from[0] == sizeof rows / sizeof rows[0], "a class a row");

@@ -328,7 +328,7 @@ static int parent(void)
         {"EXBLAS_MODE=repro:max_splits=-5",
          "EXBLAS_MODE: repro: max_splits=-5 is not a number from 1 to 16; using 12", "repro"},
         {"EXBLAS_MODE=int8:moduli=999",
-         "EXBLAS_MODE: int8: moduli=999 is not 0 (by k) or a number from 2 to 24; using 0 (by k)",
+         "EXBLAS_MODE: int8: moduli=999 is not 0 (from the data) or a number from 2 to 24; using 0 (from the data)",
          "int8"},
         {"EXBLAS_MODE=ozaki:sum=fixed", "EXBLAS_MODE: ozaki: sum=fixed needs splits; using sum=exact",
          "ozaki"},

@@ -24,7 +24,7 @@ for e in native df repro ozaki int8 ozaki-sgemm; do
 done
 check_once "ozaki-sgemm's splits" "$out" "              option splits: a number from 2 to 6; default 2"
 check_once "df's scheme" "$out" "              option scheme: paper (16), fused (15), accurate (29) or lazy (12); default fused"
-check_once "int8's moduli" "$out" "              option moduli: 0 (by k) or a number from 2 to 24; default 0 (by k)"
+check_once "int8's moduli" "$out" "              option moduli: 0 (from the data) or a number from 2 to 24; default 0 (from the data)"
 check "dd has no options" "$out" "^ +\(no options\)$"
 check "embedded policy in use" "$out" "policy in use: embedded"
 
@@ -59,7 +59,7 @@ out=$(EXBLAS_MODE=repro:max_splits=-5 "$info" 2>&1)
 check_once "repro:max_splits=-5" "$out" "  ! EXBLAS_MODE: repro: max_splits=-5 is not a number from 1 to 16; using 12"
 check "repro:max_splits=-5: repro still computes" "$out" "dgemm .*-> repro "
 out=$(EXBLAS_MODE=native EXBLAS_MODE_DGEMM=int8:moduli=999 "$info" 2>&1)
-check_once "int8:moduli=999" "$out" "  ! EXBLAS_MODE_DGEMM: int8: moduli=999 is not 0 (by k) or a number from 2 to 24; using 0 (by k)"
+check_once "int8:moduli=999" "$out" "  ! EXBLAS_MODE_DGEMM: int8: moduli=999 is not 0 (from the data) or a number from 2 to 24; using 0 (from the data)"
 check "int8:moduli=999: int8 still computes" "$out" "dgemm .*-> int8 "
 out=$(EXBLAS_MODE=ozaki-sgemm:splitz=4 "$info" 2>&1)
 check_once "an unknown key" "$out" "  ! EXBLAS_MODE: ozaki-sgemm: no option 'splitz' (ozaki-sgemm takes splits, workspace_mb); splitz=4 ignored"

@@ -16,7 +16,7 @@
 #define DF_SCHEME_BOGUS                                                                            \
     "df: scheme=bogus is not paper (16), fused (15), accurate (29) or lazy (12); using fused"
 #define REPRO_MAX_SPLITS_NEG "repro: max_splits=-5 is not a number from 1 to 16; using 12"
-#define INT8_MODULI_999 "int8: moduli=999 is not 0 (by k) or a number from 2 to 24; using 0 (by k)"
+#define INT8_MODULI_999 "int8: moduli=999 is not 0 (from the data) or a number from 2 to 24; using 0 (from the data)"
 
 static const dfs_option_table *table(const char *engine)
 {
@@ -51,7 +51,7 @@ START_TEST(option_messages)
         {"repro", "max_splits", "-5", REPRO_MAX_SPLITS_NEG},
         {"int8", "moduli", "999", INT8_MODULI_999},
         {"int8", "moduli", "1",
-         "int8: moduli=1 is not 0 (by k) or a number from 2 to 24; using 0 (by k)"},
+         "int8: moduli=1 is not 0 (from the data) or a number from 2 to 24; using 0 (from the data)"},
         {"df", "workspace_mb", "8",
          "df: workspace_mb=8 is not 0 (the device class's) or a number from 16 to 16777216; "
          "using 0 (the device class's)"},

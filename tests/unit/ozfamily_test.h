@@ -88,6 +88,7 @@ void oz_i192_tests(TCase *t);       /* oz_i192.c: the Ozaki finish's 192-bit fas
 void oz_crt_tests(TCase *t);        /* oz_crt.c: the Ozaki scheme II (crt.h, host_crt.c) */
 void oz_plan_tests(TCase *t);       /* oz_plan.c: the block shapes of the GEMM paths (plan.c) */
 void int8_crt_fast_tests(TCase *t); /* int8_crt_fast.c: the int8 engine's CPU twin */
+void int8_contract_tests(TCase *t); /* int8_contract.c: its contract and its choice rule */
 void sgemm_f32_tests(TCase *t);     /* sgemm_f32.c: the Ozaki scheme on binary32 products */
 
 #endif

@@ -1,0 +1,23 @@
+/* choice.h — the moduli an int8 DGEMM takes, or native, chosen from what earlier calls of the
+ * same shape on the same device counted (choice.c).  No host synchronisation: a call's counters
+ * (dfs_crt_fast_stats) come back asynchronously into pinned memory, and a later call reads them
+ * once they have landed.  The choice changes only speed: every output meets the contract
+ * whatever it is (the check and the repair, ../oz/crt_check.h). */
+#ifndef DFS_INT8_CHOICE_H
+#define DFS_INT8_CHOICE_H
+
+#include "../engine.h"
+#include "rule.h"
+
+typedef struct {
+    int native; /* 1: run this call natively */
+    int moduli;
+    volatile dfs_crt_fast_stats *record; /* where this call's counters go (NULL: nowhere) */
+    unsigned long long seq;
+} dfs_int8_choice;
+
+/* The choice for call c; option_moduli > 0 fixes the moduli (never native then). */
+void dfs_int8_choose(const dfs_ctx *x, const dfs_gemm_call *c, int option_moduli,
+                     dfs_int8_choice *out);
+
+#endif

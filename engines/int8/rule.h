@@ -1,0 +1,22 @@
+/* rule.h — the int8 engine's choice rule (rule.c), apart from the GPU so the unit tests can hold
+ * it: what the next call of a shape takes, from the counts the last one copied back. */
+#ifndef DFS_INT8_RULE_H
+#define DFS_INT8_RULE_H
+
+#include "../oz/args.h"
+#include "../oz/tuning.h"
+
+/* From a landed record of a call of `outputs` outputs that took
+ * `taken` moduli, the moduli for the next one: the fewest that leave at most 1 in
+ * 2^DFS_INT8_REPAIR_SHIFT outputs to the repair (24 if none does), at most two fewer than
+ * `taken`; *native = 1 when native is faster by the cost model (../oz/tuning.h) with bmod the
+ * break-even moduli for the shape (0: never native) and dflt the default moduli. */
+int dfs_int8_next_moduli(const dfs_crt_fast_stats *rec, unsigned long long outputs, int taken,
+                         int dflt, double bmod, int *native);
+
+/* The moduli at which an m x n x k int8 DGEMM takes as long as native FP64 on a device of this
+ * tuning (interpolated in the geometric mean size), 0 (never native) on FP64-starved parts. */
+double dfs_int8_breakeven(const dfs_oz_tuning *t, int fp64_starved, int64_t m, int64_t n,
+                          int64_t k);
+
+#endif

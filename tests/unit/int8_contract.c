@@ -1,0 +1,236 @@
+/* int8_contract.c — test_int8's tests of the int8 engine's contract (engines/oz/crt_check.h) on
+ * its CPU twin (dfs_oz_crt_gemm_host with fast = 1, the GPU's bits) and of its choice rule
+ * (engines/int8/rule.c):
+ *   fast_contract   every output, on every hostile data class (phi 0-8, erange, 1e+-300 mixed by
+ *                   columns with zero partners, products that underflow, subnormal results,
+ *                   GenDot sums up to condition 1e300, zero rows and columns, Inf/NaN), with
+ *                   13, 15 and 20 moduli and the default, all ops, alpha/beta: within native
+ *                   FP64's own bound of the exact value, gamma_{k+2} (|alpha| S + |beta c0|) +
+ *                   (k + 4) 2^-1074 (|alpha| + 1), S = sum |a b| (the MPFR reference's RN(c)
+ *                   and S in long double); special operands: the correctly rounded IEEE result.  The repair
+ *                   must have been needed on the wide classes and not on phi 0 with the default
+ *                   moduli.  Removing the check (dfs_crt_fast_ok always 1) fails it on phi 8,
+ *                   mixed and GenDot data.
+ *   choice_rule     dfs_int8_next_moduli and dfs_int8_breakeven on made-up counts. */
+#include "ozfamily_test.h"
+
+#include "../../engines/int8/rule.h"
+#include "../../engines/oz/crt.h"
+#include "../common/gen.h"
+
+enum { D_PHI0, D_PHI1, D_PHI2, D_PHI4, D_PHI6, D_PHI8, D_ERANGE, D_MIXED, D_UNDER, D_SUBN,
+       D_GENDOT, D_ZEROS, D_SPECIAL, D_COUNT };
+static const char *const dname[D_COUNT] = {"phi0",  "phi1",    "phi2",   "phi4",  "phi6",
+                                           "phi8",  "erange",  "mixed",  "under", "subnormal",
+                                           "gendot", "zerorows", "special"};
+
+/* gen_dot's running sum in long double (its rounding only shapes the data; the reference is
+ * MPFR's). */
+static void ld_add(void *ctx, double x, double y)
+{
+    *(long double *)ctx += (long double)x * y;
+}
+static double ld_rounded(void *ctx)
+{
+    return (double)*(long double *)ctx;
+}
+
+/* op(A) m x k (tight, column-major) and op(B) k x n of data class d. */
+static void make(rng *r, int d, int64_t m, int64_t n, int64_t k, double *A, double *B)
+{
+    static const double phis[] = {0, 1, 2, 4, 6, 8};
+    for (int64_t q = 0; q < k; q++)
+        for (int64_t i = 0; i < m; i++) {
+            double v;
+            switch (d) {
+            case D_ERANGE: v = gen_erange(r, 16); break;
+            case D_MIXED: v = gen_sign_rand(r, (1.0 + unif(r)) * (q % 8 == 0 ? 1e300 : 1e-300)); break;
+            case D_UNDER: v = gen_sign_rand(r, (1.0 + unif(r)) * 1e-160); break;
+            case D_SUBN: v = ldexp(gen_phi(r, 1), -1000); break;
+            case D_ZEROS: v = i % 3 == 0 ? 0.0 : gen_phi(r, 2); break;
+            case D_SPECIAL: v = below(r, 97) == 0 ? (below(r, 2) ? INFINITY : NAN) : gen_phi(r, 1); break;
+            default: v = d <= D_PHI8 ? gen_phi(r, phis[d]) : gen_phi(r, 1); break;
+            }
+            A[i + q * m] = v;
+        }
+    for (int64_t c = 0; c < n; c++)
+        for (int64_t q = 0; q < k; q++) {
+            double v;
+            switch (d) {
+            case D_ERANGE: v = gen_erange(r, 16); break;
+            /* zero on A's big columns for the even output columns: only tiny products there */
+            case D_MIXED: v = q % 8 == 0 && c % 2 == 0 ? 0.0 : gen_sign_rand(r, 1.0 + unif(r)); break;
+            case D_UNDER: v = gen_sign_rand(r, (1.0 + unif(r)) * 1e-160); break;
+            case D_SUBN: v = ldexp(gen_phi(r, 1), -40); break;
+            case D_ZEROS: v = c % 4 == 1 ? 0.0 : gen_phi(r, 2); break;
+            case D_SPECIAL: v = gen_phi(r, 1); break;
+            default: v = d <= D_PHI8 ? gen_phi(r, phis[d]) : gen_phi(r, 1); break;
+            }
+            B[q + c * k] = v;
+        }
+    if (d == D_GENDOT) /* row i of op(A) and column i of op(B): an ill-conditioned dot product */
+        for (int64_t i = 0; i < m && i < n && k >= 2; i++) {
+            double *x = malloc((size_t)k * sizeof *x), *y = malloc((size_t)k * sizeof *y);
+            long double s = 0;
+            const gen_exact_sum es = {ld_add, ld_rounded, &s};
+            gen_dot(r, (int)k, pow(10.0, 10 * (double)(i % 31)), x, y, &es);
+            for (int64_t q = 0; q < k; q++) {
+                A[i + q * m] = x[q];
+                B[q + i * k] = y[q];
+            }
+            free(x), free(y);
+        }
+}
+
+/* The contract's allowance for output (i, c): native's gamma_{k+2} (|alpha| S + |beta c0|) +
+ * (k + 4) 2^-1074 (|alpha| + 1), with the MPFR reference want = RN(c) standing in for c (|c -
+ * want| <= u |want| more). */
+static long double allowance(int64_t k, const double *a, int64_t sa, const double *b, int64_t sb,
+                             double alpha, double beta, double c0, double want)
+{
+    long double S = 0;
+    for (int64_t q = 0; q < k; q++)
+        S += fabsl((long double)a[q * sa] * b[q * sb]);
+    const long double u = 0x1p-53L, j = (long double)(k + 2);
+    const long double gamma = j * u / (1 - j * u);
+    return gamma * (fabsl((long double)alpha) * S * (1 + 0x1p-60L) + fabsl((long double)beta * c0)) +
+           (j + 2) * 0x1p-1074L * (fabsl((long double)alpha) + 1) +
+           u * fabsl((long double)want) * (1 + 0x1p-50L);
+}
+
+START_TEST(fast_contract)
+{
+    static const int64_t ks[] = {1, 2, 7, 64, 500, 3000};
+    static const int mods[] = {13, 15, 20, 0};
+    static const double alphas[] = {1.0, -0.75, 3.0}, betas[] = {0.0, 0.5, -1.0};
+    rng r = rng_seed(2611);
+    long outputs = 0, repaired_wide = 0, repaired_phi0 = 0, special = 0;
+    for (int d = 0; d < D_COUNT; d++)
+        for (int ik = 0; ik < 6; ik++)
+            for (int im = 0; im < 4; im++) {
+                const int64_t k = ks[ik], m = 5 + below(&r, 8), n = 4 + below(&r, 8);
+                const int ta = below(&r, 2), tb = below(&r, 2);
+                const double alpha = alphas[below(&r, 3)], beta = betas[below(&r, 3)];
+                const int N = mods[im] ? mods[im] : dfs_crt_int8_moduli(0, k);
+                double *A = malloc((size_t)(m * k) * sizeof *A), *B = malloc((size_t)(k * n) * sizeof *B);
+                double *C0 = malloc((size_t)(m * n) * sizeof *C0), *C = malloc((size_t)(m * n) * sizeof *C);
+                make(&r, d, m, n, k, A, B);
+                for (int64_t i = 0; i < m * n; i++)
+                    C0[i] = C[i] = gen_phi(&r, 2);
+                /* stored as the ops say: op(A) = A^T when ta (lda = k), op(B) = B^T when tb */
+                double *As = malloc((size_t)(m * k) * sizeof *As), *Bs = malloc((size_t)(k * n) * sizeof *Bs);
+                for (int64_t i = 0; i < m; i++)
+                    for (int64_t q = 0; q < k; q++)
+                        As[ta ? q + i * k : i + q * m] = A[i + q * m];
+                for (int64_t q = 0; q < k; q++)
+                    for (int64_t c = 0; c < n; c++)
+                        Bs[tb ? c + q * n : q + c * k] = B[q + c * k];
+                dfs_oz_stats st;
+                dfs_oz_crt_gemm_host(ta, tb, m, n, k, alpha, As, ta ? k : m, Bs, tb ? n : k, beta,
+                                     C, m, N, 1, &st);
+                if (d == D_PHI0 && !mods[im])
+                    repaired_phi0 += st.repaired;
+                else if (d >= D_PHI6 && d <= D_GENDOT)
+                    repaired_wide += st.repaired;
+                for (int64_t c = 0; c < n; c++)
+                    for (int64_t i = 0; i < m; i++) {
+                        const double got = C[i + c * m], c0 = C0[i + c * m];
+                        const double want = reference(k, A + i, m, B + c * k, 1, alpha, beta, c0);
+                        outputs++;
+                        if (!isfinite(want) || !isfinite(got)) { /* IEEE, computed exactly */
+                            special++;
+                            if (!same(got, want))
+                                ck_abort_msg("int8 contract %s: C(%lld,%lld) = %a, want %a",
+                                             dname[d], (long long)i, (long long)c, got, want);
+                            continue;
+                        }
+                        const long double tol =
+                            allowance(k, A + i, m, B + c * k, 1, alpha, beta, c0, want);
+                        if (!(fabsl((long double)got - want) <= tol))
+                            ck_abort_msg("int8 contract %s %c%c %lldx%lldx%lld, %d moduli, alpha "
+                                         "%g beta %g: C(%lld,%lld) = %a, RN(exact) %a, error "
+                                         "%La above native's bound %La",
+                                         dname[d], ta ? 'T' : 'N', tb ? 'T' : 'N', (long long)m,
+                                         (long long)n, (long long)k, N, alpha, beta,
+                                         (long long)i, (long long)c, got, want,
+                                         fabsl((long double)got - want), tol);
+                    }
+                free(A), free(B), free(C0), free(C), free(As), free(Bs);
+            }
+    printf("int8 contract: %ld outputs within native's bound (%ld special); repaired on wide "
+           "data %ld, on phi 0 with the default moduli %ld\n",
+           outputs, special, repaired_wide, repaired_phi0);
+    ck_assert_int_gt(repaired_wide, 100); /* the check and the repair were needed */
+    ck_assert_int_eq(repaired_phi0, 0);   /* and not on narrow data */
+    ck_assert_int_gt(special, 0);
+}
+END_TEST
+
+/* A record of `outputs` outputs: frac[n] of them need n moduli (n = 25: none suffices). */
+static dfs_crt_fast_stats record(unsigned long long outputs, const double *frac)
+{
+    dfs_crt_fast_stats s;
+    memset(&s, 0, sizeof s);
+    for (int n = 0; n < DFS_CRT_NEED_BINS && n <= DFS_CRT_MODULI + 1; n++)
+        s.need[n] = (unsigned long long)(frac[n] * (double)outputs);
+    return s;
+}
+
+START_TEST(choice_rule)
+{
+    const unsigned long long out = 1ull << 26; /* 8192 x 8192 */
+    double f[DFS_CRT_NEED_BINS] = {0};
+    int native;
+    /* narrow data: everything passes with 13; two fewer a call from 15 */
+    f[13] = 1.0;
+    dfs_crt_fast_stats s = record(out, f);
+    ck_assert_int_eq(dfs_int8_next_moduli(&s, out, 15, 15, 18.0, &native), 13);
+    ck_assert_int_eq(native, 0);
+    ck_assert_int_eq(dfs_int8_next_moduli(&s, out, 17, 15, 18.0, &native), 15);
+    /* a few outputs (below 2^-16 of them) need more: ignored (the repair takes them) */
+    f[13] = 1.0 - 0x1p-18;
+    f[20] = 0x1p-18;
+    s = record(out, f);
+    ck_assert_int_eq(dfs_int8_next_moduli(&s, out, 15, 15, 18.0, &native), 13);
+    /* 1% need 18: 18 moduli; slower than native at n = 8192 (break-even 18), faster at 16384 */
+    f[13] = 0.99;
+    f[20] = 0;
+    f[18] = 0.01;
+    s = record(out, f);
+    ck_assert_int_eq(dfs_int8_next_moduli(&s, out, 15, 15, 18.0, &native), 18);
+    ck_assert_int_eq(native, 1);
+    ck_assert_int_eq(dfs_int8_next_moduli(&s, out, 15, 15, 23.0, &native), 18);
+    ck_assert_int_eq(native, 0);
+    /* a tenth need more than 24: the repair would cost more than native, but FP64-starved
+     * parts (bmod 0) never go native */
+    f[18] = 0;
+    f[13] = 0.9;
+    f[DFS_CRT_MODULI + 1] = 0.1;
+    s = record(out, f);
+    ck_assert_int_eq(dfs_int8_next_moduli(&s, out, 15, 15, 23.0, &native), DFS_CRT_MODULI);
+    ck_assert_int_eq(native, 1);
+    dfs_int8_next_moduli(&s, out, 15, 15, 0.0, &native);
+    ck_assert_int_eq(native, 0);
+    /* small products, where 15 moduli are already slower than native: stay unless the data
+     * ask for more than the default */
+    f[DFS_CRT_MODULI + 1] = 0;
+    f[13] = 1.0;
+    s = record(out, f);
+    dfs_int8_next_moduli(&s, out, 15, 15, 10.0, &native);
+    ck_assert_int_eq(native, 0);
+    /* the break-even moduli: the table's points, interpolated between, 0 when starved */
+    const dfs_oz_tuning *t = dfs_oz_tuning_of(9, 0);
+    ck_assert(fabs(dfs_int8_breakeven(t, 0, 8192, 8192, 8192) - 18.0) < 1e-9);
+    ck_assert(fabs(dfs_int8_breakeven(t, 0, 16384, 16384, 16384) - 23.0) < 1e-9);
+    const double mid = dfs_int8_breakeven(t, 0, 12288, 12288, 12288);
+    ck_assert(mid > 18.0 && mid < 23.0);
+    ck_assert(fabs(dfs_int8_breakeven(t, 0, 1024, 1024, 1024) - 15.0) < 1e-9);
+    ck_assert(dfs_int8_breakeven(t, 1, 8192, 8192, 8192) == 0.0);
+}
+END_TEST
+
+void int8_contract_tests(TCase *t)
+{
+    tcase_add_test(t, fast_contract);
+    tcase_add_test(t, choice_rule);
+}
