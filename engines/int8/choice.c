@@ -18,7 +18,7 @@ typedef struct {
     int moduli;                          /* the last call's (0: none yet) */
     unsigned long long seq, decided_seq; /* the last call's number; the record last read */
     int native_left, backoff;            /* calls still to run natively; the next pause */
-    int native;                          /* the last decision */
+    int confirmed; /* the last counts that landed chose int8 */
     volatile dfs_crt_fast_stats *rec;
     unsigned long long age;
 } slot;
@@ -78,8 +78,15 @@ void dfs_int8_choose(const dfs_ctx *x, const dfs_gemm_call *c, int option_moduli
         out->native = 1;
     } else {
         int moduli = s->moduli ? s->moduli : dfs_crt_int8_moduli(0, k);
-        /* the last call's counters, once they have landed */
-        if (s->rec && s->seq && s->rec->seq == s->seq && s->decided_seq != s->seq) {
+        const int landed = s->rec && s->seq && s->rec->seq == s->seq;
+        const int trial_pending = s->rec && s->seq && !landed && !s->confirmed;
+        if (trial_pending) {
+            /* a trial of int8 on this shape (the first call, or the one after a pause) is still
+             * running: its counts decide; until they land the calls run natively, which is
+             * never wrong, instead of repeating a trial that may repair most outputs */
+            out->native = 1;
+        } else if (landed && s->decided_seq != s->seq) {
+            /* the last call's counters */
             dfs_crt_fast_stats r;
             memcpy(&r, (const void *)s->rec, sizeof r);
             int native;
@@ -97,6 +104,7 @@ void dfs_int8_choose(const dfs_ctx *x, const dfs_gemm_call *c, int option_moduli
                         "outputs repaired in FP64 (%llu tiles); next: %s%d moduli",
                         (long long)c->m, (long long)c->n, (long long)c->k, s->moduli, r.failed,
                         outputs, r.tiles, native ? "native, then " : "", moduli);
+            s->confirmed = !native;
             if (native) {
                 s->native_left = s->backoff - 1;
                 s->backoff = s->backoff * 2 > DFS_INT8_BACKOFF_MAX ? DFS_INT8_BACKOFF_MAX
@@ -106,8 +114,9 @@ void dfs_int8_choose(const dfs_ctx *x, const dfs_gemm_call *c, int option_moduli
                 s->backoff = DFS_INT8_BACKOFF_FIRST;
             }
         }
-        s->moduli = moduli;
-        out->moduli = moduli;
+        if (!trial_pending)
+            s->moduli = moduli;
+        out->moduli = out->native ? 0 : moduli;
     }
     if (!out->native)
         s->seq = out->seq;

@@ -1,7 +1,10 @@
 /* choice.h — the moduli an int8 DGEMM takes, or native, chosen from what earlier calls of the
  * same shape on the same device counted (choice.c).  No host synchronisation: a call's counters
  * (dfs_crt_fast_stats) come back asynchronously into pinned memory, and a later call reads them
- * once they have landed.  The choice changes only speed: every output meets the contract
+ * once they have landed.  A shape's first call, and the first after a pause of native calls, is
+ * a trial: until its counters land, the calls of that shape run natively (a trial on wide data
+ * may repair most outputs; a second trial before the first is known would only repeat it).  The
+ * choice changes only speed: every output meets the contract
  * whatever it is (the check and the repair, ../oz/crt_check.h). */
 #ifndef DFS_INT8_CHOICE_H
 #define DFS_INT8_CHOICE_H

@@ -51,8 +51,23 @@ DFS_HD double dfs_crt_fast_bound(int bA, int bB, int rA, int rB, double nA, doub
  * norms, and the right side k u S- + uf, with uf = k 2^-1074 2^-(tauA + tauB) the allowance for
  * underflow (+Inf when that exceeds binary64). */
 typedef struct {
-    double nA, nB, rhs;
+    double nA, nB, rhs, goal;
 } dfs_crt_check;
+
+/* The accuracy goal the moduli are chosen for (dfs_crt_fast_need), g u S- with g =
+ * 2^(floor(log2 k / 2) - 1), at least 1: the bound E sums k errors of either sign, and on data of
+ * random signs the error itself is about sqrt(k) times smaller than E, so E <= g u S keeps the
+ * measured error near u S, native FP64's own on such data (about 2.5 u S, H200, 2026-11-26),
+ * where E <= k u S alone (the contract, which the repair enforces) would leave it sqrt(k) times
+ * larger. */
+DFS_HD double dfs_crt_goal_terms(int64_t k)
+{
+    int l = 0;
+    while (l < 62 && ((int64_t)1 << (l + 1)) <= k)
+        l++; /* floor(log2 k) */
+    const int e = l / 2 - 1;
+    return e > 0 ? (double)((int64_t)1 << e) : 1.0;
+}
 
 /* k 2^(-1074 - t) as binary64 (t = tauA + tauB), 0 below its range, +Inf above. */
 DFS_HD double dfs_crt_underflow_units(int64_t k, int t)
@@ -82,36 +97,44 @@ DFS_HD dfs_crt_check dfs_crt_check_init(int64_t k, int t, double nA, double nB, 
     const double ss = dfs_d_sub(dfs_d_mul(sabs, 1.0 - 0x1p-50), ecur);
     const double slow = sm > ss ? sm : ss;
     /* k u S- rounded down (one rounding of a product of two numbers, less 2^-50 of it) */
-    c.rhs = dfs_d_add(dfs_d_mul(dfs_d_mul((double)k * 0x1p-53, slow), 1.0 - 0x1p-50),
-                      dfs_crt_underflow_units(k, t));
+    const double uf = dfs_crt_underflow_units(k, t);
+    c.rhs = dfs_d_add(dfs_d_mul(dfs_d_mul((double)k * 0x1p-53, slow), 1.0 - 0x1p-50), uf);
+    c.goal = dfs_d_add(dfs_d_mul(dfs_d_mul(dfs_crt_goal_terms(k) * 0x1p-53, slow), 1.0 - 0x1p-50),
+                       uf);
     return c;
 }
 
 /* Whether the output's product, computed with bA and bB bits, meets the contract: its error
  * bound (with 2^-50 of it to spare for the roundings' second-order terms) within k u of the
  * lower bound of S, or within the underflow allowance. */
-DFS_HD int dfs_crt_fast_ok(const dfs_crt_check *c, int bA, int bB)
+DFS_HD int dfs_crt_fast_within(const dfs_crt_check *c, int bA, int bB, double rhs)
 {
     if (bA <= 0 || bB <= 0)
         return 0;
     const double e = dfs_crt_fast_bound(bA, bB, dfs_crt_rounds(1, bA), dfs_crt_rounds(1, bB),
                                         c->nA, c->nB);
-    return dfs_d_mul(e, 1.0 + 0x1p-50) <= c->rhs;
+    return dfs_d_mul(e, 1.0 + 0x1p-50) <= rhs;
+}
+DFS_HD int dfs_crt_fast_ok(const dfs_crt_check *c, int bA, int bB)
+{
+    return dfs_crt_fast_within(c, bA, bB, c->rhs);
 }
 
-/* The fewest moduli (from lo to DFS_CRT_MODULI) with which the output would pass, the rows'
- * bits taken as dfs_crt_row_bits gives them for that many (sA, sB: their sums of squares), or
- * DFS_CRT_MODULI + 1 when none would: for the next call's choice (the engine's feedback). */
+/* The fewest moduli (from lo to DFS_CRT_MODULI) with which the output's bound would meet the
+ * goal (dfs_crt_goal_terms; it implies the contract), the rows' bits taken as dfs_crt_row_bits
+ * gives them for that many (sA, sB: their sums of squares), or DFS_CRT_MODULI + 1 when none
+ * would: for the next call's choice (the engine's feedback). */
 DFS_HD int dfs_crt_fast_need(const dfs_crt_check *c, double sA, double sB, int64_t k, int lo)
 {
     const int nmax = DFS_CRT_MODULI;
-    if (!dfs_crt_fast_ok(c, dfs_crt_row_bits(dfs_crt_bits(nmax), sA, k),
-                         dfs_crt_row_bits(dfs_crt_bits(nmax), sB, k)))
+    if (!dfs_crt_fast_within(c, dfs_crt_row_bits(dfs_crt_bits(nmax), sA, k),
+                             dfs_crt_row_bits(dfs_crt_bits(nmax), sB, k), c->goal))
         return nmax + 1;
     int a = lo < 2 ? 2 : lo, b = nmax; /* passes at b; find the least */
     while (a < b) {
         const int mid = (a + b) / 2, L = dfs_crt_bits(mid);
-        if (dfs_crt_fast_ok(c, dfs_crt_row_bits(L, sA, k), dfs_crt_row_bits(L, sB, k)))
+        if (dfs_crt_fast_within(c, dfs_crt_row_bits(L, sA, k), dfs_crt_row_bits(L, sB, k),
+                                c->goal))
             b = mid;
         else
             a = mid + 1;
