@@ -59,9 +59,11 @@ int dfs_int8_next_moduli(const dfs_crt_fast_stats *rec, unsigned long long outpu
     if (bmod > 0) {
         const double f = outputs ? (double)fails[pick] / (double)outputs : 0.0;
         const double repair = f * DFS_INT8_REPAIR_COST < 4.0 ? f * DFS_INT8_REPAIR_COST : 4.0;
-        const double cost = (pick + 1) / bmod + repair;
+        /* time over native's: n moduli and the magnitude plane, n + 1 int8 GEMMs, against the
+         * bmod + 1 that take as long as native */
+        const double cost = (pick + 1) / (bmod + 1) + repair;
         /* native when slower than native and than the default configuration */
-        if (cost >= 1.0 && cost > (dflt + 1) / bmod)
+        if (cost >= 1.0 && cost > (dflt + 1) / (bmod + 1))
             *native = 1;
     }
     return pick;

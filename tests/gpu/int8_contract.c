@@ -12,8 +12,9 @@
  *   - every checked output within the bound of RN(exact) (reprohost.h) plus u |RN(exact)|;
  *   - phi 0 and 1: the engine stays on int8 (some output differs from real cuBLAS's) — narrow
  *     data must not send it native;
- *   - phi 8 and mixed at the larger shape: by the last call it runs natively (the result is
- *     real cuBLAS's bit for bit), as the counts say native is faster there;
+ *   - phi 8 and mixed at the larger shape: most calls (3 of 5) run natively (the result is
+ *     real cuBLAS's bit for bit), as the counts say native is faster there (a trial of int8
+ *     between pauses, and the slots carry over from the class before);
  * and the info log (EXBLAS_LOG=info) says what was repaired and chosen: printed.
  * Exit 0: passed; 1: an output outside the bound, or a wrong path; 77: no GPU. */
 #include "common.h"
@@ -85,7 +86,7 @@ static void run_class(cublasHandle_t h, int d, int64_t m, int64_t n, int64_t k, 
     gt_h2d(dAt, At, (size_t)(m * k) * 8);
     gt_h2d(dB, B, (size_t)(k * n) * 8);
     static const double alphas[] = {1.0, 1.0, -0.5, 1.0, 2.0}, betas[] = {0.0, 0.0, 0.75, 0.0, -1.0};
-    int differs_from_native = 0, last_native = 0;
+    int differs_from_native = 0, native_calls = 0;
     for (int call = 0; call < 5; call++) {
         const int t = call % 2; /* NN, then TN on A stored transposed */
         const double alpha = alphas[call], beta = betas[call];
@@ -106,7 +107,7 @@ static void run_class(cublasHandle_t h, int d, int64_t m, int64_t n, int64_t k, 
         }
         const int native = !memcmp(got, real, (size_t)(m * n) * 8);
         differs_from_native |= !native;
-        last_native = native;
+        native_calls += native;
         uint64_t seed = 99 + (uint64_t)call;
         const int64_t count = sampled ? 4096 : m * n;
         long bad = 0;
@@ -133,8 +134,9 @@ static void run_class(cublasHandle_t h, int d, int64_t m, int64_t n, int64_t k, 
     gt_case("%s %lldx%lldx%lld: the path", dname[d], (long long)m, (long long)n, (long long)k);
     if ((d == D_PHI0 || d == D_PHI1) && !differs_from_native)
         gt_fail("narrow data: every call gave native's bits (the engine turned native)");
-    if (sampled && (d == D_PHI8 || d == D_MIXED) && !last_native)
-        gt_fail("wide data: the fifth call still ran on int8 (native is faster there)");
+    if (sampled && (d == D_PHI8 || d == D_MIXED) && native_calls < 3)
+        gt_fail("wide data: %d of 5 calls ran natively (native is faster there; a trial of int8 "
+                "now and then, most calls native)", native_calls);
     cudaFree(dA), cudaFree(dAt), cudaFree(dB), cudaFree(dC);
     free(A), free(At), free(B), free(C0), free(got), free(real);
 }

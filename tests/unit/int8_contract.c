@@ -220,11 +220,12 @@ START_TEST(choice_rule)
     ck_assert_int_eq(native, 0);
     /* the break-even moduli: the table's points, interpolated between, 0 when starved */
     const dfs_oz_tuning *t = dfs_oz_tuning_of(9, 0);
-    ck_assert(fabs(dfs_int8_breakeven(t, 0, 8192, 8192, 8192) - 18.0) < 1e-9);
-    ck_assert(fabs(dfs_int8_breakeven(t, 0, 16384, 16384, 16384) - 23.0) < 1e-9);
+    ck_assert(fabs(dfs_int8_breakeven(t, 0, 8192, 8192, 8192) - t->breakeven_moduli[2]) < 1e-9);
+    ck_assert(fabs(dfs_int8_breakeven(t, 0, 16384, 16384, 16384) - t->breakeven_moduli[3]) <
+              1e-9);
     const double mid = dfs_int8_breakeven(t, 0, 12288, 12288, 12288);
-    ck_assert(mid > 18.0 && mid < 23.0);
-    ck_assert(fabs(dfs_int8_breakeven(t, 0, 1024, 1024, 1024) - 15.0) < 1e-9);
+    ck_assert(mid > t->breakeven_moduli[2] && mid < t->breakeven_moduli[3]);
+    ck_assert(fabs(dfs_int8_breakeven(t, 0, 1024, 1024, 1024) - t->breakeven_moduli[0]) < 1e-9);
     ck_assert(dfs_int8_breakeven(t, 1, 8192, 8192, 8192) == 0.0);
 }
 END_TEST
