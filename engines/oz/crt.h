@@ -505,16 +505,17 @@ DFS_HD void dfs_crt_reconstruct_limbs(const dfs_crt_table *t, const int n, const
     x->w[2] = o[4] | (uint64_t)o[5] << 32;
 }
 
-/* stride * n < 2^32 (the GPU's blocks of C keep it, crt_gemm.c).  nfix: 0, or t->n when it is
- * at most 16, as a constant where inlined (the GPU's fast kernels for 14, 15 and 16 moduli:
- * straight code, fewer registers). */
+/* stride * n < 2^32 (the GPU's blocks of C keep it, crt_gemm.c).  nfix: 0, or t->n as a
+ * constant where inlined (the GPU's fast kernels for 13 to 16 moduli: straight code, fewer
+ * registers). */
 DFS_HD void dfs_crt_reconstruct(const dfs_crt_table *t, const int32_t *c, uint32_t stride,
                                 dfs_oz_i192 *x, const int nfix)
 {
     /* the limbs of M and the most moduli as constants in each copy: M < 2^128 for up to 16
      * moduli, 2^160 for up to 20 */
-    if (nfix)
-        dfs_crt_reconstruct_limbs(t, nfix, c, stride, x, 4, nfix);
+    if (nfix) /* the limbs M needs for nfix moduli, as below */
+        dfs_crt_reconstruct_limbs(t, nfix, c, stride, x, nfix <= 16 ? 4 : nfix <= 20 ? 5 : 6,
+                                  nfix);
     else if (t->limbs <= 4)
         dfs_crt_reconstruct_limbs(t, t->n, c, stride, x, 4, 16);
     else if (t->limbs == 5)
