@@ -4,9 +4,17 @@
  * CUDA library itself and works with any program, GPU or not.
  *
  * Usage:
- *   exblas-run [--shim PATH] [--modes M1,M2,...] [--mode M]... [--repeat R] [--csv] [--] PROG ARGS...
+ *   exblas-run [--shim PATH] [--modes M1,M2,...] [--mode M]... [--repeat R] [--csv]
+ *              [--dlsym auto|on|off] [--xla auto|on|off] [--] PROG ARGS...
  *     --shim PATH   the libdfshim.so to preload (default ../shim/libdfshim.so next to this
  *                   executable, i.e. the build tree; else the installed one)
+ *     --dlsym W     also preload the dlsym companion, libdfshim-dlsym.so next to the shim, in
+ *                   front of it (for programs that look cuBLAS up with dlsym: XLA/JAX,
+ *                   TensorFlow): on, off, or auto (default: on for Python programs, i.e. PROG
+ *                   is a python interpreter or a script whose #! line names one)
+ *     --xla W       append --xla_gpu_enable_triton_gemm=false to XLA_FLAGS (else XLA's own
+ *                   Triton GEMMs take JAX's FP64 products past cuBLAS), unless XLA_FLAGS
+ *                   already sets that flag: on, off, or auto (default: as --dlsym's auto)
  *     --modes LIST  comma-separated modes (default native,auto)
  *     --mode M      one mode, taken whole (for modes with options, NAME:key=v,key=v); repeatable,
  *                   and adds to --modes
@@ -15,7 +23,8 @@
  *                   routine/engine: mode,run,wall_s,exit,signal,summary,routine,engine,calls,
  *                   declined,timed,gpu_ms  (summary: ok, none = no intercepted calls, missing =
  *                   no summary written: the shim was not loaded or the program did not exit)
- *   Each run gets LD_PRELOAD=<shim>[:<existing LD_PRELOAD>], EXBLAS_MODE=<mode>, EXBLAS_TIMING=1
+ *   Each run gets LD_PRELOAD=[<companion>:]<shim>[:<existing LD_PRELOAD>], EXBLAS_MODE=<mode>,
+ *   EXBLAS_TIMING=1
  *   and EXBLAS_SUMMARY=<a temporary file, removed after the run>; the rest of the environment,
  *   stdin, stdout and stderr are the program's.  Wall time is CLOCK_MONOTONIC from fork to exit.
  *   "gpu_ms" sums the GPU time of the calls the shim could time ("timed" of "calls"; calls still
@@ -25,9 +34,12 @@
  *   exblas-run -- ./build/tools/dgemm-demo
  *   exblas-run --modes native,auto --repeat 3 --csv -- ./my_solver input.dat > runs.csv
  *
+ * A program that cannot be found or executed: one line on stderr, exit 127, nothing run.  The
+ * summary's medians and speed-ups count only the runs that exited 0; a mode without one shows
+ * "failed", and no speed-up is computed against or for it.
  * Exit status: 0 when every run exited 0; otherwise that of the last run that did not (128 + N
- * for a run killed by signal N; 127: the program could not be executed); 2 usage or setup error
- * (no shim, no temporary file).  SIGINT/SIGQUIT go to the program; a run killed by SIGINT, or a
+ * for a run killed by signal N); 127: the program cannot be executed; 2 usage or setup error
+ * (no shim, no companion with --dlsym on, no temporary file).  SIGINT/SIGQUIT go to the program; a run killed by SIGINT, or a
  * SIGTERM/SIGHUP to exblas-run (passed on to the program), stops the remaining runs; the
  * table of the runs done is still printed. */
 #include "common.h"
@@ -38,6 +50,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -68,11 +81,14 @@ static volatile sig_atomic_t stop_signal, child_pid;
 static void usage(FILE *f)
 {
     fputs("usage: exblas-run [--shim PATH] [--modes M1,M2,...] [--mode M]... [--repeat R] [--csv]\n"
-          "                  [--] PROG ARGS...\n"
+          "                  [--dlsym auto|on|off] [--xla auto|on|off] [--] PROG ARGS...\n"
           "Runs PROG once per mode (R times each; default modes native,auto) with libdfshim.so\n"
           "preloaded, EXBLAS_MODE=<mode>, EXBLAS_TIMING=1 and EXBLAS_SUMMARY=<temp file>, then\n"
           "prints wall time, exit status and the shim's calls / declined / timed / GPU ms per\n"
-          "routine and engine.  --shim defaults to ../shim/libdfshim.so next to this executable.\n",
+          "routine and engine.  --shim defaults to ../shim/libdfshim.so next to this executable.\n"
+          "--dlsym: also preload libdfshim-dlsym.so (programs that look cuBLAS up with dlsym,\n"
+          "such as JAX); --xla: add --xla_gpu_enable_triton_gemm=false to XLA_FLAGS; auto (the\n"
+          "default of both): on for Python programs, off for others.  Any LD_PRELOAD is kept.\n",
           f);
 }
 
@@ -150,7 +166,12 @@ static void read_summary(const char *path, run_result *r)
 
 /* ---------- one run ---------- */
 
-static void run_once(const char *shim, const char *mode, char **cmd, run_result *r)
+typedef struct {
+    const char *preload; /* [companion:]shim, the caller's LD_PRELOAD after it */
+    const char *xla_flags; /* XLA_FLAGS for the runs, or NULL: unchanged */
+} launch;
+
+static void run_once(const launch *L, const char *mode, char **cmd, run_result *r)
 {
     const char *tmpdir = getenv("TMPDIR");
     char tmp[PATH_MAX];
@@ -166,15 +187,6 @@ static void run_once(const char *shim, const char *mode, char **cmd, run_result 
     }
     close(fd);
 
-    const char *old = getenv("LD_PRELOAD");
-    size_t need = strlen(shim) + (old ? strlen(old) : 0) + 2;
-    char *preload = malloc(need);
-    if (!preload) {
-        unlink(tmp);
-        exit(2);
-    }
-    snprintf(preload, need, "%s%s%s", shim, old && *old ? ":" : "", old ? old : "");
-
     fflush(NULL);
     struct sigaction ign = {.sa_handler = SIG_IGN}, old_int, old_quit;
     sigemptyset(&ign.sa_mask);
@@ -187,7 +199,9 @@ static void run_once(const char *shim, const char *mode, char **cmd, run_result 
         sigaction(SIGQUIT, &old_quit, NULL);
         signal(SIGTERM, SIG_DFL);
         signal(SIGHUP, SIG_DFL);
-        setenv("LD_PRELOAD", preload, 1);
+        setenv("LD_PRELOAD", L->preload, 1);
+        if (L->xla_flags)
+            setenv("XLA_FLAGS", L->xla_flags, 1);
         setenv("EXBLAS_MODE", mode, 1);
         setenv("EXBLAS_TIMING", "1", 1);
         setenv("EXBLAS_SUMMARY", tmp, 1);
@@ -213,7 +227,70 @@ static void run_once(const char *shim, const char *mode, char **cmd, run_result 
     r->status = status;
     read_summary(tmp, r);
     unlink(tmp);
-    free(preload);
+}
+
+/* ---------- what to launch ---------- */
+
+/* Whether PROG can be run as execvp would find it: *path gets its path.  0: yes; else errno. */
+static int find_program(const char *prog, char *path, size_t len)
+{
+    struct stat st;
+    if (strchr(prog, '/')) {
+        snprintf(path, len, "%s", prog);
+        if (access(path, X_OK))
+            return errno;
+        return !stat(path, &st) && S_ISREG(st.st_mode) ? 0 : EACCES;
+    }
+    const char *p = getenv("PATH");
+    if (!p || !*p)
+        p = "/usr/local/bin:/usr/bin:/bin";
+    int err = ENOENT;
+    while (*p) {
+        const char *colon = strchr(p, ':');
+        const size_t n = colon ? (size_t)(colon - p) : strlen(p);
+        snprintf(path, len, "%.*s%s%s", (int)n, p, n ? "/" : "", prog);
+        if (!access(path, X_OK)) {
+            if (!stat(path, &st) && S_ISREG(st.st_mode))
+                return 0;
+            err = EACCES;
+        } else if (errno != ENOENT && errno != ENOTDIR) {
+            err = errno;
+        }
+        p += n + (colon != NULL);
+    }
+    return err;
+}
+
+/* Whether the program at path is Python: a python interpreter, or a script whose #! line names
+ * one (directly or through env). */
+static int is_python(const char *path)
+{
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    if (!strncmp(base, "python", 6))
+        return 1;
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 0;
+    char line[256] = "";
+    const int ok = fgets(line, sizeof line, f) != NULL;
+    fclose(f);
+    if (!ok || strncmp(line, "#!", 2))
+        return 0;
+    line[strcspn(line, "\n")] = '\0';
+    for (char *save = NULL, *tok = strtok_r(line + 2, " \t", &save); tok;
+         tok = strtok_r(NULL, " \t", &save)) {
+        const char *b = strrchr(tok, '/');
+        if (!strncmp(b ? b + 1 : tok, "python", 6))
+            return 1;
+    }
+    return 0;
+}
+
+/* auto, on, off -> -1, 1, 0; else -2 */
+static int tristate(const char *v)
+{
+    return !strcmp(v, "auto") ? -1 : !strcmp(v, "on") ? 1 : !strcmp(v, "off") ? 0 : -2;
 }
 
 /* ---------- output ---------- */
@@ -265,20 +342,28 @@ static void print_table(char **modes, int nmodes, const run_result *runs, int nr
     if (nmodes < 2 && nruns < 2)
         return;
     /* median over the runs of each mode, and the speed relative to the first mode */
-    printf("\nsummary (median over runs; speedup = wall time of %s / wall time)\n", modes[0]);
+    printf("\nsummary (median over the runs that exited 0; speedup = wall time of %s / wall "
+           "time)\n", modes[0]);
     printf("  %-24s %5s %10s %14s %8s\n", "mode", "runs", "wall_s", "gpu_ms", "speedup");
     double first = 0, *wall = malloc(2 * (size_t)nruns * sizeof *wall), *gpu = wall + nruns;
     if (!wall)
         return;
     for (int m = 0; m < nmodes; m++) {
-        int k = 0;
+        int k = 0, tried = 0;
         for (int i = 0; i < nruns; i++)
             if (runs[i].mode == m) {
+                tried++;
+                if (!WIFEXITED(runs[i].status) || WEXITSTATUS(runs[i].status))
+                    continue; /* failed: no time of it counts */
                 wall[k] = runs[i].wall_s;
                 gpu[k++] = total_gpu_ms(&runs[i]);
             }
-        if (!k)
+        if (!tried)
             continue;
+        if (!k) {
+            printf("  %-24s %5d %10s %14s %8s\n", modes[m], 0, "failed", "-", "-");
+            continue;
+        }
         double w = dfs_median(wall, k), g = dfs_median(gpu, k);
         if (m == 0)
             first = w;
@@ -333,7 +418,7 @@ int main(int argc, char **argv)
 {
     const char *shim_arg = NULL;
     char *modes[MAX_MODES];
-    int nmodes = 0, repeat = 1, csv = 0, i = 1;
+    int nmodes = 0, repeat = 1, csv = 0, i = 1, want_dlsym = -1, want_xla = -1;
     for (; i < argc; i++) {
         const char *a = argv[i];
         int more = i + 1 < argc;
@@ -361,6 +446,13 @@ int main(int argc, char **argv)
             repeat = (int)v;
         } else if (!strcmp(a, "--csv")) {
             csv = 1;
+        } else if ((!strcmp(a, "--dlsym") || !strcmp(a, "--xla")) && more) {
+            const int v = tristate(argv[++i]);
+            if (v == -2) {
+                fprintf(stderr, "exblas-run: %s wants auto, on or off, not %s\n", a, argv[i]);
+                return 2;
+            }
+            *(a[2] == 'd' ? &want_dlsym : &want_xla) = v;
         } else if (a[0] == '-') {
             fprintf(stderr, "exblas-run: unknown option %s\n", a);
             usage(stderr);
@@ -374,6 +466,13 @@ int main(int argc, char **argv)
         return 2;
     }
     char **cmd = argv + i;
+    char prog[PATH_MAX + 256];
+    const int perr = find_program(cmd[0], prog, sizeof prog);
+    if (perr) {
+        fprintf(stderr, "exblas-run: %s: %s\n", cmd[0],
+                perr == ENOENT && !strchr(cmd[0], '/') ? "command not found" : strerror(perr));
+        return 127;
+    }
     if (!nmodes) {
         static char native[] = "native", autom[] = "auto";
         modes[nmodes++] = native;
@@ -394,6 +493,45 @@ int main(int argc, char **argv)
         fprintf(stderr, "exblas-run: %s: LD_PRELOAD cannot name a path with ':' or ' '\n", shim);
         return 2;
     }
+    /* the companion and XLA's flag: for Python programs unless told */
+    const int python = is_python(prog);
+    const int dlsym_on = want_dlsym == -1 ? python : want_dlsym;
+    const int xla_on = want_xla == -1 ? python : want_xla;
+    char companion[PATH_MAX + 32] = "";
+    if (dlsym_on) {
+        snprintf(companion, sizeof companion, "%s", shim);
+        char *slash = strrchr(companion, '/');
+        snprintf(slash + 1, sizeof companion - (size_t)(slash + 1 - companion),
+                 "libdfshim-dlsym.so");
+        if (access(companion, R_OK)) {
+            if (want_dlsym == 1) {
+                fprintf(stderr, "exblas-run: no %s (the dlsym companion is built on x86-64 "
+                                "only)\n", companion);
+                return 2;
+            }
+            companion[0] = '\0'; /* auto: go without it */
+        }
+    }
+    const char *old = getenv("LD_PRELOAD");
+    const size_t plen = strlen(companion) + strlen(shim) + (old ? strlen(old) : 0) + 3;
+    char *preload = malloc(plen);
+    if (!preload)
+        return 2;
+    snprintf(preload, plen, "%s%s%s%s%s", companion, companion[0] ? ":" : "", shim,
+             old && *old ? ":" : "", old ? old : "");
+    static const char triton[] = "--xla_gpu_enable_triton_gemm=false";
+    const char *xold = getenv("XLA_FLAGS");
+    char *xla = NULL;
+    if (xla_on && !(xold && strstr(xold, "xla_gpu_enable_triton_gemm"))) {
+        const size_t xlen = sizeof triton + (xold ? strlen(xold) + 1 : 0);
+        xla = malloc(xlen);
+        if (!xla)
+            return 2;
+        snprintf(xla, xlen, "%s%s%s", xold && *xold ? xold : "", xold && *xold ? " " : "",
+                 triton);
+    }
+    const launch L = {preload, xla};
+
     static const char *const overrides[] = {"EXBLAS_MODE_DGEMM", "EXBLAS_MODE_DGEMV",
                                             "EXBLAS_MODE_DDOT"};
     for (size_t k = 0; k < sizeof overrides / sizeof overrides[0]; k++) {
@@ -417,7 +555,7 @@ int main(int argc, char **argv)
             run_result *res = &runs[done++];
             res->mode = m;
             res->rep = r;
-            run_once(shim, modes[m], cmd, res);
+            run_once(&L, modes[m], cmd, res);
             int st = res->status;
             if (WIFEXITED(st) && WEXITSTATUS(st))
                 rc = WEXITSTATUS(st);
@@ -435,7 +573,9 @@ int main(int argc, char **argv)
         printf("\nexblas-run: %s", cmd[0]);
         for (char **p = cmd + 1; *p; p++)
             printf(" %s", *p);
-        printf("\nshim: %s\n", shim);
+        printf("\npreload: %s\n", preload);
+        if (xla)
+            printf("XLA_FLAGS: %s\n", xla);
         print_table(modes, nmodes, runs, done);
     }
     if (stop_signal && stop_signal != SIGINT)
@@ -444,6 +584,8 @@ int main(int argc, char **argv)
     else if (stop_signal)
         fprintf(stderr, "exblas-run: interrupted after %d of %d runs\n", done, total);
     free(runs);
+    free(preload);
+    free(xla);
     if (stop_signal && !rc)
         rc = 128 + stop_signal;
     return rc;

@@ -79,7 +79,7 @@ fi
 # The installed exblas-run runs a program under the shim that dfshim.pc names.
 shim=$(pcd --variable=preload dfshim)
 out=$("$P/bin/exblas-run" --shim "$shim" --modes native -- /bin/true 2>&1)
-grep -qxF "shim: $shim" <<<"$out" && grep -q 'exit 0' <<<"$out" ||
+grep -qxF "preload: $shim" <<<"$out" && grep -q 'exit 0' <<<"$out" ||
     bad "installed exblas-run with the installed shim:
 $out"
 
