@@ -152,6 +152,16 @@ void dfs_scratch_release(dfs_scratch *s)
     s->pending = 0;
 }
 
+void *dfs_pinned_zeroed(size_t bytes)
+{
+    void *p = NULL;
+    if (!DFS_DRV(cuMemHostAlloc) ||
+        DFS_DRV(cuMemHostAlloc)(&p, bytes, CU_MEMHOSTALLOC_PORTABLE) != CUDA_SUCCESS)
+        return NULL;
+    memset(p, 0, bytes);
+    return p;
+}
+
 int dfs_sm_count(int device)
 {
     int n = 0;

@@ -63,6 +63,11 @@ void dfs_device_cc(int device, int *major, int *minor);
  * asked): grids of dfs_sm_count x this fill the GPU in exactly one wave. */
 int dfs_blocks_per_sm(CUfunction f, int threads);
 
+/* Zeroed page-locked host memory of `bytes` the device can copy into (portable across contexts),
+ * for counters a stream copies back asynchronously; NULL if it cannot be had.  Never freed by
+ * its users: they keep it for the process's life. */
+void *dfs_pinned_zeroed(size_t bytes);
+
 /* Copies a result computed on the stream to host memory and waits for it (what cuBLAS does for
  * a host-pointer result).  0 on success. */
 int dfs_result_to_host(void *host, CUdeviceptr dev, size_t bytes, CUstream stream);

@@ -2,8 +2,8 @@
  * its pinned record, and how many calls are still to run natively; the rule itself: rule.c. */
 #include "choice.h"
 
+#include "../../core/gpu.h"
 #include "../../core/log.h"
-#include "../../core/resolve.h"
 #include "../oz/crt.h"
 #include "../oz/tuning.h"
 
@@ -50,14 +50,8 @@ static slot *find(const dfs_ctx *x, const dfs_gemm_call *c)
     oldest->ta = ta;
     oldest->tb = tb;
     oldest->backoff = DFS_INT8_BACKOFF_FIRST;
-    if (!oldest->rec && DFS_DRV(cuMemHostAlloc)) {
-        void *p = NULL;
-        if (DFS_DRV(cuMemHostAlloc)(&p, sizeof(dfs_crt_fast_stats), CU_MEMHOSTALLOC_PORTABLE) ==
-            CUDA_SUCCESS) {
-            memset(p, 0, sizeof(dfs_crt_fast_stats));
-            oldest->rec = p;
-        }
-    }
+    if (!oldest->rec)
+        oldest->rec = dfs_pinned_zeroed(sizeof(dfs_crt_fast_stats));
     return oldest;
 }
 

@@ -3,11 +3,10 @@
 #include "feedback.h"
 
 #include "tuning.h"
+#include "../../core/gpu.h"
 #include "../../core/log.h"
-#include "../../core/resolve.h"
 
 #include <pthread.h>
-#include <string.h>
 
 #define MAX_DEVICES 64
 
@@ -33,14 +32,8 @@ volatile dfs_oz_fb_dev *dfs_oz_fb_slot(int kind, int device)
         return NULL;
     pthread_mutex_lock(&lock);
     feedback *f = &fbs[kind][device];
-    if (!f->dev && DFS_DRV(cuMemHostAlloc)) {
-        void *p = NULL;
-        if (DFS_DRV(cuMemHostAlloc)(&p, sizeof(dfs_oz_fb_dev), CU_MEMHOSTALLOC_PORTABLE) ==
-            CUDA_SUCCESS) {
-            memset(p, 0, sizeof(dfs_oz_fb_dev));
-            f->dev = p;
-        }
-    }
+    if (!f->dev)
+        f->dev = dfs_pinned_zeroed(sizeof(dfs_oz_fb_dev));
     volatile dfs_oz_fb_dev *d = f->dev;
     pthread_mutex_unlock(&lock);
     return d;

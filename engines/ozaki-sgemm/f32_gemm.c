@@ -40,14 +40,8 @@ static volatile unsigned long long *seen_slot(int device)
     if (device < 0 || device >= MAX_DEVICES)
         return NULL;
     pthread_mutex_lock(&seen_lock);
-    if (!seen && DFS_DRV(cuMemHostAlloc)) {
-        void *p = NULL;
-        if (DFS_DRV(cuMemHostAlloc)(&p, MAX_DEVICES * sizeof(unsigned long long),
-                                    CU_MEMHOSTALLOC_PORTABLE) == CUDA_SUCCESS) {
-            memset(p, 0, MAX_DEVICES * sizeof(unsigned long long));
-            seen = p;
-        }
-    }
+    if (!seen)
+        seen = dfs_pinned_zeroed(MAX_DEVICES * sizeof(unsigned long long));
     volatile unsigned long long *s = seen ? seen + device : NULL;
     pthread_mutex_unlock(&seen_lock);
     return s;
