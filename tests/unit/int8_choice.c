@@ -1,0 +1,151 @@
+/* int8_choice.c — unit tests (Check) of the int8 engine's choice of moduli over calls
+ * (engines/int8/choice.c), with the device's counters simulated: pinned memory is plain memory
+ * here (dfs_pinned_zeroed below), and a call's counters "land" when the test writes them and
+ * their call number into the record, as the stream's copy would.  Checked: a shape's first call
+ * is an int8 trial; until its counters land, the calls of the shape run natively (no second
+ * trial); counters of narrow data keep it on int8 (and calls go on on int8 while later counters
+ * are in flight); counters of wide data send it native for a pause of 4, then 8 calls, each
+ * followed by one trial; a fixed moduli option never goes native; shapes and ops have their own
+ * slots.  Fails if the trial rule is removed (a second trial while the first is in flight). */
+#include "../../engines/int8/choice.h"
+#include "../../core/gpu.h"
+#include "../../core/log.h"
+#include "../../engines/oz/crt.h"
+#include "../../engines/oz/tuning.h"
+
+#include <check.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- what choice.c takes from the core, on the CPU ---- */
+void *dfs_pinned_zeroed(size_t bytes)
+{
+    return calloc(1, bytes);
+}
+int dfs_log_level_get(void)
+{
+    return 0;
+}
+void dfs_log(dfs_log_level level, const char *fmt, ...)
+{
+    (void)level;
+    (void)fmt;
+}
+
+static const dfs_device h100 = {.cc_major = 9, .cc_minor = 0, .fp64_ratio = 2};
+
+static dfs_ctx ctx(void)
+{
+    dfs_ctx x;
+    memset(&x, 0, sizeof x);
+    x.device = 0;
+    x.dev = &h100;
+    return x;
+}
+
+static dfs_gemm_call shape(int64_t m, int64_t n, int64_t k, cublasOperation_t ta)
+{
+    dfs_gemm_call c;
+    memset(&c, 0, sizeof c);
+    c.m = m;
+    c.n = n;
+    c.k = k;
+    c.transa = ta;
+    c.transb = CUBLAS_OP_N;
+    c.batch = 1;
+    return c;
+}
+
+/* The counters of a call land: every output needing `need` moduli (25: none suffices). */
+static void land(const dfs_int8_choice *ch, const dfs_gemm_call *c, int need)
+{
+    volatile dfs_crt_fast_stats *r = ch->record;
+    ck_assert_ptr_nonnull((void *)r);
+    for (int i = 0; i < DFS_CRT_NEED_BINS; i++)
+        r->need[i] = 0;
+    r->need[need] = (unsigned long long)(c->m * c->n);
+    r->failed = need > ch->moduli ? (unsigned long long)(c->m * c->n) : 0;
+    r->seq = ch->seq;
+}
+
+START_TEST(trial_then_native_until_landed)
+{
+    const dfs_ctx x = ctx();
+    const dfs_gemm_call c = shape(16384, 16384, 16384, CUBLAS_OP_N);
+    dfs_int8_choice t, ch;
+    dfs_int8_choose(&x, &c, 0, &t);
+    ck_assert_int_eq(t.native, 0); /* the trial */
+    ck_assert_int_gt(t.moduli, 0);
+    for (int i = 0; i < 5; i++) { /* its counters in flight: native, no second trial */
+        dfs_int8_choose(&x, &c, 0, &ch);
+        ck_assert_msg(ch.native, "call %d while the trial's counters are in flight ran on int8",
+                      i + 2);
+    }
+    /* narrow data land: int8 from now on, also while later counters are in flight */
+    land(&t, &c, 13);
+    for (int i = 0; i < 4; i++) {
+        dfs_int8_choose(&x, &c, 0, &ch);
+        ck_assert_int_eq(ch.native, 0);
+        ck_assert_int_ge(ch.moduli, 13);
+        ck_assert_int_le(ch.moduli, t.moduli);
+    }
+}
+END_TEST
+
+START_TEST(wide_data_pause_and_retry)
+{
+    const dfs_ctx x = ctx();
+    const dfs_gemm_call c = shape(8192, 8192, 8192, CUBLAS_OP_T);
+    dfs_int8_choice t, ch;
+    dfs_int8_choose(&x, &c, 0, &t);
+    ck_assert_int_eq(t.native, 0);
+    land(&t, &c, DFS_CRT_MODULI + 1); /* nothing suffices: the repair would take everything */
+    for (int pause = 4; pause <= 8; pause *= 2) {
+        for (int i = 0; i < pause; i++) {
+            dfs_int8_choose(&x, &c, 0, &ch);
+            ck_assert_msg(ch.native, "pause of %d: call %d ran on int8", pause, i + 1);
+        }
+        dfs_int8_choose(&x, &c, 0, &t); /* the trial after the pause */
+        ck_assert_msg(!t.native, "no trial after a pause of %d", pause);
+        dfs_int8_choose(&x, &c, 0, &ch); /* in flight: native */
+        ck_assert(ch.native);
+        land(&t, &c, DFS_CRT_MODULI + 1);
+    }
+}
+END_TEST
+
+START_TEST(fixed_moduli_and_own_slots)
+{
+    const dfs_ctx x = ctx();
+    const dfs_gemm_call c = shape(4096, 4096, 4096, CUBLAS_OP_N);
+    dfs_int8_choice ch;
+    for (int i = 0; i < 6; i++) { /* fixed moduli: int8 always, those moduli */
+        dfs_int8_choose(&x, &c, 17, &ch);
+        ck_assert_int_eq(ch.native, 0);
+        ck_assert_int_eq(ch.moduli, dfs_crt_int8_moduli(17, c.k));
+    }
+    /* another shape, and the same shape with another op, start with their own trials */
+    const dfs_gemm_call d = shape(4096, 4096, 4097, CUBLAS_OP_N),
+                        e = shape(4096, 4096, 4096, CUBLAS_OP_T);
+    dfs_int8_choose(&x, &d, 0, &ch);
+    ck_assert_int_eq(ch.native, 0);
+    dfs_int8_choose(&x, &e, 0, &ch);
+    ck_assert_int_eq(ch.native, 0);
+    dfs_int8_choose(&x, &e, 0, &ch);
+    ck_assert_int_eq(ch.native, 1);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+    Suite *s = suite_create("int8_choice");
+    TCase *t = tcase_create("all");
+    tcase_add_test(t, trial_then_native_until_landed);
+    tcase_add_test(t, wide_data_pause_and_retry);
+    tcase_add_test(t, fixed_moduli_and_own_slots);
+    suite_add_tcase(s, t);
+    return s;
+}
+
+#include "check_main.h"
