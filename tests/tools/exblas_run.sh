@@ -1,17 +1,22 @@
 #!/usr/bin/env bash
-# exblas_run.sh EXBLAS_RUN SHIM — exblas-run as a launcher, without a GPU (the programs are shell
-# and Python scripts that write down their environment): a program that cannot be run gives one
+# exblas_run.sh EXBLAS_RUN — exblas-run as a launcher, without a GPU (the programs are shell
+# and Python scripts that write down their environment; the preloaded libraries are stand-in
+# files, which the loader ignores, so that the test runs in the sanitizer builds too, where an
+# instrumented shim cannot be preloaded into a plain shell): a program that cannot be run gives one
 # line and 127 and runs nothing; failed runs count in no median and no speed-up; LD_PRELOAD is
 # [companion:]shim[:the caller's], the companion and XLA's flag by default for Python programs
 # only, --dlsym/--xla on/off override it, XLA_FLAGS kept and the flag not added twice; a bad
 # --dlsym value is a usage error.
 set -u
 run=$1
-shim=$(realpath "$2")
-companion=$(dirname "$shim")/libdfshim-dlsym.so
 fail=0
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
+mkdir "$t/lib"
+: >"$t/lib/libdfshim.so"
+shim=$(realpath "$t/lib/libdfshim.so")
+companion=$(dirname "$shim")/libdfshim-dlsym.so
+: >"$companion"
 ok() { echo "ok   $1"; }
 bad() { echo "FAIL $1"; shift; printf '     | %s\n' "$@"; fail=1; }
 expect() { # description, got, want
@@ -39,7 +44,7 @@ grep -q "no-such-program-xyz: command not found" <<<"$(LC_ALL=C "$run" "${S[@]}"
     ok "command not found named" || bad "command not found named"
 
 # failed runs: no median, no speed-up against or for them
-out=$("$run" "${S[@]}" --modes native,df --repeat 2 -- "$t/env.sh" "$t/o" 3); rc=$?
+out=$("$run" "${S[@]}" --modes native,df --repeat 2 -- "$t/env.sh" "$t/o" 3 2>/dev/null); rc=$?
 expect "failing program: its status" "$rc" 3
 grep -qE '^  native +0 +failed' <<<"$out" && ok "failed mode shown as failed" ||
     bad "failed mode shown as failed" "$out"
@@ -52,30 +57,34 @@ LD_PRELOAD=/nonexistent/x.so XLA_FLAGS=--foo "$run" "${S[@]}" --modes native,rep
 expect "sh program: shim, then the caller's preload; XLA_FLAGS untouched" "$(cat "$t/o")" \
     "$shim:/nonexistent/x.so|--foo|native
 $shim:/nonexistent/x.so|--foo|repro"
-if [ -e "$companion" ]; then
+if true; then
     # Python: the companion in front, XLA's flag added (after the caller's flags)
     for how in script interpreter; do
         rm -f "$t/o"
         if [ $how = script ]; then cmd=("$t/env.py"); else cmd=(python3 "$t/env.py"); fi
         if command -v python3 >/dev/null; then
-            XLA_FLAGS=--foo "$run" "${S[@]}" --mode df -- "${cmd[@]}" "$t/o" >/dev/null
+            XLA_FLAGS=--foo "$run" "${S[@]}" --mode df -- "${cmd[@]}" "$t/o" >/dev/null 2>&1
             expect "python $how: companion and XLA flag" "$(cat "$t/o")" \
                 "$companion:$shim|--foo --xla_gpu_enable_triton_gemm=false|df"
         fi
     done
     if command -v python3 >/dev/null; then
         rm -f "$t/o"
-        XLA_FLAGS=--xla_gpu_enable_triton_gemm=true "$run" "${S[@]}" --mode df -- python3 "$t/env.py" "$t/o" >/dev/null
-        "$run" "${S[@]}" --mode df --dlsym off --xla off -- python3 "$t/env.py" "$t/o" >/dev/null
+        XLA_FLAGS=--xla_gpu_enable_triton_gemm=true "$run" "${S[@]}" --mode df -- python3 "$t/env.py" "$t/o" >/dev/null 2>&1
+        "$run" "${S[@]}" --mode df --dlsym off --xla off -- python3 "$t/env.py" "$t/o" >/dev/null 2>&1
         expect "python: the caller's triton setting kept; --dlsym off --xla off" "$(cat "$t/o")" \
             "$companion:$shim|--xla_gpu_enable_triton_gemm=true|df
 $shim||df"
     fi
     rm -f "$t/o"
-    "$run" "${S[@]}" --mode int8 --dlsym on --xla on -- "$t/env.sh" "$t/o" >/dev/null
+    "$run" "${S[@]}" --mode int8 --dlsym on --xla on -- "$t/env.sh" "$t/o" >/dev/null 2>&1
     expect "sh program with --dlsym on --xla on" "$(cat "$t/o")" \
         "$companion:$shim|--xla_gpu_enable_triton_gemm=false|int8"
 fi
 "$run" "${S[@]}" --dlsym maybe -- "$t/env.sh" "$t/o" >/dev/null 2>&1
 expect "--dlsym maybe: usage error" "$?" 2
+# --dlsym on without a companion next to the shim: a setup error
+rm "$companion"
+"$run" "${S[@]}" --dlsym on -- "$t/env.sh" "$t/o" >/dev/null 2>&1
+expect "--dlsym on without the companion: setup error" "$?" 2
 exit $fail
