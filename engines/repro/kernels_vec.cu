@@ -4,8 +4,9 @@
  * Fast path: each thread adds its products into DFS_OZ_TERMS binary64 terms (fpe.h).  The terms
  * then go into exact integer accumulators (xacc.h) in shared memory, one per block (DOT) or per
  * warp (GEMV finish), with 64-bit integer atomics: integer addition is associative, so neither
- * the grid nor the scheduling changes a bit.  Slow path: an output whose thread spilled (fpe.h)
- * is recomputed with every product straight into the accumulator.  Infinities and NaN travel as
+ * the grid nor the scheduling changes a bit.  DOT: what a thread's terms cannot take goes
+ * straight into its block's accumulator (dot_product).  GEMV: an output whose thread spilled
+ * (fpe.h) is recomputed with every product straight into the accumulator.  Infinities and NaN travel as
  * flags (xacc.h) and are resolved at the end. */
 #include "../oz/device.cuh"
 #include "vec_args.h"
@@ -33,13 +34,43 @@ __device__ __forceinline__ void fpe_zero(double *t)
 
 /* ---------- DOT ---------- */
 
+/* Adds x*y exactly: into the thread's terms t[] where it can (fpe.h), and what the terms do not
+ * take (an error left after the last term, or a product outside their range: underflowing,
+ * subnormal, huge) straight into the block's accumulator w, exactly (*spilled set).  So no
+ * output ever leaves the fast path, and a spill costs a few shared-memory atomics instead of a
+ * second pass over the vectors.  Returns the special flags (xacc.h). */
+__device__ __forceinline__ unsigned dot_product(long long *w, double *t, double x, double y,
+                                                unsigned *spilled)
+{
+    double r1, r2;
+    int whole;
+    const unsigned f = dfs_fpe_add_product_rest(t, DFS_OZ_TERMS, x, y, &r1, &r2, &whole);
+    if (r1 != 0)
+        atomic_add_double(w, r1);
+    if (r2 != 0)
+        atomic_add_double(w, r2);
+    if (whole)
+        atomic_add_product(w, x, y);
+    *spilled |= (r1 != 0) | (r2 != 0) | whole;
+    return f;
+}
+
+/* Each block: its products into its threads' terms and its accumulator, the terms added in,
+ * the accumulator normalised when anything spilled (so that it adds less than 2^32 to each word
+ * of the global one: 2^20 blocks cannot overflow it), then flushed.  Before normalising, a word
+ * has taken at most 2 n / blocks + DFS_OZ_TERMS x threads additions of less than 2^32 each,
+ * below xacc.h's 2^30 (vec.c keeps n / blocks below 2^28). */
 extern "C" __global__ void __launch_bounds__(DFS_OZ_DOT_THREADS) dfs_oz_dot(dfs_oz_dot_args a)
 {
     __shared__ long long w[DFS_X_WORDS];
+    __shared__ unsigned block_spilled;
     zero_words(w, DFS_X_WORDS, threadIdx.x, blockDim.x);
+    if (threadIdx.x == 0)
+        block_spilled = 0;
+    __syncthreads();
     double t[DFS_OZ_TERMS];
     fpe_zero(t);
-    unsigned f = 0;
+    unsigned f = 0, spilled = 0;
     const int64_t stride = (int64_t)gridDim.x * blockDim.x;
     for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < a.n; i += AHEAD * stride) {
         double xs[AHEAD], ys[AHEAD];
@@ -51,18 +82,20 @@ extern "C" __global__ void __launch_bounds__(DFS_OZ_DOT_THREADS) dfs_oz_dot(dfs_
         }
 #pragma unroll
         for (int u = 0; u < AHEAD; u++)
-            f |= dfs_fpe_add_product(t, DFS_OZ_TERMS, xs[u], ys[u]);
+            f |= dot_product(w, t, xs[u], ys[u], &spilled);
     }
-    __syncthreads();
-    if (!(f & DFS_FPE_SPILL))
-        for (int i = 0; i < DFS_OZ_TERMS; i++)
-            if (t[i] != 0)
-                atomic_add_double(w, t[i]);
+    for (int i = 0; i < DFS_OZ_TERMS; i++)
+        if (t[i] != 0)
+            atomic_add_double(w, t[i]);
+    if (spilled)
+        block_spilled = 1;
     f = warp_or(f);
     if (f && (threadIdx.x & 31) == 0)
         atomicOr(a.flags, f);
     __syncthreads();
-    flush_words(a.acc, w); /* the fast path's accumulator */
+    if (block_spilled)
+        normalize_shared(w); /* every thread or none: block_spilled is read after the barrier */
+    flush_words(a.acc, w);
 }
 
 /* The block's threads add the products x_i y_i, i = first, first + stride, ... (each thread its
@@ -82,22 +115,6 @@ __device__ unsigned block_products(long long *w, const dfs_oz_dot_args &a, int64
     return f;
 }
 
-/* Runs after dfs_oz_dot; does nothing unless a thread spilled, then adds every product into the
- * slow path's accumulator. */
-extern "C" __global__ void __launch_bounds__(DFS_OZ_DOT_THREADS)
-    dfs_oz_dot_slow(dfs_oz_dot_args a)
-{
-    if (!(*(volatile unsigned *)a.flags & DFS_FPE_SPILL))
-        return;
-    __shared__ long long w[DFS_X_WORDS];
-    zero_words(w, DFS_X_WORDS, threadIdx.x, blockDim.x);
-    __syncthreads();
-    block_products(w, a, (int64_t)blockIdx.x * blockDim.x + threadIdx.x,
-                   (int64_t)gridDim.x * blockDim.x);
-    __syncthreads();
-    flush_words(a.acc + DFS_X_WORDS, w); /* the slow path's accumulator */
-}
-
 /* Without workspace (e.g. during graph capture when it would have to grow): one block adds
  * every product into its accumulator and rounds; the result pointer is device memory. */
 extern "C" __global__ void __launch_bounds__(DFS_OZ_DOT_THREADS)
@@ -115,14 +132,13 @@ extern "C" __global__ void __launch_bounds__(DFS_OZ_DOT_THREADS)
         finish_output(w, scratch, flags, 1.0, 0.0, a.result); /* beta = 0: *result not read */
 }
 
-/* One warp: the accumulator of the path taken, rounded once. */
+/* One warp: the accumulator, rounded once. */
 extern "C" __global__ void __launch_bounds__(32) dfs_oz_dot_final(dfs_oz_dot_args a)
 {
     __shared__ long long w[DFS_X_WORDS], scratch[DFS_X_WORDS];
     const unsigned f = *a.flags;
-    const long long *acc = a.acc + ((f & DFS_FPE_SPILL) ? DFS_X_WORDS : 0);
     for (int j = threadIdx.x; j < DFS_X_WORDS; j += blockDim.x)
-        w[j] = acc[j];
+        w[j] = a.acc[j];
     __syncwarp();
     finish_output(w, scratch, f, 1.0, 0.0, a.result);
 }

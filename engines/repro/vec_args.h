@@ -11,9 +11,9 @@
 #define DFS_OZ_GEMV_THREADS 256
 #define DFS_OZ_FINAL_WARPS 8  /* outputs per block of the GEMV finish kernel */
 
-/* DOT: result = RN(x . y).  `acc` holds 2 * DFS_X_WORDS words, the fast path's exact
- * accumulator and the slow path's, and flags one word: all zeroed before the first kernel.  The
- * blocks add their shared accumulators into them with 64-bit atomics. */
+/* DOT: result = RN(x . y).  `acc` holds DFS_X_WORDS words, the exact accumulator, and flags one
+ * word: both zeroed before the first kernel.  The blocks add their shared accumulators into it
+ * with 64-bit atomics. */
 typedef struct {
     const double *x, *y;
     int64_t incx, incy, n;

@@ -234,10 +234,83 @@ START_TEST(fpe_exact)
 }
 END_TEST
 
+/* dfs_fpe_add_product_rest (the DOT kernel's and warp_exact_products' step): the terms plus the
+ * rests and whole products put into an accumulator beside them are exactly the sum of the
+ * products, after every product and on every class: phi 8 (rests), products that underflow,
+ * subnormal results, huge products (out of the terms' range: whole), 1e+-300 mixed, zeros,
+ * Inf/NaN (flags, nothing inserted).  Fails if a rest is dropped (try: skip r2). */
+START_TEST(fpe_rest_exact)
+{
+    rng r = rng_seed(13);
+    int rests = 0, wholes = 0, products = 0;
+    for (int it = 0; it < 3000; it++) {
+        double t[4] = {0, 0, 0, 0};
+        int64_t w[DFS_X_WORDS], sw[DFS_X_WORDS];
+        dfs_xacc d, spill;
+        full_init(&d, w);
+        full_init(&spill, sw);
+        const int n = 1 + below(&r, 200), mode = below(&r, 7);
+        unsigned flags = 0, want_flags = 0;
+        for (int i = 0; i < n; i++) {
+            double x = unif_pm1(&r), y = unif_pm1(&r);
+            if (mode == 0) { /* phi 8 */
+                x = gen_phi(&r, 8.0);
+                y = gen_phi(&r, 8.0);
+            } else if (mode == 1) { /* products that underflow */
+                x = ldexp(x, -530 - below(&r, 20));
+                y = ldexp(y, -530 - below(&r, 20));
+            } else if (mode == 2) { /* subnormal results, subnormal operands */
+                x = ldexp(x, -1000);
+                y = ldexp(y, below(&r, 2) ? -40 : -74);
+            } else if (mode == 3) { /* huge products */
+                x = ldexp(x, 500 + below(&r, 20));
+                y = ldexp(y, 480);
+            } else if (mode == 4) { /* 1e+-300 mixed, zero partners */
+                x *= i % 8 ? 1e-300 : 1e300;
+                y = i % 8 == 0 && below(&r, 2) ? 0.0 : y;
+            } else if (mode == 5 && below(&r, 50) == 0) { /* Inf and NaN now and then */
+                x = below(&r, 3) == 0 ? NAN : below(&r, 2) ? INFINITY : -INFINITY;
+            }
+            double r1, r2;
+            int whole;
+            flags |= dfs_fpe_add_product_rest(t, 4, x, y, &r1, &r2, &whole);
+            want_flags |= dfs_x_product_flags(x, y);
+            products++;
+            if (r1 != 0 || r2 != 0)
+                rests++;
+            if (whole) {
+                wholes++;
+                REQUIRE(dfs_x_add_product(&spill, x, y, 0));
+            }
+            REQUIRE(dfs_x_add_double(&spill, r1, 0));
+            REQUIRE(dfs_x_add_double(&spill, r2, 0));
+            if (!dfs_x_product_flags(x, y))
+                REQUIRE(dfs_x_add_product(&d, x, y, 0));
+            /* exact - terms - spilled == 0 */
+            dfs_xacc e;
+            int64_t ew[DFS_X_WORDS];
+            acc_copy(&e, ew, &d);
+            for (int j = 0; j < 4; j++)
+                REQUIRE(dfs_x_add_double(&e, -t[j], 0));
+            for (int j = 0; j < DFS_X_WORDS; j++)
+                ew[j] -= sw[j];
+            ck_assert_msg(dfs_x_sign(&e) == 0, "stream %d (mode %d), product %d: the terms and "
+                          "the spilled values are not the exact sum", it, mode, i);
+        }
+        ck_assert_uint_eq(flags, want_flags);
+    }
+    printf("repro: fpe rests: %d products, %d left rests, %d went whole\n", products, rests,
+           wholes);
+    ck_assert_int_gt(rests, 0);  /* phi 8 leaves some */
+    ck_assert_int_gt(wholes, 0); /* the out-of-range classes */
+}
+END_TEST
+
 void repro_xacc_tests(TCase *t)
 {
     tcase_add_test(t, reference_and_rounding_edges);
     tcase_add_test(t, xacc_random);
     tcase_add_test(t, xacc_window);
     tcase_add_test(t, fpe_exact);
+    tcase_add_test(t, fpe_rest_exact);
 }
