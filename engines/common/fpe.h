@@ -79,6 +79,53 @@ DFS_HD unsigned dfs_fpe_add_product_rest(double *t, int T, double x, double y, d
     return 0;
 }
 
+/* Products outside the terms' range, in two more expansions of their own: those below 2^-960
+ * (underflowing, subnormal) with the smaller operand scaled up by 2^DFS_FPE_SHIFT, those from
+ * 2^960 on (huge, or overflowing) with the larger scaled down by it; both scalings are exact
+ * (the smaller operand of a product below 2^-960 is below 2^-480, the larger of one from 2^960
+ * on at least 2^480), and the scaled product lies in [2^-140, 2^948) for the huge ones, and in
+ * range for the small ones down to 2^-2060.  The lo terms stand for their sum times
+ * 2^-DFS_FPE_SHIFT, the hi terms for theirs times 2^DFS_FPE_SHIFT. */
+#define DFS_FPE_SHIFT 1100
+
+/* x 2^(+-550) twice: exact where the caller uses it (no overflow, no underflow). */
+DFS_HD double dfs_fpe_scale(double x, int up)
+{
+    const double f = up ? 0x1p550 : 0x1p-550;
+    return dfs_d_mul(dfs_d_mul(x, f), f);
+}
+
+/* Add x*y exactly into the terms t[T] (in range), lo[Tx] or hi[Tx] (below or above it, scaled
+ * as above); returns the special flags, plus DFS_FPE_SPILL when an error is left after the
+ * last term of its expansion or a product lies below 2^-2060 (the caller then takes the slow
+ * path). */
+DFS_HD unsigned dfs_fpe_add_product3(double *t, int T, double *lo, double *hi, int Tx, double x,
+                                     double y)
+{
+    const double p = dfs_d_mul(x, y);
+    if (dfs_fpe_in_range(p)) {
+        const double e = dfs_d_fma(x, y, -p);
+        return dfs_fpe_insert(t, T, p) | dfs_fpe_insert(t, T, e);
+    }
+    const unsigned f = dfs_x_product_flags(x, y);
+    if (f || x == 0 || y == 0)
+        return f; /* a special term, or an exact zero */
+    const int small = (dfs_d_bits(p) & 0x7fffffffffffffffull) < (63ull << 52);
+    /* the operand to scale: the smaller in magnitude for small products, else the larger */
+    const int x_larger = (dfs_d_bits(x) & 0x7fffffffffffffffull) >=
+                         (dfs_d_bits(y) & 0x7fffffffffffffffull);
+    const int scale_x = small ? !x_larger : x_larger;
+    const double xs = scale_x ? dfs_fpe_scale(x, small) : x, ys = scale_x ? y : dfs_fpe_scale(y, small);
+    const double ps = dfs_d_mul(xs, ys);
+    if (!dfs_fpe_in_range(ps))
+        return DFS_FPE_SPILL;
+    const double es = dfs_d_fma(xs, ys, -ps);
+    /* two branches, not a pointer chosen at run time: on the GPU the terms stay in registers */
+    if (small)
+        return dfs_fpe_insert(lo, Tx, ps) | dfs_fpe_insert(lo, Tx, es);
+    return dfs_fpe_insert(hi, Tx, ps) | dfs_fpe_insert(hi, Tx, es);
+}
+
 /* Add x*y to the terms; returns the flags to OR into the thread's flags (xacc.h's, plus
  * DFS_FPE_SPILL when something is left that the terms did not take). */
 DFS_HD unsigned dfs_fpe_add_product(double *t, int T, double x, double y)

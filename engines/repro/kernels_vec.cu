@@ -145,12 +145,38 @@ extern "C" __global__ void __launch_bounds__(32) dfs_oz_dot_final(dfs_oz_dot_arg
 
 /* ---------- GEMV ---------- */
 
-__device__ __forceinline__ void store_terms(const dfs_oz_gemv_args &a, int64_t o, int s,
-                                            const double *t, unsigned f)
+/* A thread's three expansions (dfs_fpe_add_product3): in range, below, above. */
+typedef struct {
+    double mid[DFS_OZ_GEMV_MID], lo[DFS_OZ_GEMV_SIDE], hi[DFS_OZ_GEMV_SIDE];
+} gemv_terms;
+
+__device__ __forceinline__ void gemv_zero(gemv_terms *t)
 {
 #pragma unroll
-    for (int i = 0; i < DFS_OZ_TERMS; i++)
-        a.terms[((int64_t)s * DFS_OZ_TERMS + i) * a.len + o] = t[i];
+    for (int i = 0; i < DFS_OZ_GEMV_MID; i++)
+        t->mid[i] = 0.0;
+#pragma unroll
+    for (int i = 0; i < DFS_OZ_GEMV_SIDE; i++)
+        t->lo[i] = t->hi[i] = 0.0;
+}
+
+__device__ __forceinline__ unsigned gemv_add(gemv_terms *t, double a, double x)
+{
+    return dfs_fpe_add_product3(t->mid, DFS_OZ_GEMV_MID, t->lo, t->hi, DFS_OZ_GEMV_SIDE, a, x);
+}
+
+__device__ __forceinline__ void store_terms(const dfs_oz_gemv_args &a, int64_t o, int s,
+                                            const gemv_terms *t, unsigned f)
+{
+    double *out = a.terms + (int64_t)s * DFS_OZ_GEMV_TERMS * a.len + o;
+#pragma unroll
+    for (int i = 0; i < DFS_OZ_GEMV_MID; i++)
+        out[i * a.len] = t->mid[i];
+#pragma unroll
+    for (int i = 0; i < DFS_OZ_GEMV_SIDE; i++) {
+        out[(DFS_OZ_GEMV_MID + i) * a.len] = t->lo[i];
+        out[(DFS_OZ_GEMV_MID + DFS_OZ_GEMV_SIDE + i) * a.len] = t->hi[i];
+    }
     if (f)
         atomicOr(&a.flags[o], f);
 }
@@ -166,8 +192,8 @@ extern "C" __global__ void __launch_bounds__(DFS_OZ_GEMV_THREADS)
     if (r >= a.len)
         return;
     const int64_t j0 = (int64_t)s * a.chunk, j1 = min64(a.inner, j0 + a.chunk);
-    double t[DFS_OZ_TERMS];
-    fpe_zero(t);
+    gemv_terms t;
+    gemv_zero(&t);
     unsigned f = 0;
     const double *col = a.A + r + j0 * a.lda;
     for (int64_t j = j0; j < j1; j += AHEAD, col += AHEAD * a.lda) {
@@ -179,9 +205,21 @@ extern "C" __global__ void __launch_bounds__(DFS_OZ_GEMV_THREADS)
         }
 #pragma unroll
         for (int u = 0; u < AHEAD; u++)
-            f |= dfs_fpe_add_product(t, DFS_OZ_TERMS, as[u], xs[u]);
+            f |= gemv_add(&t, as[u], xs[u]);
     }
-    store_terms(a, r, s, t, f);
+    store_terms(a, r, s, &t, f);
+}
+
+/* Merges a lane's expansion u (n terms) into t, from the lane off higher. */
+__device__ __forceinline__ unsigned merge_down(double *t, int n, int off, int lane)
+{
+    unsigned f = 0;
+    for (int i = 0; i < n; i++) {
+        const double u = __shfl_down_sync(0xffffffffu, t[i], off);
+        if (lane < off)
+            f |= dfs_fpe_insert(t, n, u);
+    }
+    return f;
 }
 
 /* op(A) = A^T: one warp per column and chunk of rows; the lanes' expansions are merged exactly
@@ -197,8 +235,8 @@ extern "C" __global__ void __launch_bounds__(DFS_OZ_GEMV_THREADS)
     if (c >= a.len)
         return;
     const int64_t i0 = (int64_t)s * a.chunk, i1 = min64(a.inner, i0 + a.chunk);
-    double t[DFS_OZ_TERMS];
-    fpe_zero(t);
+    gemv_terms t;
+    gemv_zero(&t);
     unsigned f = 0;
     const double *col = a.A + c * a.lda;
     for (int64_t i = i0 + lane; i < i1; i += AHEAD * 32) {
@@ -211,21 +249,21 @@ extern "C" __global__ void __launch_bounds__(DFS_OZ_GEMV_THREADS)
         }
 #pragma unroll
         for (int u = 0; u < AHEAD; u++)
-            f |= dfs_fpe_add_product(t, DFS_OZ_TERMS, as[u], xs[u]);
+            f |= gemv_add(&t, as[u], xs[u]);
     }
+    /* the side expansions only when some lane has a term there (warp-uniform branches) */
+    const int any_lo = __any_sync(0xffffffffu, t.lo[0] != 0),
+              any_hi = __any_sync(0xffffffffu, t.hi[0] != 0);
     for (int off = 16; off > 0; off >>= 1) {
-        double u[DFS_OZ_TERMS];
-#pragma unroll
-        for (int i = 0; i < DFS_OZ_TERMS; i++)
-            u[i] = __shfl_down_sync(0xffffffffu, t[i], off);
-        if (lane < off)
-#pragma unroll
-            for (int i = 0; i < DFS_OZ_TERMS; i++)
-                f |= dfs_fpe_insert(t, DFS_OZ_TERMS, u[i]);
+        f |= merge_down(t.mid, DFS_OZ_GEMV_MID, off, lane);
+        if (any_lo)
+            f |= merge_down(t.lo, DFS_OZ_GEMV_SIDE, off, lane);
+        if (any_hi)
+            f |= merge_down(t.hi, DFS_OZ_GEMV_SIDE, off, lane);
     }
     f = warp_or(f);
     if (lane == 0)
-        store_terms(a, c, s, t, f);
+        store_terms(a, c, s, &t, f);
 }
 
 /* One warp per output: the chunks' terms (or, after a spill, every product of the output) into
@@ -247,10 +285,18 @@ extern "C" __global__ void __launch_bounds__(32 * DFS_OZ_FINAL_WARPS)
     unsigned f = a.flags ? a.flags[o] : DFS_FPE_SPILL; /* no workspace: every output slow */
     if (alpha != 0) {
         if (!(f & DFS_FPE_SPILL)) {
-            for (int i = lane; i < a.splits * DFS_OZ_TERMS; i += 32) {
-                double v = a.terms[(int64_t)i * a.len + o];
-                if (v != 0)
-                    atomic_add_double(w, v);
+            for (int i = lane; i < a.splits * DFS_OZ_GEMV_TERMS; i += 32) {
+                const double v = a.terms[(int64_t)i * a.len + o];
+                if (v != 0) { /* the side terms scaled back (fpe.h): exact in the accumulator */
+                    const int t = i % DFS_OZ_GEMV_TERMS;
+                    uint64_t m;
+                    int e;
+                    const int neg = dfs_d_split(v, &m, &e);
+                    atomic_add(w, neg, (dfs_u128)m,
+                               t < DFS_OZ_GEMV_MID                      ? e
+                               : t < DFS_OZ_GEMV_MID + DFS_OZ_GEMV_SIDE ? e - DFS_FPE_SHIFT
+                                                                        : e + DFS_FPE_SHIFT);
+                }
             }
         } else {
             /* the slow path: every product of this output */

@@ -168,13 +168,14 @@ cublasStatus_t dfs_oz_dgemv_gpu(const dfs_ctx *x, const dfs_gemv_call *c)
     a.alpha_v = dev ? 0 : *c->alpha;
     a.beta_v = dev ? 0 : *c->beta;
     pthread_mutex_lock(&x->scratch->lock);
-    char *base = scratch(x, (size_t)splits * DFS_OZ_TERMS * (size_t)a.len * sizeof(double),
+    char *base = scratch(x, (size_t)splits * DFS_OZ_GEMV_TERMS * (size_t)a.len * sizeof(double),
                          (size_t)a.len, &a.flags);
     if (!base && splits > 1) { /* the least workspace: one chunk */
         splits = 1;
         a.chunk = a.inner;
         a.splits = 1;
-        base = scratch(x, DFS_OZ_TERMS * (size_t)a.len * sizeof(double), (size_t)a.len, &a.flags);
+        base = scratch(x, DFS_OZ_GEMV_TERMS * (size_t)a.len * sizeof(double), (size_t)a.len,
+                       &a.flags);
     }
     int err = 0;
     if (base) {

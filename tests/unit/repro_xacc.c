@@ -306,6 +306,80 @@ START_TEST(fpe_rest_exact)
 }
 END_TEST
 
+/* dfs_fpe_add_product3 (DGEMV's first kernel): the terms, plus the lo terms times
+ * 2^-DFS_FPE_SHIFT and the hi terms times 2^DFS_FPE_SHIFT, are exactly the sum of the products
+ * after every product, on phi 8 with 6 terms, products that underflow, subnormal results, huge
+ * and overflowing products, 1e+-300 mixed in one stream (both scaled classes at once): none of
+ * them spills in streams of up to 300 products.  Fails if a class is scaled the wrong way or a
+ * term dropped. */
+START_TEST(fpe_three_classes_exact)
+{
+    rng r = rng_seed(14);
+    int spilled = 0, streams = 0, used_lo = 0, used_hi = 0, mode_spills[6] = {0};
+    for (int it = 0; it < 3000; it++) {
+        double t[6] = {0}, lo[4] = {0}, hi[4] = {0};
+        int64_t w[DFS_X_WORDS];
+        dfs_xacc d;
+        full_init(&d, w);
+        const int n = 1 + below(&r, 300), mode = below(&r, 6);
+        unsigned f = 0;
+        for (int i = 0; i < n; i++) {
+            double x = unif_pm1(&r), y = unif_pm1(&r);
+            if (mode == 0) {
+                x = gen_phi(&r, 8.0);
+                y = gen_phi(&r, 8.0);
+            } else if (mode == 1) { /* products that underflow: 1e-160 x 1e-160 and below */
+                x = ldexp(x, -530 - below(&r, 20));
+                y = ldexp(y, -530 - below(&r, 20));
+            } else if (mode == 2) { /* subnormal results */
+                x = ldexp(x, -1000);
+                y = ldexp(y, -40);
+            } else if (mode == 3) { /* huge and overflowing products (2^980 .. 2^1060) */
+                x = ldexp(x, 1000 + below(&r, 24));
+                y = ldexp(y, below(&r, 40) - 20);
+            } else if (mode == 4) { /* 1e+-300 mixed with partners near 1: both classes */
+                x *= i % 8 ? 1e-300 : 1e300;
+            }
+            f |= dfs_fpe_add_product3(t, 6, lo, hi, 4, x, y);
+            if (f & DFS_FPE_SPILL)
+                break;
+            REQUIRE(dfs_x_add_product(&d, x, y, 0));
+            dfs_xacc e;
+            int64_t ew[DFS_X_WORDS];
+            acc_copy(&e, ew, &d);
+            for (int j = 0; j < 6; j++)
+                REQUIRE(dfs_x_add_double(&e, -t[j], 0));
+            for (int j = 0; j < 4; j++) {
+                uint64_t m;
+                int ex;
+                if (lo[j] != 0) {
+                    const int neg = dfs_d_split(lo[j], &m, &ex);
+                    REQUIRE(dfs_x_add(&e, !neg, (dfs_u128)m, ex - DFS_FPE_SHIFT));
+                }
+                if (hi[j] != 0) {
+                    const int neg = dfs_d_split(hi[j], &m, &ex);
+                    REQUIRE(dfs_x_add(&e, !neg, (dfs_u128)m, ex + DFS_FPE_SHIFT));
+                }
+            }
+            ck_assert_msg(dfs_x_sign(&e) == 0, "stream %d (mode %d), product %d: the three "
+                          "expansions are not the exact sum", it, mode, i);
+        }
+        streams++;
+        spilled += (f & DFS_FPE_SPILL) != 0;
+        mode_spills[mode] += (f & DFS_FPE_SPILL) != 0;
+        used_lo += lo[0] != 0;
+        used_hi += hi[0] != 0;
+    }
+    printf("repro: fpe three classes: %d streams, %d spilled (by class: %d %d %d %d %d %d), %d "
+           "used lo, %d used hi\n", streams, spilled, mode_spills[0], mode_spills[1],
+           mode_spills[2], mode_spills[3], mode_spills[4], mode_spills[5], used_lo, used_hi);
+    fflush(stdout);
+    ck_assert_int_eq(spilled, 0); /* none of these classes fills an expansion */
+    ck_assert_int_gt(used_lo, 0);
+    ck_assert_int_gt(used_hi, 0);
+}
+END_TEST
+
 void repro_xacc_tests(TCase *t)
 {
     tcase_add_test(t, reference_and_rounding_edges);
@@ -313,4 +387,5 @@ void repro_xacc_tests(TCase *t)
     tcase_add_test(t, xacc_window);
     tcase_add_test(t, fpe_exact);
     tcase_add_test(t, fpe_rest_exact);
+    tcase_add_test(t, fpe_three_classes_exact);
 }
