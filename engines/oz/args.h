@@ -16,12 +16,14 @@
     X(DFS_OZ_K_CRT_FAST, dfs_crt_finish_fast) X(DFS_OZ_K_CRT_FAST13, dfs_crt_finish_fast13)        \
     X(DFS_OZ_K_CRT_FAST14, dfs_crt_finish_fast14)                                                  \
     X(DFS_OZ_K_CRT_FAST15, dfs_crt_finish_fast15) X(DFS_OZ_K_CRT_FAST16, dfs_crt_finish_fast16)    \
+    X(DFS_OZ_K_CRT_FAST17, dfs_crt_finish_fast17) X(DFS_OZ_K_CRT_FAST18, dfs_crt_finish_fast18)    \
+    X(DFS_OZ_K_CRT_FAST19, dfs_crt_finish_fast19) X(DFS_OZ_K_CRT_FAST20, dfs_crt_finish_fast20)    \
     X(DFS_OZ_K_CRT_VERIFY, dfs_crt_finish_verify) X(DFS_OZ_K_CRT_REPAIR, dfs_crt_repair)
 #define DFS_OZ_KERNEL_ID(id, symbol) id,
 enum { DFS_OZ_KERNELS(DFS_OZ_KERNEL_ID) DFS_OZ_K_COUNT };
 #undef DFS_OZ_KERNEL_ID
 #ifndef __cplusplus /* crt_gemm.c picks the fast finish for N moduli as FAST13 + N - 13 */
-_Static_assert(DFS_OZ_K_CRT_FAST16 == DFS_OZ_K_CRT_FAST13 + 3, "the fast finishes in order");
+_Static_assert(DFS_OZ_K_CRT_FAST20 == DFS_OZ_K_CRT_FAST13 + 7, "the fast finishes in order");
 #endif
 
 #define DFS_OZ_SPECIAL (-1)  /* need[] of a row holding Inf or NaN */

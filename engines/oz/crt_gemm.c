@@ -245,10 +245,10 @@ static cublasStatus_t one_gemm(const run *R, const dfs_gemm_call *c, const doubl
             f.blk.bn = nb;
             f.blk.r0 = r0;
             f.blk.c0 = c0;
-            /* the fast kernels for 13 to 16 moduli have them as a constant (loops the compiler
+            /* the fast kernels for 13 to 20 moduli have them as a constant (loops the compiler
              * unrolls; the generic one, for the other counts, is slower: oz/README.md); four
              * columns per block (crt_finish, kernels.cu) */
-            const int fk = N >= 13 && N <= 16 ? DFS_OZ_K_CRT_FAST13 + (N - 13) : DFS_OZ_K_CRT_FAST;
+            const int fk = N >= 13 && N <= 20 ? DFS_OZ_K_CRT_FAST13 + (N - 13) : DFS_OZ_K_CRT_FAST;
             const int64_t gy = (nb + 3) / 4;
             err |= dfs_launch(R->k[verify ? DFS_OZ_K_CRT_VERIFY : fk],
                               (unsigned)((mb + DFS_OZ_FINISH_THREADS - 1) /

@@ -70,7 +70,7 @@ static inline const dfs_oz_tuning *dfs_oz_tuning_of(int cc_major, int cc_minor)
             .f32_flops_per_byte = 16.0,
             .first_slices = 4,
             .breakeven_size = {4096, 6144, 8192, 16384},
-            .breakeven_moduli = {11, 13.5, 16, 16.5},
+            .breakeven_moduli = {11, 13.5, 16, 20},
         },
     };
     _Static_assert(sizeof from / sizeof from[0] == sizeof rows / sizeof rows[0], "a class a row");
