@@ -18,7 +18,8 @@
     X(DFS_OZ_K_CRT_FAST15, dfs_crt_finish_fast15) X(DFS_OZ_K_CRT_FAST16, dfs_crt_finish_fast16)    \
     X(DFS_OZ_K_CRT_FAST17, dfs_crt_finish_fast17) X(DFS_OZ_K_CRT_FAST18, dfs_crt_finish_fast18)    \
     X(DFS_OZ_K_CRT_FAST19, dfs_crt_finish_fast19) X(DFS_OZ_K_CRT_FAST20, dfs_crt_finish_fast20)    \
-    X(DFS_OZ_K_CRT_VERIFY, dfs_crt_finish_verify) X(DFS_OZ_K_CRT_REPAIR, dfs_crt_repair)
+    X(DFS_OZ_K_CRT_VERIFY, dfs_crt_finish_verify)                                                  \
+    X(DFS_OZ_K_CRT_VERIFY_WIDE, dfs_crt_finish_verify_wide) X(DFS_OZ_K_CRT_REPAIR, dfs_crt_repair)
 #define DFS_OZ_KERNEL_ID(id, symbol) id,
 enum { DFS_OZ_KERNELS(DFS_OZ_KERNEL_ID) DFS_OZ_K_COUNT };
 #undef DFS_OZ_KERNEL_ID
@@ -99,7 +100,7 @@ typedef struct {
 
 /* What a fast call counts on the device (the int8 engine's feedback, crt_gemm.h): need[n] the
  * outputs that would pass the contract's check with n moduli and not fewer (n =
- * DFS_CRT_MODULI + 1: with none), the failing ones all, the passing ones 1 in 16 (r and c
+ * DFS_CRT_FAST_MODULI + 1: with none), the failing ones all, the passing ones 1 in 16 (r and c
  * multiples of 4 within the block), counted 16 times; failed: outputs recomputed by the repair;
  * tiles: its tiles; seq: the call's number (set before the call). */
 #define DFS_CRT_NEED_BINS 32

@@ -127,12 +127,12 @@ DFS_HD int dfs_crt_output_fast(const dfs_crt_step *st, const int nfix, const int
  * alpha S + beta C beyond the window), or DFS_OZ_UNDECIDED (verify: the truncation could change
  * the rounding).  *lower (written): one modulus
  * fewer would have left it undecided.  win, res: DFS_OZ_WIN and DFS_OZ_RWIN words (verify
- * only). */
+ * only).  wide: the table has more than DFS_CRT_FAST_MODULI moduli (X in five words; a
+ * constant in each GPU kernel, so the narrow one keeps its registers). */
 DFS_HD int dfs_crt_output(const dfs_crt_step *st, const int32_t *c, uint32_t stride, int ta,
                           int tb, int bA, int bB, double nA, double nB, double sA, double sB,
                           int special, double alpha, double beta, double cv, int64_t *win,
-                          int64_t *res, double *v,
-                          int *lower)
+                          int64_t *res, double *v, int *lower, const int wide)
 {
     *lower = 0;
     if (alpha == 0 || st->k == 0) { /* C = beta C, as cuBLAS: A and B not read */
@@ -141,14 +141,22 @@ DFS_HD int dfs_crt_output(const dfs_crt_step *st, const int32_t *c, uint32_t str
     }
     if (special)
         return DFS_OZ_LISTED;
-    dfs_oz_i192 x = {{0, 0, 0}};
+    dfs_oz_ix x = {{0, 0, 0, 0, 0}};
+    const int nxw = wide ? DFS_OZ_XW : 3;
     const int zero = ta == DFS_OZ_NONE_TAU || tb == DFS_OZ_NONE_TAU;
-    if (!zero)
-        dfs_crt_reconstruct(&st->tab, c, stride, &x, 0);
+    if (!zero) {
+        if (wide) {
+            dfs_crt_reconstruct_wide(&st->tab, c, stride, &x);
+        } else {
+            dfs_oz_i192 x3;
+            dfs_crt_reconstruct(&st->tab, c, stride, &x3, 0);
+            x.w[0] = x3.w[0], x.w[1] = x3.w[1], x.w[2] = x3.w[2];
+        }
+    }
     const int e0 = zero ? 0 : ta + tb - bA - bB;
     int margin;
-    if (!dfs_oz_i192_axpby(&x, e0, alpha, beta, cv, win, DFS_OZ_WIN, e0, res, DFS_OZ_RWIN, v,
-                           &margin))
+    if (!dfs_oz_w_axpby(x.w, nxw, e0, alpha, beta, cv, win, DFS_OZ_WIN, e0, res, DFS_OZ_RWIN, v,
+                        &margin))
         return DFS_OZ_LISTED;
     if (zero)
         return DFS_OZ_WRITTEN; /* exact: nothing was truncated */

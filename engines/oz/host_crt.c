@@ -51,7 +51,8 @@ void dfs_oz_crt_gemm_host(int transa, int transb, int64_t m, int64_t n, int64_t 
     const gemm_in g = {transa, transb, m, n, k, A, B, lda, ldb};
     dfs_crt_step step;
     memset(&step, 0, sizeof step);
-    const int nmod = k < DFS_CRT_MAX_K && moduli >= 1 && moduli <= DFS_CRT_MODULI ? moduli : 0;
+    const int most = fast ? DFS_CRT_FAST_MODULI : DFS_CRT_MODULI;
+    const int nmod = k < DFS_CRT_MAX_K && moduli >= 1 && moduli <= most ? moduli : 0;
     dfs_crt_table_init(&step.tab, nmod);
     step.L = dfs_crt_bits(nmod);
     step.lower_L = !fast && nmod > 1 ? dfs_crt_bits(nmod - 1) : 0;
@@ -115,7 +116,8 @@ void dfs_oz_crt_gemm_host(int transa, int transb, int64_t m, int64_t n, int64_t 
                                          dfs_oz_row_l1(ia[r], k), dfs_oz_row_l1(ib[c], k),
                                          dfs_oz_row_l2sq(ia[r], k), dfs_oz_row_l2sq(ib[c], k),
                                          ia[r].special || ib[c].special, alpha, beta,
-                                         beta != 0 ? *out : 0.0, win, res, &v, &lower);
+                                         beta != 0 ? *out : 0.0, win, res, &v, &lower,
+                                         nmod > DFS_CRT_FAST_MODULI);
                 }
                 if (how == DFS_OZ_WRITTEN) {
                     *out = v;

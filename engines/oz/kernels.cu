@@ -250,8 +250,10 @@ extern "C" __global__ void __launch_bounds__(256)
 
 /* ---------- the scheme II: finish ---------- */
 
-/* The verifying finish (dfs_crt_output).  Threads along the rows of the block (coalesced), the
- * grid's y along its columns, several per block when there are many. */
+/* The verifying finish (dfs_crt_output; WIDE: more than DFS_CRT_FAST_MODULI moduli, X in five
+ * words).  Threads along the rows of the block (coalesced), the grid's y along its columns,
+ * several per block when there are many. */
+template <int WIDE>
 __device__ __forceinline__ void crt_finish_verify(const dfs_crt_finish_args &a, int64_t *win,
                                                   int64_t *res)
 {
@@ -282,7 +284,7 @@ __device__ __forceinline__ void crt_finish_verify(const dfs_crt_finish_args &a, 
             double v = 0.0;
             how = dfs_crt_output(&a.step, cl, stride, ta, b.tauB[gc], bA, a.bitsB[gc], nA,
                                  b.nrmB[gc], sA, a.ssB[gc], special, alpha, beta, cv, win, res,
-                                 &v, &lower);
+                                 &v, &lower, WIDE);
             if (how == DFS_OZ_WRITTEN)
                 *out = v;
             else /* C kept as it was: the direct kernel reads it for beta * C */
@@ -368,14 +370,17 @@ CRT_FAST(dfs_crt_finish_fast18, 18)
 CRT_FAST(dfs_crt_finish_fast19, 19)
 CRT_FAST(dfs_crt_finish_fast20, 20)
 
-extern "C" __global__ void __launch_bounds__(DFS_OZ_FINISH_THREADS)
-    dfs_crt_finish_verify(const __grid_constant__ dfs_crt_finish_args a)
-{
-    __shared__ long long win[DFS_OZ_FINISH_THREADS * DFS_OZ_WIN + DFS_OZ_FINISH_THREADS];
-    __shared__ long long res[DFS_OZ_FINISH_THREADS * DFS_OZ_RWIN + DFS_OZ_FINISH_THREADS];
-    crt_finish_verify(a, (int64_t *)win + threadIdx.x * (DFS_OZ_WIN + 1),
-                      (int64_t *)res + threadIdx.x * (DFS_OZ_RWIN + 1));
-}
+#define CRT_VERIFY(name, wide)                                                                    \
+    extern "C" __global__ void __launch_bounds__(DFS_OZ_FINISH_THREADS)                           \
+        name(const __grid_constant__ dfs_crt_finish_args a)                                       \
+    {                                                                                             \
+        __shared__ long long win[DFS_OZ_FINISH_THREADS * DFS_OZ_WIN + DFS_OZ_FINISH_THREADS];     \
+        __shared__ long long res[DFS_OZ_FINISH_THREADS * DFS_OZ_RWIN + DFS_OZ_FINISH_THREADS];    \
+        crt_finish_verify<wide>(a, (int64_t *)win + threadIdx.x * (DFS_OZ_WIN + 1),               \
+                                (int64_t *)res + threadIdx.x * (DFS_OZ_RWIN + 1));                \
+    }
+CRT_VERIFY(dfs_crt_finish_verify, 0)
+CRT_VERIFY(dfs_crt_finish_verify_wide, 1)
 
 /* ---------- the scheme II, fast: the repair ---------- */
 
