@@ -119,7 +119,10 @@ typedef struct {
  * the per-call constants of crt_finish.h.  A grid of ceil(bm / DFS_OZ_FINISH_THREADS) x
  * min(ceil(bn / 4), 65535) blocks: rows along x, columns along y.  Fast: the outputs that fail
  * the contract's check are marked in fail (bit r % 32 of word c * ceil(bm / 32) + r / 32; every
- * word written) for dfs_crt_repair, which takes the same block, and counted in fstats. */
+ * word written) for dfs_crt_repair, which takes the same block, and counted in fstats.  Verify:
+ * vneed[n] counts the undecided outputs that n moduli would have decided (dfs_crt_verify_need;
+ * DFS_CRT_VNEED_BINS counters, zeroed before the call), for the next call's moduli. */
+#define DFS_CRT_VNEED_BINS (DFS_CRT_MODULI + 2)
 typedef struct {
     const int32_t *Cl;
     const int *bitsA, *bitsB;
@@ -127,6 +130,7 @@ typedef struct {
                                 modulus fewer would give */
     uint32_t *fail;
     dfs_crt_fast_stats *fstats;
+    unsigned long long *vneed;
     dfs_oz_finish_args blk;
     dfs_crt_step step;
 } dfs_crt_finish_args;

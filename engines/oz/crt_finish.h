@@ -119,6 +119,23 @@ DFS_HD int dfs_crt_output_fast(const dfs_crt_step *st, const int nfix, const int
     return DFS_OZ_WRITTEN;
 }
 
+/* For an output that st->tab.n moduli left undecided with this margin: the fewest moduli, from
+ * st->tab.n + 1 to DFS_CRT_MODULI, whose rows' bits (dfs_crt_row_bits) would have decided it
+ * with the same margin, or DFS_CRT_MODULI + 1 when none would.  The margin of the result with
+ * more bits may differ a little; an estimate for the next call's moduli (feedback.h), never for
+ * a result. */
+DFS_HD int dfs_crt_verify_need(const dfs_crt_step *st, int ta, int tb, double nA, double nB,
+                               double sA, double sB, double alpha, int margin)
+{
+    for (int n = st->tab.n + 1; n <= DFS_CRT_MODULI; n++) {
+        const int L = dfs_crt_bits(n), b1 = dfs_crt_row_bits(L, sA, st->k),
+                  b2 = dfs_crt_row_bits(L, sB, st->k);
+        if (b1 > 0 && b2 > 0 && dfs_oz_decided(dfs_crt_bound(b1, b2, nA, nB), ta, tb, alpha, margin))
+            return n;
+    }
+    return DFS_CRT_MODULI + 1;
+}
+
 /* Output with residue sums c[l * stride] of a row and a column with top exponents ta, tb,
  * truncated to bA = dfs_crt_row_bits(st->L, sA, k) and bB bits (nA, nB: their l1 norms,
  * dfs_oz_row_l1; sA, sB: their sums of squares, dfs_oz_row_l2sq; read in verify only),
@@ -128,13 +145,16 @@ DFS_HD int dfs_crt_output_fast(const dfs_crt_step *st, const int nfix, const int
  * the rounding).  *lower (written): one modulus
  * fewer would have left it undecided.  win, res: DFS_OZ_WIN and DFS_OZ_RWIN words (verify
  * only).  wide: the table has more than DFS_CRT_FAST_MODULI moduli (X in five words; a
- * constant in each GPU kernel, so the narrow one keeps its registers). */
+ * constant in each GPU kernel, so the narrow one keeps its registers).  *need (written):
+ * for an undecided output, the fewest moduli that would have decided it with the same
+ * margin (dfs_crt_verify_need), else 0. */
 DFS_HD int dfs_crt_output(const dfs_crt_step *st, const int32_t *c, uint32_t stride, int ta,
                           int tb, int bA, int bB, double nA, double nB, double sA, double sB,
                           int special, double alpha, double beta, double cv, int64_t *win,
-                          int64_t *res, double *v, int *lower, const int wide)
+                          int64_t *res, double *v, int *lower, const int wide, int *need)
 {
     *lower = 0;
+    *need = 0;
     if (alpha == 0 || st->k == 0) { /* C = beta C, as cuBLAS: A and B not read */
         *v = beta != 0 ? dfs_d_mul(beta, cv) : 0.0;
         return DFS_OZ_WRITTEN;
@@ -160,8 +180,10 @@ DFS_HD int dfs_crt_output(const dfs_crt_step *st, const int32_t *c, uint32_t str
         return DFS_OZ_LISTED;
     if (zero)
         return DFS_OZ_WRITTEN; /* exact: nothing was truncated */
-    if (!dfs_oz_decided(dfs_crt_bound(bA, bB, nA, nB), ta, tb, alpha, margin))
+    if (!dfs_oz_decided(dfs_crt_bound(bA, bB, nA, nB), ta, tb, alpha, margin)) {
+        *need = dfs_crt_verify_need(st, ta, tb, nA, nB, sA, sB, alpha, margin);
         return DFS_OZ_UNDECIDED;
+    }
     if (st->lower_L > 0) {
         const int lA = dfs_crt_row_bits(st->lower_L, sA, st->k),
                   lB = dfs_crt_row_bits(st->lower_L, sB, st->k);

@@ -32,6 +32,7 @@ typedef struct {
     uint32_t *list, *fail;
     int *bitsA, *bitsB;
     dfs_crt_fast_stats *fstats;
+    unsigned long long *vneed;
 } layout;
 
 /* Bytes for blocks of bm x bn with P planes (the N moduli, and fast the magnitudes) and k
@@ -49,6 +50,8 @@ static size_t carve(CUdeviceptr base, int64_t m, int64_t n, int64_t kp, int64_t 
     l->fail = fast ? dfs_oz_take(base, &off, (size_t)((bm + 31) / 32 * bn) * sizeof(uint32_t))
                    : NULL;
     l->fstats = fast ? dfs_oz_take(base, &off, sizeof(dfs_crt_fast_stats)) : NULL;
+    l->vneed = fast ? NULL
+                    : dfs_oz_take(base, &off, DFS_CRT_VNEED_BINS * sizeof(unsigned long long));
     return off;
 }
 
@@ -164,6 +167,9 @@ static cublasStatus_t one_gemm(const run *R, const dfs_gemm_call *c, const doubl
         DFS_DRV(cuMemsetD32Async)((CUdeviceptr)(uintptr_t)l.c.stats, 0, 8, R->st) != CUDA_SUCCESS;
     err |= DFS_DRV(cuMemsetD32Async)((CUdeviceptr)(uintptr_t)ione, 1, 1, R->st) != CUDA_SUCCESS;
     err |= DFS_DRV(cuMemsetD32Async)((CUdeviceptr)(uintptr_t)izero, 0, 1, R->st) != CUDA_SUCCESS;
+    if (!fast)
+        err |= DFS_DRV(cuMemsetD32Async)((CUdeviceptr)(uintptr_t)l.vneed, 0,
+                                         2 * DFS_CRT_VNEED_BINS, R->st) != CUDA_SUCCESS;
     if (fast) { /* the counters, and the call's number for the engine's feedback */
         const CUdeviceptr fs = (CUdeviceptr)(uintptr_t)l.fstats;
         err |= DFS_DRV(cuMemsetD32Async)(fs, 0, sizeof(dfs_crt_fast_stats) / 4, R->st) !=
@@ -197,6 +203,7 @@ static cublasStatus_t one_gemm(const run *R, const dfs_gemm_call *c, const doubl
     f.Cl = l.Cl;
     f.fail = l.fail;
     f.fstats = l.fstats;
+    f.vneed = l.vneed;
     dfs_oz_finish_ws_fields(&f.blk, &l.c, l.list, verify, seq);
     dfs_oz_finish_call_fields(&f.blk, R->x, c, A, B, C);
 
@@ -267,7 +274,11 @@ static cublasStatus_t one_gemm(const run *R, const dfs_gemm_call *c, const doubl
     }
     if (err)
         return CUBLAS_STATUS_EXECUTION_FAILED;
-    /* the counters (and the call's number) back to the host for the next call's moduli */
+    /* the counters (and the call's number) back to the host for the next call's moduli: the
+     * histogram first, so that it has landed when the number has (one stream) */
+    if (fb && DFS_DRV(cuMemcpyDtoHAsync)((void *)fb->need_moduli, (CUdeviceptr)(uintptr_t)l.vneed,
+                                         sizeof fb->need_moduli, R->st) != CUDA_SUCCESS)
+        return CUBLAS_STATUS_EXECUTION_FAILED;
     if (fb && DFS_DRV(cuMemcpyDtoHAsync)((void *)fb->stats, (CUdeviceptr)(uintptr_t)l.c.stats,
                                          4 * sizeof(unsigned long long), R->st) != CUDA_SUCCESS)
         return CUBLAS_STATUS_EXECUTION_FAILED;

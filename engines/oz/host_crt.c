@@ -41,6 +41,8 @@ static void residues(const gemm_in *g, int is_b, int64_t rows, const dfs_oz_row 
     }
 }
 
+_Static_assert(DFS_OZ_STATS_NEED == DFS_CRT_MODULI + 2, "a need bin per moduli count");
+
 void dfs_oz_crt_gemm_host(int transa, int transb, int64_t m, int64_t n, int64_t k, double alpha,
                           const double *A, int64_t lda, const double *B, int64_t ldb, double beta,
                           double *C, int64_t ldc, int moduli, int fast, dfs_oz_stats *st)
@@ -111,13 +113,15 @@ void dfs_oz_crt_gemm_host(int transa, int transb, int64_t m, int64_t n, int64_t 
                         st->repaired++;
                     }
                 } else {
-                    int lower;
+                    int lower, need;
                     how = dfs_crt_output(&step, sums, 1, ia[r].tau, ib[c].tau, bA[r], bB[c],
                                          dfs_oz_row_l1(ia[r], k), dfs_oz_row_l1(ib[c], k),
                                          dfs_oz_row_l2sq(ia[r], k), dfs_oz_row_l2sq(ib[c], k),
                                          ia[r].special || ib[c].special, alpha, beta,
                                          beta != 0 ? *out : 0.0, win, res, &v, &lower,
-                                         nmod > DFS_CRT_FAST_MODULI);
+                                         nmod > DFS_CRT_FAST_MODULI, &need);
+                    if (how == DFS_OZ_UNDECIDED && need > 0 && need <= DFS_CRT_MODULI + 1)
+                        st->need[need]++;
                 }
                 if (how == DFS_OZ_WRITTEN) {
                     *out = v;

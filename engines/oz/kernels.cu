@@ -257,12 +257,16 @@ template <int WIDE>
 __device__ __forceinline__ void crt_finish_verify(const dfs_crt_finish_args &a, int64_t *win,
                                                   int64_t *res)
 {
+    __shared__ unsigned hist[DFS_CRT_VNEED_BINS];
     const dfs_oz_finish_args &b = a.blk;
     const int64_t r = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
     const int64_t gr = b.r0 + r;
     const double alpha = b.alpha ? *b.alpha : b.alpha_v;
     const double beta = b.beta_p ? *b.beta_p : b.beta_v;
     const uint32_t stride = (uint32_t)(b.bm * b.bn);
+    for (int i = threadIdx.x; i < DFS_CRT_VNEED_BINS; i += blockDim.x)
+        hist[i] = 0;
+    __syncthreads();
     int ta = 0, bA = 0, specA = 0;
     double nA = 0, sA = 0;
     if (r < b.bm) {
@@ -282,9 +286,12 @@ __device__ __forceinline__ void crt_finish_verify(const dfs_crt_finish_args &a, 
             const int32_t *cl = a.Cl + c * b.bm + r;
             const int special = specA || b.needB[gc] == DFS_OZ_SPECIAL;
             double v = 0.0;
+            int need = 0;
             how = dfs_crt_output(&a.step, cl, stride, ta, b.tauB[gc], bA, a.bitsB[gc], nA,
                                  b.nrmB[gc], sA, a.ssB[gc], special, alpha, beta, cv, win, res,
-                                 &v, &lower, WIDE);
+                                 &v, &lower, WIDE, &need);
+            if (need > 0 && need < DFS_CRT_VNEED_BINS)
+                atomicAdd(&hist[need], 1u);
             if (how == DFS_OZ_WRITTEN)
                 *out = v;
             else /* C kept as it was: the direct kernel reads it for beta * C */
@@ -293,6 +300,10 @@ __device__ __forceinline__ void crt_finish_verify(const dfs_crt_finish_args &a, 
         if (b.stats)
             count_outputs(b.stats, b.seq, r + c, how, lower); /* r + c == 0: the first */
     }
+    __syncthreads();
+    for (int i = threadIdx.x; i < DFS_CRT_VNEED_BINS; i += blockDim.x)
+        if (hist[i] && a.vneed)
+            atomicAdd(&a.vneed[i], (unsigned long long)hist[i]);
 }
 
 /* The fast finish (dfs_crt_output_fast) with NFIX moduli, or any number when NFIX = 0: outputs

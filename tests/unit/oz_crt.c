@@ -8,6 +8,7 @@
 #include "ozfamily_test.h"
 
 #include "../../engines/oz/crt.h"
+#include "../../engines/oz/feedback.h"
 #include "../../engines/oz/host_common.h"
 #include "../common/gen.h"
 
@@ -323,7 +324,7 @@ START_TEST(crt_gemm_correctly_rounded)
      * five-word finish */
     static const int modss[] = {12, 18, 24, 30, 36};
     long outputs = 0, slow = 0, outputs24 = 0, slow24 = 0, wide_out[2] = {0, 0},
-         wide_slow[2] = {0, 0};
+         wide_slow[2] = {0, 0}, predicted = 0;
     for (int it = 0; it < 280; it++) {
         const int g = gens[it % 7], mods = modss[(it / 7) % 5];
         crt_case t;
@@ -350,6 +351,37 @@ START_TEST(crt_gemm_correctly_rounded)
             wide_out[mods == 36] += m * n;
             wide_slow[mods == 36] += s2.slow;
         }
+        /* the undecided outputs' needs: above the moduli taken, at most every direct output
+         * (Inf/NaN rows are direct without a need) */
+        int64_t needs = 0;
+        for (int b = 0; b < DFS_OZ_STATS_NEED; b++) {
+            ck_assert(s2.need[b] == 0 || b > mods);
+            needs += s2.need[b];
+        }
+        ck_assert_int_le(needs, s2.slow);
+        /* with 24 moduli on wide data, the count the feedback would take next decides what
+         * the needs said it would (the margins with more bits may differ a little) */
+        if (mods == 24 && needs > 0 && g >= G_PHI8 && t.k > 1) {
+            unsigned long long nd[DFS_OZ_STATS_NEED];
+            for (int b = 0; b < DFS_OZ_STATS_NEED; b++)
+                nd[b] = (unsigned long long)s2.need[b];
+            const int up = dfs_oz_fb_moduli_up(nd, (unsigned long long)(m * n), 24, 16);
+            ck_assert_int_gt(up, 24);
+            unsigned long long left = 0;
+            for (int b = up + 1; b < DFS_OZ_STATS_NEED; b++)
+                left += nd[b];
+            memcpy(t.C2, t.C0, (size_t)(t.ldc * n) * sizeof(double));
+            dfs_oz_stats s3;
+            dfs_oz_crt_gemm_host(ta, tb, m, n, k, alpha, t.A, t.lda, t.B, t.ldb, beta, t.C2, ldc,
+                                 up, 0, &s3);
+            int64_t und3 = 0;
+            for (int b = 0; b < DFS_OZ_STATS_NEED; b++)
+                und3 += s3.need[b];
+            ck_assert_msg(und3 <= (int64_t)left + 2 + (int64_t)left / 4,
+                          "%d moduli, predicted to leave %llu undecided, left %lld", up, left,
+                          (long long)und3);
+            predicted++;
+        }
         crt_case_free(&t);
     }
     printf("crt gemm: %ld outputs the same bits as the scheme-I CPU DGEMM (correctly rounded), "
@@ -361,6 +393,7 @@ START_TEST(crt_gemm_correctly_rounded)
     ck_assert_int_gt(outputs24, 200);
     ck_assert_int_lt(slow24 * 20, outputs24); /* the truncated product decides most outputs */
     ck_assert_int_gt(slow, 0);                /* and the direct path is exercised */
+    ck_assert_int_gt(predicted, 3);
     /* wide data: 36 moduli decide a larger share than 24 */
     ck_assert(wide_slow[1] * wide_out[0] < wide_slow[0] * wide_out[1]);
 }
