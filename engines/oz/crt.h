@@ -460,7 +460,16 @@ typedef struct {
     int lower_L; /* verify: dfs_crt_bits(tab.n - 1) (the host's next choice), or 0 */
     int verify;
     int64_t k;
+    int Ln[DFS_CRT_MODULI + 1]; /* dfs_crt_bits(n) for every n (dfs_crt_step_bits): the GPU reads
+                                   them instead of summing a table it would keep in local memory */
 } dfs_crt_step;
+
+/* st->Ln: the bits of every count of moduli. */
+DFS_HD void dfs_crt_step_bits(dfs_crt_step *st)
+{
+    for (int n = 0; n <= DFS_CRT_MODULI; n++)
+        st->Ln[n] = n ? dfs_crt_bits(n) : 0;
+}
 
 /* X from c[l * stride] (l < t->n <= nmax), the int32 sums of op(A)'s residues (carrying y_l:
  * dfs_crt_coefs) times op(B)'s modulo the table's moduli: the unique X with |X| <= 2^(L-1),

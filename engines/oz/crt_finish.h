@@ -128,7 +128,7 @@ DFS_HD int dfs_crt_verify_need(const dfs_crt_step *st, int ta, int tb, double nA
                                double sA, double sB, double alpha, int margin)
 {
     for (int n = st->tab.n + 1; n <= DFS_CRT_MODULI; n++) {
-        const int L = dfs_crt_bits(n), b1 = dfs_crt_row_bits(L, sA, st->k),
+        const int L = st->Ln[n], b1 = dfs_crt_row_bits(L, sA, st->k),
                   b2 = dfs_crt_row_bits(L, sB, st->k);
         if (b1 > 0 && b2 > 0 && dfs_oz_decided(dfs_crt_bound(b1, b2, nA, nB), ta, tb, alpha, margin))
             return n;

@@ -200,6 +200,7 @@ static cublasStatus_t one_gemm(const run *R, const dfs_gemm_call *c, const doubl
     f.step.lower_L = verify && N > 1 ? dfs_crt_bits(N - 1) : 0;
     f.step.verify = verify;
     f.step.k = k;
+    dfs_crt_step_bits(&f.step);
     f.Cl = l.Cl;
     f.fail = l.fail;
     f.fstats = l.fstats;

@@ -60,6 +60,7 @@ void dfs_oz_crt_gemm_host(int transa, int transb, int64_t m, int64_t n, int64_t 
     step.lower_L = !fast && nmod > 1 ? dfs_crt_bits(nmod - 1) : 0;
     step.verify = !fast;
     step.k = k;
+    dfs_crt_step_bits(&step);
     dfs_oz_row *ia = calloc((size_t)m, sizeof *ia), *ib = calloc((size_t)n, sizeof *ib);
     const size_t kk = k > 0 ? (size_t)k : 1;
     const int planes = nmod + (fast != 0); /* fast: the magnitudes too */
