@@ -53,6 +53,27 @@ __device__ __forceinline__ unsigned slow_product(long long *w, double x, double 
     return f;
 }
 
+/* Adds x*y exactly: into the terms t[T] where they take it (fpe.h), and what they do not (an
+ * error left after the last term, or a product outside their range: underflowing, subnormal,
+ * huge) straight into the accumulator w (shared), exactly, *spilled set then.  So no output
+ * leaves the fast path for a second pass; a spill costs a few shared-memory atomics.  Returns
+ * the special flags (xacc.h). */
+__device__ __forceinline__ unsigned add_product_spilling(long long *w, double *t, int T,
+                                                         double x, double y, unsigned *spilled)
+{
+    double r1, r2;
+    int whole;
+    const unsigned f = dfs_fpe_add_product_rest(t, T, x, y, &r1, &r2, &whole);
+    if (r1 != 0)
+        atomic_add_double(w, r1);
+    if (r2 != 0)
+        atomic_add_double(w, r2);
+    if (whole)
+        atomic_add_product(w, x, y);
+    *spilled |= (r1 != 0) | (r2 != 0) | whole;
+    return f;
+}
+
 __device__ __forceinline__ int64_t min64(int64_t a, int64_t b)
 {
     return a < b ? a : b;
@@ -121,18 +142,10 @@ __device__ __noinline__ unsigned warp_exact_products(long long *w, int64_t K, co
     unsigned g = 0;
     for (int64_t q0 = 0; q0 < K; q0 += SLOW_ROUND) {
         const int64_t q1 = min64(K, q0 + SLOW_ROUND);
-        for (int64_t q = q0 + lane; q < q1; q += 32) {
-            const double aq = a[q * sa], xq = x[vidx(q, incx, xn)];
-            double r1, r2;
-            int whole;
-            g |= dfs_fpe_add_product_rest(t, DFS_OZ_LANE_TERMS, aq, xq, &r1, &r2, &whole);
-            if (r1 != 0)
-                atomic_add_double(w, r1);
-            if (r2 != 0)
-                atomic_add_double(w, r2);
-            if (whole)
-                atomic_add_product(w, aq, xq);
-        }
+        unsigned spilled = 0;
+        for (int64_t q = q0 + lane; q < q1; q += 32)
+            g |= add_product_spilling(w, t, DFS_OZ_LANE_TERMS, a[q * sa], x[vidx(q, incx, xn)],
+                                      &spilled);
         __syncwarp();
         if (q1 < K && lane == 0) {
             dfs_xacc n = view(w);

@@ -5,7 +5,8 @@
  * then go into exact integer accumulators (xacc.h) in shared memory, one per block (DOT) or per
  * warp (GEMV finish), with 64-bit integer atomics: integer addition is associative, so neither
  * the grid nor the scheduling changes a bit.  DOT: what a thread's terms cannot take goes
- * straight into its block's accumulator (dot_product).  GEMV: an output whose thread spilled
+ * straight into its block's accumulator (add_product_spilling, ../oz/device.cuh).  GEMV: an
+ * output whose thread spilled
  * (fpe.h) is recomputed with every product straight into the accumulator.  Infinities and NaN travel as
  * flags (xacc.h) and are resolved at the end. */
 #include "../oz/device.cuh"
@@ -34,27 +35,6 @@ __device__ __forceinline__ void fpe_zero(double *t)
 
 /* ---------- DOT ---------- */
 
-/* Adds x*y exactly: into the thread's terms t[] where it can (fpe.h), and what the terms do not
- * take (an error left after the last term, or a product outside their range: underflowing,
- * subnormal, huge) straight into the block's accumulator w, exactly (*spilled set).  So no
- * output ever leaves the fast path, and a spill costs a few shared-memory atomics instead of a
- * second pass over the vectors.  Returns the special flags (xacc.h). */
-__device__ __forceinline__ unsigned dot_product(long long *w, double *t, double x, double y,
-                                                unsigned *spilled)
-{
-    double r1, r2;
-    int whole;
-    const unsigned f = dfs_fpe_add_product_rest(t, DFS_OZ_TERMS, x, y, &r1, &r2, &whole);
-    if (r1 != 0)
-        atomic_add_double(w, r1);
-    if (r2 != 0)
-        atomic_add_double(w, r2);
-    if (whole)
-        atomic_add_product(w, x, y);
-    *spilled |= (r1 != 0) | (r2 != 0) | whole;
-    return f;
-}
-
 /* Each block: its products into its threads' terms and its accumulator, the terms added in,
  * the accumulator normalised when anything spilled (so that it adds less than 2^32 to each word
  * of the global one: 2^20 blocks cannot overflow it), then flushed.  Before normalising, a word
@@ -82,7 +62,7 @@ extern "C" __global__ void __launch_bounds__(DFS_OZ_DOT_THREADS) dfs_oz_dot(dfs_
         }
 #pragma unroll
         for (int u = 0; u < AHEAD; u++)
-            f |= dot_product(w, t, xs[u], ys[u], &spilled);
+            f |= add_product_spilling(w, t, DFS_OZ_TERMS, xs[u], ys[u], &spilled);
     }
     for (int i = 0; i < DFS_OZ_TERMS; i++)
         if (t[i] != 0)
