@@ -5,10 +5,10 @@
  * then go into exact integer accumulators (xacc.h) in shared memory, one per block (DOT) or per
  * warp (GEMV finish), with 64-bit integer atomics: integer addition is associative, so neither
  * the grid nor the scheduling changes a bit.  DOT: what a thread's terms cannot take goes
- * straight into its block's accumulator (add_product_spilling, ../oz/device.cuh).  GEMV: an
- * output whose thread spilled
- * (fpe.h) is recomputed with every product straight into the accumulator.  Infinities and NaN travel as
- * flags (xacc.h) and are resolved at the end. */
+ * straight into its block's accumulator (add_product_spilling, ../oz/device.cuh).  GEMV: each
+ * thread keeps terms for the products below and above the range too (dfs_fpe_add_product3); an
+ * output whose thread still spilled (fpe.h) is recomputed in one warp by warp_exact_products.
+ * Infinities and NaN travel as flags (xacc.h) and are resolved at the end. */
 #include "../oz/device.cuh"
 #include "vec_args.h"
 

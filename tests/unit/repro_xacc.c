@@ -184,6 +184,35 @@ START_TEST(xacc_window)
 }
 END_TEST
 
+/* The sign of d - (the terms t[T] + lo[Tx] 2^-DFS_FPE_SHIFT + hi[Tx] 2^DFS_FPE_SHIFT + the
+ * accumulator words spill), on a copy of d (lo, hi, spill may be NULL): 0 when the expansions
+ * and what was spilled are exactly the sum d holds. */
+static int residual_sign(const dfs_xacc *d, const double *t, int T, const double *lo,
+                         const double *hi, int Tx, const int64_t *spill)
+{
+    dfs_xacc e;
+    int64_t ew[DFS_X_WORDS];
+    acc_copy(&e, ew, d);
+    for (int j = 0; j < T; j++)
+        REQUIRE(dfs_x_add_double(&e, -t[j], 0));
+    for (int j = 0; j < Tx; j++) {
+        uint64_t m;
+        int ex;
+        if (lo && lo[j] != 0) {
+            const int neg = dfs_d_split(lo[j], &m, &ex);
+            REQUIRE(dfs_x_add(&e, !neg, (dfs_u128)m, ex - DFS_FPE_SHIFT));
+        }
+        if (hi && hi[j] != 0) {
+            const int neg = dfs_d_split(hi[j], &m, &ex);
+            REQUIRE(dfs_x_add(&e, !neg, (dfs_u128)m, ex + DFS_FPE_SHIFT));
+        }
+    }
+    if (spill)
+        for (int j = 0; j < DFS_X_WORDS; j++)
+            ew[j] -= spill[j];
+    return dfs_x_sign(&e);
+}
+
 /* fpe.h's expansion stays exact: after every product, the terms plus what was inserted so far
  * sum to the products' exact sum (an exact accumulator holds their difference: zero), unless
  * the thread spilled.  Products of wide and of equal exponents (FastTwoSum's ordering by the
@@ -218,12 +247,8 @@ START_TEST(fpe_exact)
             if (f)
                 break;
             REQUIRE(dfs_x_add_product(&d, x, y, 0));
-            dfs_xacc e;
-            int64_t ew[DFS_X_WORDS];
-            acc_copy(&e, ew, &d);
-            for (int j = 0; j < 4; j++)
-                REQUIRE(dfs_x_add_double(&e, -t[j], 0));
-            ck_assert_msg(dfs_x_sign(&e) == 0, "stream %d (mode %d), product %d: the terms %a %a "
+            ck_assert_msg(residual_sign(&d, t, 4, NULL, NULL, 0, NULL) == 0,
+                          "stream %d (mode %d), product %d: the terms %a %a "
                           "%a %a are not the exact sum", it, mode, i, t[0], t[1], t[2], t[3]);
         }
         streams++;
@@ -287,14 +312,7 @@ START_TEST(fpe_rest_exact)
             if (!dfs_x_product_flags(x, y))
                 REQUIRE(dfs_x_add_product(&d, x, y, 0));
             /* exact - terms - spilled == 0 */
-            dfs_xacc e;
-            int64_t ew[DFS_X_WORDS];
-            acc_copy(&e, ew, &d);
-            for (int j = 0; j < 4; j++)
-                REQUIRE(dfs_x_add_double(&e, -t[j], 0));
-            for (int j = 0; j < DFS_X_WORDS; j++)
-                ew[j] -= sw[j];
-            ck_assert_msg(dfs_x_sign(&e) == 0, "stream %d (mode %d), product %d: the terms and "
+            ck_assert_msg(residual_sign(&d, t, 4, NULL, NULL, 0, sw) == 0, "stream %d (mode %d), product %d: the terms and "
                           "the spilled values are not the exact sum", it, mode, i);
         }
         ck_assert_uint_eq(flags, want_flags);
@@ -344,24 +362,8 @@ START_TEST(fpe_three_classes_exact)
             if (f & DFS_FPE_SPILL)
                 break;
             REQUIRE(dfs_x_add_product(&d, x, y, 0));
-            dfs_xacc e;
-            int64_t ew[DFS_X_WORDS];
-            acc_copy(&e, ew, &d);
-            for (int j = 0; j < 6; j++)
-                REQUIRE(dfs_x_add_double(&e, -t[j], 0));
-            for (int j = 0; j < 4; j++) {
-                uint64_t m;
-                int ex;
-                if (lo[j] != 0) {
-                    const int neg = dfs_d_split(lo[j], &m, &ex);
-                    REQUIRE(dfs_x_add(&e, !neg, (dfs_u128)m, ex - DFS_FPE_SHIFT));
-                }
-                if (hi[j] != 0) {
-                    const int neg = dfs_d_split(hi[j], &m, &ex);
-                    REQUIRE(dfs_x_add(&e, !neg, (dfs_u128)m, ex + DFS_FPE_SHIFT));
-                }
-            }
-            ck_assert_msg(dfs_x_sign(&e) == 0, "stream %d (mode %d), product %d: the three "
+            ck_assert_msg(residual_sign(&d, t, 6, lo, hi, 4, NULL) == 0,
+                          "stream %d (mode %d), product %d: the three "
                           "expansions are not the exact sum", it, mode, i);
         }
         streams++;
