@@ -44,9 +44,9 @@ static const dfs_option_spec repro_option_spec[] = {
                 "tensor cores (int8, where it can); auto: int8 where k < 2^17; the same bits"},
     {.key = "small", .kind = DFS_OPT_WORD, .def = SMALL_DIRECT,
      .words = (const char *const[]){"direct", "products", NULL},
-     .meaning = "a DGEMM of at most the device class's direct_products products m n k: every "
-                "output exact in one launch (direct), or on the products as larger ones are; "
-                "the same bits"},
+     .meaning = "a DGEMM of at most the device class's direct_outputs outputs and "
+                "direct_products products: every output exact in one launch (direct), or on the "
+                "products as larger ones are; the same bits"},
     {.key = NULL},
 };
 static const dfs_option_table repro_options = {"repro", repro_option_spec, NULL};
@@ -100,8 +100,10 @@ static cublasStatus_t repro_dgemm(const dfs_ctx *x, const dfs_gemm_call *c)
     read_options(x->options, 0, &g);
     const int products = dfs_option_word(x->options, &repro_options, "products");
     /* small products: every output directly, in one launch (the same bits: RN(exact)) */
+    const dfs_oz_tuning *tu = dfs_oz_tuning_ctx(x);
+    const double outputs = (double)c->m * (double)c->n;
     if (dfs_option_word(x->options, &repro_options, "small") == SMALL_DIRECT &&
-        (double)c->m * (double)c->n * (double)c->k <= dfs_oz_tuning_ctx(x)->direct_products) {
+        outputs <= tu->direct_outputs && outputs * (double)c->k <= tu->direct_products) {
         const cublasStatus_t s = dfs_oz_dgemm_direct(x, c);
         if (s != DFS_STATUS_DECLINED)
             return s;
