@@ -107,6 +107,17 @@ extern "C" __global__ void __launch_bounds__(DFS_OZ_ROWS_PER_BLOCK * ROW_PARTS)
         atomicMax(a.maxneed, need);
 }
 
+/* A finish or direct block's alpha and beta: read through the device pointers, else the
+ * values the host passed. */
+__device__ __forceinline__ double blk_alpha(const dfs_oz_finish_args &b)
+{
+    return b.alpha ? *b.alpha : b.alpha_v;
+}
+__device__ __forceinline__ double blk_beta(const dfs_oz_finish_args &b)
+{
+    return b.beta_p ? *b.beta_p : b.beta_v;
+}
+
 /* ---------- direct ---------- */
 
 extern "C" __global__ void __launch_bounds__(32 * DFS_OZ_DIRECT_WARPS)
@@ -117,8 +128,7 @@ extern "C" __global__ void __launch_bounds__(32 * DFS_OZ_DIRECT_WARPS)
     const int lane = threadIdx.x & 31, wp = threadIdx.x / 32;
     /* the listed outputs, or (no list: no workspace) every output of the block */
     const int64_t count = a.list ? (int64_t)*(volatile unsigned *)a.count : a.bm * a.bn;
-    const double alpha = a.alpha ? *a.alpha : a.alpha_v;
-    const double beta = a.beta_p ? *a.beta_p : a.beta_v;
+    const double alpha = blk_alpha(a), beta = blk_beta(a);
     for (int64_t it = (int64_t)blockIdx.x * DFS_OZ_DIRECT_WARPS + wp; it < count;
          it += (int64_t)gridDim.x * DFS_OZ_DIRECT_WARPS) {
         int64_t gr, gc;
@@ -261,8 +271,7 @@ __device__ __forceinline__ void crt_finish_verify(const dfs_crt_finish_args &a, 
     const dfs_oz_finish_args &b = a.blk;
     const int64_t r = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
     const int64_t gr = b.r0 + r;
-    const double alpha = b.alpha ? *b.alpha : b.alpha_v;
-    const double beta = b.beta_p ? *b.beta_p : b.beta_v;
+    const double alpha = blk_alpha(b), beta = blk_beta(b);
     const uint32_t stride = (uint32_t)(b.bm * b.bn);
     for (int i = threadIdx.x; i < DFS_CRT_VNEED_BINS; i += blockDim.x)
         hist[i] = 0;
@@ -316,8 +325,7 @@ template <int NFIX> __device__ __forceinline__ void crt_finish_fast(const dfs_cr
     const dfs_oz_finish_args &b = a.blk;
     const int64_t r = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
     const int64_t gr = b.r0 + r;
-    const double alpha = b.alpha ? *b.alpha : b.alpha_v;
-    const double beta = b.beta_p ? *b.beta_p : b.beta_v;
+    const double alpha = blk_alpha(b), beta = blk_beta(b);
     const uint32_t stride = (uint32_t)(b.bm * b.bn);
     const int64_t words = (b.bm + 31) / 32;
     if (threadIdx.x < DFS_CRT_NEED_BINS)
@@ -440,8 +448,7 @@ extern "C" __global__ void __launch_bounds__(256)
         return;
     if (t == 0)
         atomicAdd(&a.fstats->tiles, 1ull);
-    const double alpha = b.alpha ? *b.alpha : b.alpha_v;
-    const double beta = b.beta_p ? *b.beta_p : b.beta_v;
+    const double alpha = blk_alpha(b), beta = blk_beta(b);
     if (count <= DFS_CRT_TILE / 2) {
         for (; word; word &= word - 1)
             repair_one(b, ww * 32 + __ffs(word) - 1, wc, alpha, beta);
