@@ -26,34 +26,117 @@
 
 #define DFS_FPE_SPILL 16u /* beside the xacc.h flags: this output needs the slow path */
 
-/* Insert v into the T terms t[]; returns 0, or DFS_FPE_SPILL if an error remained.  Each step
- * is FastTwoSum with the operands ordered by magnitude (|hi| >= |lo|: exact, Dekker), three
- * additions instead of TwoSum's six. */
-DFS_HD unsigned dfs_fpe_insert(double *t, int T, double v)
+/* Insert v into the T terms t[]; returns what is left over (0 mostly): the terms plus it are
+ * exactly the terms before plus v.  Each step is FastTwoSum with the operands ordered by
+ * magnitude (|hi| >= |lo|: exact, Dekker), three additions instead of TwoSum's six. */
+DFS_HD double dfs_fpe_insert_rest(double *t, int T, double v)
 {
     for (int i = 0; i < T; i++) {
         if (v == 0)
-            return 0;
+            return 0.0;
         const double a = t[i];
         const int sw = fabs(v) > fabs(a);
         t[i] = dfs_d_fast_two_sum(sw ? v : a, sw ? a : v, &v);
     }
-    return v == 0 ? 0u : DFS_FPE_SPILL;
+    return v;
+}
+
+/* Insert v into the T terms t[]; returns 0, or DFS_FPE_SPILL if an error remained. */
+DFS_HD unsigned dfs_fpe_insert(double *t, int T, double v)
+{
+    return dfs_fpe_insert_rest(t, T, v) == 0 ? 0u : DFS_FPE_SPILL;
+}
+
+/* Whether x*y = p is in the expansion's range (2^-960 <= |p| < 2^960: TwoProduct exact, no
+ * partial sum of fewer than 2^60 such terms overflows). */
+DFS_HD int dfs_fpe_in_range(double p)
+{
+    const uint64_t ap = dfs_d_bits(p) & 0x7fffffffffffffffull;
+    return ap >= (63ull << 52) && ap < (1983ull << 52); /* biased exponents 63 .. 1982 */
+}
+
+/* Add x*y exactly: into the terms where they take it, the rest for an exact accumulator
+ * (xacc.h) beside them.  On return *r1, *r2 are values (0: none) and *whole says whether the
+ * product x*y itself (outside the terms' range: underflowing, subnormal or huge) must be added
+ * to the accumulator; the terms plus those are exactly the terms before plus x*y.  Returns the
+ * special flags (xacc.h's; Inf and NaN are neither inserted nor left). */
+DFS_HD unsigned dfs_fpe_add_product_rest(double *t, int T, double x, double y, double *r1,
+                                         double *r2, int *whole)
+{
+    const double p = dfs_d_mul(x, y);
+    *r1 = *r2 = 0.0;
+    *whole = 0;
+    if (dfs_fpe_in_range(p)) {
+        const double e = dfs_d_fma(x, y, -p);
+        *r1 = dfs_fpe_insert_rest(t, T, p);
+        *r2 = dfs_fpe_insert_rest(t, T, e);
+        return 0;
+    }
+    const unsigned f = dfs_x_product_flags(x, y);
+    if (f || x == 0 || y == 0)
+        return f; /* a special term, or an exact zero */
+    *whole = 1;
+    return 0;
+}
+
+/* Products outside the terms' range, in two more expansions of their own: those below 2^-960
+ * (underflowing, subnormal) with the smaller operand scaled up by 2^DFS_FPE_SHIFT, those from
+ * 2^960 on (huge, or overflowing) with the larger scaled down by it; both scalings are exact
+ * (the smaller operand of a product below 2^-960 is below 2^-480, the larger of one from 2^960
+ * on at least 2^480), and the scaled product lies in [2^-140, 2^948) for the huge ones, and in
+ * range for the small ones down to 2^-2060.  The lo terms stand for their sum times
+ * 2^-DFS_FPE_SHIFT, the hi terms for theirs times 2^DFS_FPE_SHIFT. */
+#define DFS_FPE_SHIFT 1100
+
+/* x 2^(+-550) twice: exact where the caller uses it (no overflow, no underflow). */
+DFS_HD double dfs_fpe_scale(double x, int up)
+{
+    const double f = up ? 0x1p550 : 0x1p-550;
+    return dfs_d_mul(dfs_d_mul(x, f), f);
+}
+
+/* Add x*y exactly into the terms t[T] (in range), lo[Tx] or hi[Tx] (below or above it, scaled
+ * as above); returns the special flags, plus DFS_FPE_SPILL when an error is left after the
+ * last term of its expansion or a product lies below 2^-2060 (the caller then takes the slow
+ * path). */
+DFS_HD unsigned dfs_fpe_add_product3(double *t, int T, double *lo, double *hi, int Tx, double x,
+                                     double y)
+{
+    const double p = dfs_d_mul(x, y);
+    if (dfs_fpe_in_range(p)) {
+        const double e = dfs_d_fma(x, y, -p);
+        return dfs_fpe_insert(t, T, p) | dfs_fpe_insert(t, T, e);
+    }
+    const unsigned f = dfs_x_product_flags(x, y);
+    if (f || x == 0 || y == 0)
+        return f; /* a special term, or an exact zero */
+    const int small = (dfs_d_bits(p) & 0x7fffffffffffffffull) < (63ull << 52);
+    /* the operand to scale: the smaller in magnitude for small products, else the larger */
+    const int x_larger = (dfs_d_bits(x) & 0x7fffffffffffffffull) >=
+                         (dfs_d_bits(y) & 0x7fffffffffffffffull);
+    const int scale_x = small ? !x_larger : x_larger;
+    const double xs = scale_x ? dfs_fpe_scale(x, small) : x, ys = scale_x ? y : dfs_fpe_scale(y, small);
+    const double ps = dfs_d_mul(xs, ys);
+    if (!dfs_fpe_in_range(ps))
+        return DFS_FPE_SPILL;
+    const double es = dfs_d_fma(xs, ys, -ps);
+    /* two branches, not a pointer chosen at run time: on the GPU the terms stay in registers */
+    if (small)
+        return dfs_fpe_insert(lo, Tx, ps) | dfs_fpe_insert(lo, Tx, es);
+    return dfs_fpe_insert(hi, Tx, ps) | dfs_fpe_insert(hi, Tx, es);
 }
 
 /* Add x*y to the terms; returns the flags to OR into the thread's flags (xacc.h's, plus
- * DFS_FPE_SPILL). */
+ * DFS_FPE_SPILL when something is left that the terms did not take). */
 DFS_HD unsigned dfs_fpe_add_product(double *t, int T, double x, double y)
 {
     double p = dfs_d_mul(x, y);
-    uint64_t ap = dfs_d_bits(p) & 0x7fffffffffffffffull;
-    /* 2^-960 <= |p| < 2^960: biased exponents 63 .. 1982 */
-    if (ap >= (63ull << 52) && ap < (1983ull << 52)) {
+    if (dfs_fpe_in_range(p)) {
         double e = dfs_d_fma(x, y, -p);
         return dfs_fpe_insert(t, T, p) | dfs_fpe_insert(t, T, e);
     }
     unsigned f = dfs_x_product_flags(x, y);
-    if (f || (ap == 0 && (x == 0 || y == 0)))
+    if (f || x == 0 || y == 0)
         return f; /* a special term, or an exact zero */
     return DFS_FPE_SPILL; /* finite but out of range: underflow or overflow */
 }

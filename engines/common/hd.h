@@ -11,9 +11,13 @@
 #define DFS_HD static __host__ __device__ __forceinline__
 /* A loop the device compiler must keep rolled (long, cold loops that would only cost registers) */
 #define DFS_ROLLED _Pragma("unroll 1")
+/* A short loop over a small array the device compiler must unroll (so the array stays in
+ * registers: its indices become constants) */
+#define DFS_UNROLLED _Pragma("unroll")
 #else
 #define DFS_HD static inline
 #define DFS_ROLLED
+#define DFS_UNROLLED
 #endif
 
 #endif

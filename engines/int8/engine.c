@@ -21,7 +21,7 @@ static int int8_can_run(const dfs_device *d)
 }
 
 static const dfs_option_spec int8_option_spec[] = {
-    {.key = "moduli", .kind = DFS_OPT_INT, .lo = 2, .hi = DFS_CRT_MODULI, .zero = "from the data",
+    {.key = "moduli", .kind = DFS_OPT_INT, .lo = 2, .hi = DFS_CRT_FAST_MODULI, .zero = "from the data",
      .def = 0,
      .meaning = "how many moduli (int8 GEMMs), fixed: more is more accurate and slower; 0: "
                 "chosen from the data"},

@@ -40,15 +40,15 @@ int dfs_int8_next_moduli(const dfs_crt_fast_stats *rec, unsigned long long outpu
 {
     *native = 0;
     /* fails[n]: the outputs (as counted) that would fail with n moduli */
-    unsigned long long fails[DFS_CRT_MODULI + 1];
-    for (int n = 1; n <= DFS_CRT_MODULI; n++) {
+    unsigned long long fails[DFS_CRT_FAST_MODULI + 1];
+    for (int n = 1; n <= DFS_CRT_FAST_MODULI; n++) {
         fails[n] = 0;
         for (int b = n + 1; b < DFS_CRT_NEED_BINS; b++)
             fails[n] += rec->need[b];
     }
     const unsigned long long allowed = outputs >> DFS_INT8_REPAIR_SHIFT;
-    int pick = DFS_CRT_MODULI;
-    for (int n = 2; n < DFS_CRT_MODULI; n++)
+    int pick = DFS_CRT_FAST_MODULI;
+    for (int n = 2; n < DFS_CRT_FAST_MODULI; n++)
         if (fails[n] <= allowed) {
             pick = n;
             break;

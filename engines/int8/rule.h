@@ -8,7 +8,7 @@
 
 /* From a landed record of a call of `outputs` outputs that took
  * `taken` moduli, the moduli for the next one: the fewest that leave at most 1 in
- * 2^DFS_INT8_REPAIR_SHIFT outputs to the repair (24 if none does), at most two fewer than
+ * 2^DFS_INT8_REPAIR_SHIFT outputs to the repair (DFS_CRT_FAST_MODULI if none does), at most two fewer than
  * `taken`; *native = 1 when native is faster by the cost model (../oz/tuning.h) with bmod the
  * break-even moduli for the shape (0: never native) and dflt the default moduli. */
 int dfs_int8_next_moduli(const dfs_crt_fast_stats *rec, unsigned long long outputs, int taken,

@@ -16,12 +16,15 @@
     X(DFS_OZ_K_CRT_FAST, dfs_crt_finish_fast) X(DFS_OZ_K_CRT_FAST13, dfs_crt_finish_fast13)        \
     X(DFS_OZ_K_CRT_FAST14, dfs_crt_finish_fast14)                                                  \
     X(DFS_OZ_K_CRT_FAST15, dfs_crt_finish_fast15) X(DFS_OZ_K_CRT_FAST16, dfs_crt_finish_fast16)    \
-    X(DFS_OZ_K_CRT_VERIFY, dfs_crt_finish_verify) X(DFS_OZ_K_CRT_REPAIR, dfs_crt_repair)
+    X(DFS_OZ_K_CRT_FAST17, dfs_crt_finish_fast17) X(DFS_OZ_K_CRT_FAST18, dfs_crt_finish_fast18)    \
+    X(DFS_OZ_K_CRT_FAST19, dfs_crt_finish_fast19) X(DFS_OZ_K_CRT_FAST20, dfs_crt_finish_fast20)    \
+    X(DFS_OZ_K_CRT_VERIFY, dfs_crt_finish_verify)                                                  \
+    X(DFS_OZ_K_CRT_VERIFY_WIDE, dfs_crt_finish_verify_wide) X(DFS_OZ_K_CRT_REPAIR, dfs_crt_repair)
 #define DFS_OZ_KERNEL_ID(id, symbol) id,
 enum { DFS_OZ_KERNELS(DFS_OZ_KERNEL_ID) DFS_OZ_K_COUNT };
 #undef DFS_OZ_KERNEL_ID
 #ifndef __cplusplus /* crt_gemm.c picks the fast finish for N moduli as FAST13 + N - 13 */
-_Static_assert(DFS_OZ_K_CRT_FAST16 == DFS_OZ_K_CRT_FAST13 + 3, "the fast finishes in order");
+_Static_assert(DFS_OZ_K_CRT_FAST20 == DFS_OZ_K_CRT_FAST13 + 7, "the fast finishes in order");
 #endif
 
 #define DFS_OZ_SPECIAL (-1)  /* need[] of a row holding Inf or NaN */
@@ -97,7 +100,7 @@ typedef struct {
 
 /* What a fast call counts on the device (the int8 engine's feedback, crt_gemm.h): need[n] the
  * outputs that would pass the contract's check with n moduli and not fewer (n =
- * DFS_CRT_MODULI + 1: with none), the failing ones all, the passing ones 1 in 16 (r and c
+ * DFS_CRT_FAST_MODULI + 1: with none), the failing ones all, the passing ones 1 in 16 (r and c
  * multiples of 4 within the block), counted 16 times; failed: outputs recomputed by the repair;
  * tiles: its tiles; seq: the call's number (set before the call). */
 #define DFS_CRT_NEED_BINS 32
@@ -116,7 +119,10 @@ typedef struct {
  * the per-call constants of crt_finish.h.  A grid of ceil(bm / DFS_OZ_FINISH_THREADS) x
  * min(ceil(bn / 4), 65535) blocks: rows along x, columns along y.  Fast: the outputs that fail
  * the contract's check are marked in fail (bit r % 32 of word c * ceil(bm / 32) + r / 32; every
- * word written) for dfs_crt_repair, which takes the same block, and counted in fstats. */
+ * word written) for dfs_crt_repair, which takes the same block, and counted in fstats.  Verify:
+ * vneed[n] counts the undecided outputs that n moduli would have decided (dfs_crt_verify_need;
+ * DFS_CRT_VNEED_BINS counters, zeroed before the call), for the next call's moduli. */
+#define DFS_CRT_VNEED_BINS (DFS_CRT_MODULI + 2)
 typedef struct {
     const int32_t *Cl;
     const int *bitsA, *bitsB;
@@ -124,6 +130,7 @@ typedef struct {
                                 modulus fewer would give */
     uint32_t *fail;
     dfs_crt_fast_stats *fstats;
+    unsigned long long *vneed;
     dfs_oz_finish_args blk;
     dfs_crt_step step;
 } dfs_crt_finish_args;

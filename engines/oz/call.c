@@ -82,6 +82,19 @@ void dfs_oz_finish_ws_fields(dfs_oz_finish_args *f, const dfs_oz_call_ws *w, uin
     f->count = w->count;
 }
 
+cublasStatus_t dfs_oz_dgemm_direct(const dfs_ctx *x, const dfs_gemm_call *c)
+{
+    const CUfunction *k = dfs_oz_kernels();
+    if (!k)
+        return DFS_STATUS_DECLINED;
+    const int sms = dfs_sm_count(x->device);
+    for (int64_t i = 0; i < c->batch; i++)
+        if (dfs_oz_launch_direct_all(k, (CUstream)x->stream, sms, x, c, c->A + i * c->strideA,
+                                     c->B + i * c->strideB, c->C + i * c->strideC))
+            return CUBLAS_STATUS_EXECUTION_FAILED;
+    return CUBLAS_STATUS_SUCCESS;
+}
+
 int dfs_oz_launch_direct_all(const CUfunction *kern, CUstream st, int sms, const dfs_ctx *x,
                              const dfs_gemm_call *c, const double *A, const double *B, double *C)
 {

@@ -13,6 +13,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Every output of the call (each entry of a batch) exact in one warp, one launch an entry, no
+ * workspace, no cuBLAS call (the direct kernel): for repro's small calls (tuning.h's
+ * direct_products) and calls without workspace.  DFS_STATUS_DECLINED without kernels. */
+cublasStatus_t dfs_oz_dgemm_direct(const dfs_ctx *x, const dfs_gemm_call *c);
+
 /* The tuning numbers for the call's device (tuning.h). */
 static inline const dfs_oz_tuning *dfs_oz_tuning_ctx(const dfs_ctx *x)
 {

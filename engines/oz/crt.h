@@ -17,23 +17,32 @@
 
 #include "steps.h"
 
-#define DFS_CRT_MODULI 24 /* usable moduli: their product stays below 2^190 */
+#define DFS_CRT_MODULI 36 /* usable moduli: their product stays below 2^267 */
+/* The moduli the int8 engine (fast) takes at most: their product stays below 2^190, so its
+ * sums fit the three-word integers (dfs_oz_i192) of its finish; repro's verifying finish takes
+ * more, in five words (dfs_oz_ix), when the data need them. */
+#define DFS_CRT_FAST_MODULI 24
 #define DFS_CRT_MAX_K (1 << 17) /* k below it: sums of k residue products (< 2^14) fit int32 */
+/* The most bits of a row's integers: with their sign they fit 128 bits (the GPU's byte form,
+ * dfs_crt_words128) and six 21-bit limbs (the CPU's, dfs_crt_int_of). */
+#define DFS_CRT_MAX_BITS 125
 
 /* Modulus l (0 <= l < DFS_CRT_MODULI): pairwise coprime, the largest first. */
 DFS_HD int dfs_crt_modulus(int l)
 {
     const int m[DFS_CRT_MODULI] = {256, 255, 253, 251, 247, 241, 239, 233, 229, 227, 223, 217,
-                                   211, 199, 197, 193, 191, 181, 179, 173, 167, 163, 157, 151};
+                                   211, 199, 197, 193, 191, 181, 179, 173, 167, 163, 157, 151,
+                                   149, 139, 137, 131, 127, 113, 109, 107, 103, 101, 97,  89};
     return m[l];
 }
 
 /* floor(1024 log2 m_l), the moduli's sizes in 1/1024 bit, from below. */
 DFS_HD int dfs_crt_log2_1024(int l)
 {
-    const int v[DFS_CRT_MODULI] = {8192, 8186, 8174, 8162, 8139, 8102, 8090, 8052,
-                                   8027, 8014, 7988, 7947, 7906, 7819, 7804, 7774,
-                                   7759, 7679, 7663, 7613, 7560, 7525, 7469, 7412};
+    const int v[DFS_CRT_MODULI] = {8192, 8186, 8174, 8162, 8139, 8102, 8090, 8052, 8027,
+                                   8014, 7988, 7947, 7906, 7819, 7804, 7774, 7759, 7679,
+                                   7663, 7613, 7560, 7525, 7469, 7412, 7392, 7289, 7268,
+                                   7202, 7156, 6983, 6930, 6903, 6846, 6818, 6758, 6631};
     return v[l];
 }
 
@@ -60,13 +69,14 @@ DFS_HD int dfs_crt_count(int b, int64_t k)
 }
 
 /* The bits per element that n moduli carry for k terms: the largest b with 2b + ceil(log2 k) + 1
- * <= dfs_crt_bits(n) (then |X| < 2^(L-1) whatever the data), at most 100; 0 when n is too few.
+ * <= dfs_crt_bits(n) (then |X| < 2^(L-1) whatever the data), at most DFS_CRT_MAX_BITS; 0 when n
+ * is too few.
  * Every row gets at least these (dfs_crt_row_bits with the largest sum of squares, k). */
 DFS_HD int dfs_crt_scale_bits(int n, int64_t k)
 {
     const int room = dfs_crt_bits(n) - dfs_oz_ceil_log2(k) - 1;
     const int b = room >= 2 ? room / 2 : 0;
-    return b > 100 ? 100 : b;
+    return b > DFS_CRT_MAX_BITS ? DFS_CRT_MAX_BITS : b;
 }
 
 /* The int8 engine's default moduli for k terms (the first call of a shape; later ones follow the
@@ -85,10 +95,10 @@ DFS_HD int dfs_crt_fast_moduli(int64_t k)
 {
     const int small = 57 - dfs_oz_ceil_log2(k > 0 ? k : 1);
     const int want = small > DFS_CRT_FAST_BITS ? small : DFS_CRT_FAST_BITS;
-    for (int n = 1; n <= DFS_CRT_MODULI; n++)
+    for (int n = 1; n <= DFS_CRT_FAST_MODULI; n++)
         if (dfs_crt_scale_bits(n, k) >= want)
             return n;
-    return DFS_CRT_MODULI;
+    return DFS_CRT_FAST_MODULI;
 }
 
 /* The moduli a call takes for k terms when n are wished for: at least enough for one bit per
@@ -100,10 +110,12 @@ DFS_HD int dfs_crt_fit_moduli(int n, int64_t k)
     return n > DFS_CRT_MODULI ? DFS_CRT_MODULI : n;
 }
 
-/* The int8 engine's moduli for k terms: its option moduli (> 0) or dfs_crt_fast_moduli, fitted. */
+/* The int8 engine's moduli for k terms: its option moduli (> 0) or dfs_crt_fast_moduli, fitted,
+ * at most DFS_CRT_FAST_MODULI. */
 DFS_HD int dfs_crt_int8_moduli(int option, int64_t k)
 {
-    return dfs_crt_fit_moduli(option > 0 ? option : dfs_crt_fast_moduli(k), k);
+    const int n = dfs_crt_fit_moduli(option > 0 ? option : dfs_crt_fast_moduli(k), k);
+    return n < DFS_CRT_FAST_MODULI ? n : DFS_CRT_FAST_MODULI;
 }
 
 /* The int8 engine (fast) rounds a row's integers to nearest when the row has at least this many
@@ -133,7 +145,7 @@ DFS_HD uint64_t dfs_crt_shift_down(uint64_t m, int sh, int rnd)
 }
 
 /* a~ = trunc(a 2^(b - tau)), or (rnd: dfs_crt_rounds) the nearest integer, for a finite a with
- * |a| < 2^tau, 1 <= b <= 100: |a~| < 2^b (truncated) or <= 2^b (rounded). */
+ * |a| < 2^tau, 1 <= b <= DFS_CRT_MAX_BITS: |a~| < 2^b (truncated) or <= 2^b (rounded). */
 DFS_HD void dfs_crt_scale(double a, int tau, int b, int rnd, int *neg, dfs_u128 *mag)
 {
     uint64_t m;
@@ -185,9 +197,9 @@ DFS_HD int dfs_crt_limbs(int b)
  * 21 bits, a~ = sum l_i 2^(21 i): what the CPU twin computes each modulus's residue from
  * (dfs_crt_residue_limbs; the GPU takes a~'s bytes instead, below).  The limbs below the top
  * one, l[nl - 1], lie in [0, 2^21) (two's complement), the top one is signed and at most 2^20
- * in magnitude (b - 21 (nl - 1) <= 20); the limbs above it are zero.  b <= 100: nl <= 5. */
+ * in magnitude (b - 21 (nl - 1) <= 20); the limbs above it are zero.  b <= 125: nl <= 6. */
 #define DFS_CRT_LB 21
-#define DFS_CRT_ALIMBS 5
+#define DFS_CRT_ALIMBS 6
 typedef struct {
     int32_t l[DFS_CRT_ALIMBS];
 } dfs_crt_int;
@@ -226,7 +238,7 @@ DFS_HD int64_t dfs_crt_int62(double a, int tau, int b, int rnd)
 /* The symmetric residue, in [-(p/2), (p-1)/2], of y a~ modulo p <= 256 from the first nl limbs
  * of a~ (the others zero) and coef[i] = y 2^(21 i) mod p (dfs_crt_coefs): K + sum l_i coef[i]
  * with K the least multiple of p from 2^28 lies in [0, 2^32) for the limbs of dfs_crt_int_of
- * (the sum is at least -2^20 * 255 and at most 4 * 2^21 * 255 + 2^20 * 255), so
+ * (the sum is at least -2^20 * 255 and at most 5 * 2^21 * 255 + 2^20 * 255 < 2^32 - 2^28), so
  * it is computed in wrapping 32-bit arithmetic, then one remainder (with a constant p, a
  * multiplication). */
 DFS_HD int dfs_crt_residue_limbs(const dfs_crt_int *x, int nl, const uint32_t *coef, unsigned p)
@@ -242,7 +254,7 @@ DFS_HD int dfs_crt_residue_limbs(const dfs_crt_int *x, int nl, const uint32_t *c
     return r > (p - 1) / 2 ? (int)r - (int)p : (int)r;
 }
 
-#define DFS_CRT_LIMBS 6 /* 32-bit limbs of M < 2^190 */
+#define DFS_CRT_LIMBS 10 /* 32-bit limbs of M < 2^267, and of the five words of X */
 
 /* What reconstruction with the first n moduli needs, computed once per call on the host (and
  * small enough to travel in a kernel's arguments): M = prod m_l and M_l = M / m_l in 32-bit
@@ -312,7 +324,7 @@ DFS_HD void dfs_crt_coefs(const dfs_crt_table *t, int times_y,
 /* ---- the residue kernel's form: byte dot products ----
  * The GPU takes v = a~ as the bytes u_i of v + 2^(8W - 1), which lies in [0, 2^(8W)): W = 8
  * bytes when the moduli give no row more than 62 bits (up to 16 moduli: dfs_crt_max_bits; v from
- * dfs_crt_int62, dfs_crt_words), else W = 16 (|v| <= 2^100: dfs_crt_words128).  Per modulus p it
+ * dfs_crt_int62, dfs_crt_words), else W = 16 (|v| <= 2^125: dfs_crt_words128).  Per modulus p it
  * forms s = K + sum u_i c_i with c_i = y 2^(8 i) mod p and K = (H - y 2^(8W - 1)) mod p, H =
  * floor(p / 2) (dfs_crt_bcoefs): W / 4 four-byte dot products (dp4a).  s = y v + H (mod p) and s
  * < 16 * 255^2 + 256 < 2^20, so the remainder s mod p takes one high multiplication by
@@ -414,13 +426,13 @@ DFS_HD void dfs_crt_bcoefs(const dfs_crt_table *t, int times_y, int nw,
     }
 }
 
-/* The most bits any row gets with L bits of moduli: L / 2, at most 100 (dfs_oz_row_l2sq is
+/* The most bits any row gets with L bits of moduli: L / 2, at most DFS_CRT_MAX_BITS (dfs_oz_row_l2sq is
  * above 1/4, so h >= -1 in dfs_crt_row_bits).  Up to 16 moduli (L <= 125) no row gets more
  * than 62: the integers fit 64 bits (dfs_crt_int62). */
 DFS_HD int dfs_crt_max_bits(int L)
 {
     const int b = L >= 0 ? L / 2 : 0;
-    return b > 100 ? 100 : b;
+    return b > DFS_CRT_MAX_BITS ? DFS_CRT_MAX_BITS : b;
 }
 
 /* The bits of a row (or column) of k elements whose squares (in units of 2^(2 tau)) sum to at
@@ -448,37 +460,47 @@ typedef struct {
     int lower_L; /* verify: dfs_crt_bits(tab.n - 1) (the host's next choice), or 0 */
     int verify;
     int64_t k;
+    int Ln[DFS_CRT_MODULI + 1]; /* dfs_crt_bits(n) for every n (dfs_crt_step_bits): the GPU reads
+                                   them instead of summing a table it would keep in local memory */
 } dfs_crt_step;
+
+/* st->Ln: the bits of every count of moduli. */
+DFS_HD void dfs_crt_step_bits(dfs_crt_step *st)
+{
+    for (int n = 0; n <= DFS_CRT_MODULI; n++)
+        st->Ln[n] = n ? dfs_crt_bits(n) : 0;
+}
 
 /* X from c[l * stride] (l < t->n <= nmax), the int32 sums of op(A)'s residues (carrying y_l:
  * dfs_crt_coefs) times op(B)'s modulo the table's moduli: the unique X with |X| <= 2^(L-1),
- * which is below M/2 (1 - 2^-7) (dfs_crt_bits; dfs_crt_row_bits keeps |X| there), as a 192-bit
- * integer.  With t_l = c_l mod m_l (= X y_l mod m_l), sum t_l / m_l = q + X / M for an integer
- * q, and X / M lies in (-1/2 + 2^-8, 1/2 - 2^-8).  q comes from F = sum t_l floor(2^32 / m_l) in
- * 64 bits: F / 2^32 is below sum t_l / m_l by less than 24 * 256 / 2^32 < 2^-19, far less than
- * the 2^-8 left, so q = floor(F / 2^32 + 1/2) exactly.  c_l lies within 2^31 - 2^14 of 0 (k <
- * 2^17 products of at most 2^14), so c_l + K_l, K_l the least multiple of m_l from 2^31 - 2^14,
- * lies in [0, 2^32).  The sum of t_l M_l goes limb by limb into 64-bit words: each term is below
- * 2^40, 24 of them below 2^45, and the carries are propagated once at the end. */
+ * which is below M/2 (1 - 2^-7) (dfs_crt_bits; dfs_crt_row_bits keeps |X| there), as an integer
+ * of nxw 64-bit words (two's complement; 3 up to 24 moduli, 5 up to 36).  With t_l = c_l mod
+ * m_l (= X y_l mod m_l), sum t_l / m_l = q + X / M for an integer q, and X / M lies in (-1/2 +
+ * 2^-8, 1/2 - 2^-8).  q comes from F = sum t_l floor(2^32 / m_l) in 64 bits: F / 2^32 is below
+ * sum t_l / m_l by less than 36 * 256 / 2^32 < 2^-18, far less than the 2^-8 left, so q =
+ * floor(F / 2^32 + 1/2) exactly.  c_l lies within 2^31 - 2^14 of 0 (k < 2^17 products of at
+ * most 2^14), so c_l + K_l, K_l the least multiple of m_l from 2^31 - 2^14, lies in [0, 2^32).
+ * The sum of t_l M_l goes limb by limb (the first `limbs` of M's) into 64-bit words: each term
+ * is below 2^40, 36 of them below 2^46, and the carries are propagated once at the end, over
+ * 2 nxw limbs. */
 DFS_HD void dfs_crt_reconstruct_limbs(const dfs_crt_table *t, const int n, const int32_t *c,
-                                      uint32_t stride, dfs_oz_i192 *x, const int limbs,
-                                      const int nmax)
+                                      uint32_t stride, uint64_t *xw, const int nxw,
+                                      const int limbs, const int nmax)
 {
     int32_t v[DFS_CRT_MODULI];
-    uint64_t acc[DFS_CRT_LIMBS] = {0, 0, 0, 0, 0, 0}, F = 0;
+    uint64_t acc[DFS_CRT_LIMBS], F = 0;
+    DFS_UNROLLED
+    for (int w = 0; w < DFS_CRT_LIMBS; w++)
+        acc[w] = 0;
     /* the loads first, all of them in flight at once; a 32-bit offset stepped (on the GPU one
      * addition and one address instruction per modulus) */
     uint32_t off = 0;
-#if defined(__CUDA_ARCH__)
-#pragma unroll
-#endif
+    DFS_UNROLLED
     for (int l = 0; l < nmax; l++) {
         v[l] = l < n ? c[off] : 0;
         off += stride;
     }
-#if defined(__CUDA_ARCH__)
-#pragma unroll
-#endif
+    DFS_UNROLLED
     for (int l = 0; l < nmax; l++) {
         if (l < n) {
             const uint32_t m = (uint32_t)dfs_crt_modulus(l);
@@ -490,38 +512,51 @@ DFS_HD void dfs_crt_reconstruct_limbs(const dfs_crt_table *t, const int n, const
         }
     }
     const uint32_t q = (uint32_t)((F + 0x80000000u) >> 32);
-    /* sum - q M, limb by limb with the carries and borrows in a signed 64-bit word */
+    /* sum - q M, limb by limb with the carries and borrows in a signed 64-bit word; |X| < M/2:
+     * the 2 nxw limbs hold it in two's complement */
     int64_t carry = 0;
     uint32_t o[DFS_CRT_LIMBS];
+    DFS_UNROLLED
     for (int w = 0; w < DFS_CRT_LIMBS; w++) {
-        const int64_t s =
-            (int64_t)(acc[w] & 0xffffffffu) - (int64_t)((uint64_t)q * t->M[w]) + carry;
+        if (w >= 2 * nxw)
+            break;
+        const uint64_t aw = w < limbs ? acc[w] : 0;
+        const int64_t s = (int64_t)(aw & 0xffffffffu) - (int64_t)((uint64_t)q * t->M[w]) + carry;
         o[w] = (uint32_t)s;
-        carry = (s >> 32) + (int64_t)(acc[w] >> 32); /* s >> 32: arithmetic (floor) */
+        carry = (s >> 32) + (int64_t)(aw >> 32); /* s >> 32: arithmetic (floor) */
     }
-    /* |X| < M/2 < 2^190: the six limbs hold it in two's complement */
-    x->w[0] = o[0] | (uint64_t)o[1] << 32;
-    x->w[1] = o[2] | (uint64_t)o[3] << 32;
-    x->w[2] = o[4] | (uint64_t)o[5] << 32;
+    DFS_UNROLLED
+    for (int i = 0; i < DFS_OZ_XW; i++)
+        if (i < nxw)
+            xw[i] = o[2 * i] | (uint64_t)o[2 * i + 1] << 32;
 }
 
-/* stride * n < 2^32 (the GPU's blocks of C keep it, crt_gemm.c).  nfix: 0, or t->n as a
- * constant where inlined (the GPU's fast kernels for 13 to 16 moduli: straight code, fewer
- * registers). */
+/* stride * n < 2^32 (the GPU's blocks of C keep it, crt_gemm.c).  Up to DFS_CRT_FAST_MODULI
+ * moduli (M < 2^190: three words).  nfix: 0, or t->n as a constant where inlined (the GPU's
+ * fast kernels for 13 to 20 moduli: straight code, fewer registers). */
 DFS_HD void dfs_crt_reconstruct(const dfs_crt_table *t, const int32_t *c, uint32_t stride,
                                 dfs_oz_i192 *x, const int nfix)
 {
     /* the limbs of M and the most moduli as constants in each copy: M < 2^128 for up to 16
-     * moduli, 2^160 for up to 20 */
+     * moduli, 2^160 for up to 20, 2^192 for up to 24 */
     if (nfix) /* the limbs M needs for nfix moduli, as below */
-        dfs_crt_reconstruct_limbs(t, nfix, c, stride, x, nfix <= 16 ? 4 : nfix <= 20 ? 5 : 6,
-                                  nfix);
+        dfs_crt_reconstruct_limbs(t, nfix, c, stride, x->w, 3,
+                                  nfix <= 16 ? 4 : nfix <= 20 ? 5 : 6, nfix);
     else if (t->limbs <= 4)
-        dfs_crt_reconstruct_limbs(t, t->n, c, stride, x, 4, 16);
+        dfs_crt_reconstruct_limbs(t, t->n, c, stride, x->w, 3, 4, 16);
     else if (t->limbs == 5)
-        dfs_crt_reconstruct_limbs(t, t->n, c, stride, x, 5, 20);
+        dfs_crt_reconstruct_limbs(t, t->n, c, stride, x->w, 3, 5, 20);
     else
-        dfs_crt_reconstruct_limbs(t, t->n, c, stride, x, 6, DFS_CRT_MODULI);
+        dfs_crt_reconstruct_limbs(t, t->n, c, stride, x->w, 3, 6, DFS_CRT_FAST_MODULI);
+}
+
+/* The same for any count up to DFS_CRT_MODULI, X in five words (repro's verifying finish with
+ * more than DFS_CRT_FAST_MODULI moduli). */
+DFS_HD void dfs_crt_reconstruct_wide(const dfs_crt_table *t, const int32_t *c, uint32_t stride,
+                                     dfs_oz_ix *x)
+{
+    dfs_crt_reconstruct_limbs(t, t->n, c, stride, x->w, DFS_OZ_XW, DFS_CRT_LIMBS - 1,
+                              DFS_CRT_MODULI);
 }
 
 /* A bound, in units of 2^(tau_a + tau_b), of |sum_q a_q b_q - 2^-(bA + bB) sum_q a~_q b~_q| for

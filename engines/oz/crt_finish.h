@@ -119,6 +119,23 @@ DFS_HD int dfs_crt_output_fast(const dfs_crt_step *st, const int nfix, const int
     return DFS_OZ_WRITTEN;
 }
 
+/* For an output that st->tab.n moduli left undecided with this margin: the fewest moduli, from
+ * st->tab.n + 1 to DFS_CRT_MODULI, whose rows' bits (dfs_crt_row_bits) would have decided it
+ * with the same margin, or DFS_CRT_MODULI + 1 when none would.  The margin of the result with
+ * more bits may differ a little; an estimate for the next call's moduli (feedback.h), never for
+ * a result. */
+DFS_HD int dfs_crt_verify_need(const dfs_crt_step *st, int ta, int tb, double nA, double nB,
+                               double sA, double sB, double alpha, int margin)
+{
+    for (int n = st->tab.n + 1; n <= DFS_CRT_MODULI; n++) {
+        const int L = st->Ln[n], b1 = dfs_crt_row_bits(L, sA, st->k),
+                  b2 = dfs_crt_row_bits(L, sB, st->k);
+        if (b1 > 0 && b2 > 0 && dfs_oz_decided(dfs_crt_bound(b1, b2, nA, nB), ta, tb, alpha, margin))
+            return n;
+    }
+    return DFS_CRT_MODULI + 1;
+}
+
 /* Output with residue sums c[l * stride] of a row and a column with top exponents ta, tb,
  * truncated to bA = dfs_crt_row_bits(st->L, sA, k) and bB bits (nA, nB: their l1 norms,
  * dfs_oz_row_l1; sA, sB: their sums of squares, dfs_oz_row_l2sq; read in verify only),
@@ -127,33 +144,46 @@ DFS_HD int dfs_crt_output_fast(const dfs_crt_step *st, const int nfix, const int
  * alpha S + beta C beyond the window), or DFS_OZ_UNDECIDED (verify: the truncation could change
  * the rounding).  *lower (written): one modulus
  * fewer would have left it undecided.  win, res: DFS_OZ_WIN and DFS_OZ_RWIN words (verify
- * only). */
+ * only).  wide: the table has more than DFS_CRT_FAST_MODULI moduli (X in five words; a
+ * constant in each GPU kernel, so the narrow one keeps its registers).  *need (written):
+ * for an undecided output, the fewest moduli that would have decided it with the same
+ * margin (dfs_crt_verify_need), else 0. */
 DFS_HD int dfs_crt_output(const dfs_crt_step *st, const int32_t *c, uint32_t stride, int ta,
                           int tb, int bA, int bB, double nA, double nB, double sA, double sB,
                           int special, double alpha, double beta, double cv, int64_t *win,
-                          int64_t *res, double *v,
-                          int *lower)
+                          int64_t *res, double *v, int *lower, const int wide, int *need)
 {
     *lower = 0;
+    *need = 0;
     if (alpha == 0 || st->k == 0) { /* C = beta C, as cuBLAS: A and B not read */
         *v = beta != 0 ? dfs_d_mul(beta, cv) : 0.0;
         return DFS_OZ_WRITTEN;
     }
     if (special)
         return DFS_OZ_LISTED;
-    dfs_oz_i192 x = {{0, 0, 0}};
+    dfs_oz_ix x = {{0, 0, 0, 0, 0}};
+    const int nxw = wide ? DFS_OZ_XW : 3;
     const int zero = ta == DFS_OZ_NONE_TAU || tb == DFS_OZ_NONE_TAU;
-    if (!zero)
-        dfs_crt_reconstruct(&st->tab, c, stride, &x, 0);
+    if (!zero) {
+        if (wide) {
+            dfs_crt_reconstruct_wide(&st->tab, c, stride, &x);
+        } else {
+            dfs_oz_i192 x3;
+            dfs_crt_reconstruct(&st->tab, c, stride, &x3, 0);
+            x.w[0] = x3.w[0], x.w[1] = x3.w[1], x.w[2] = x3.w[2];
+        }
+    }
     const int e0 = zero ? 0 : ta + tb - bA - bB;
     int margin;
-    if (!dfs_oz_i192_axpby(&x, e0, alpha, beta, cv, win, DFS_OZ_WIN, e0, res, DFS_OZ_RWIN, v,
-                           &margin))
+    if (!dfs_oz_w_axpby(x.w, nxw, e0, alpha, beta, cv, win, DFS_OZ_WIN, e0, res, DFS_OZ_RWIN, v,
+                        &margin))
         return DFS_OZ_LISTED;
     if (zero)
         return DFS_OZ_WRITTEN; /* exact: nothing was truncated */
-    if (!dfs_oz_decided(dfs_crt_bound(bA, bB, nA, nB), ta, tb, alpha, margin))
+    if (!dfs_oz_decided(dfs_crt_bound(bA, bB, nA, nB), ta, tb, alpha, margin)) {
+        *need = dfs_crt_verify_need(st, ta, tb, nA, nB, sA, sB, alpha, margin);
         return DFS_OZ_UNDECIDED;
+    }
     if (st->lower_L > 0) {
         const int lA = dfs_crt_row_bits(st->lower_L, sA, st->k),
                   lB = dfs_crt_row_bits(st->lower_L, sB, st->k);

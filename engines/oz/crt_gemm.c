@@ -32,6 +32,7 @@ typedef struct {
     uint32_t *list, *fail;
     int *bitsA, *bitsB;
     dfs_crt_fast_stats *fstats;
+    unsigned long long *vneed;
 } layout;
 
 /* Bytes for blocks of bm x bn with P planes (the N moduli, and fast the magnitudes) and k
@@ -49,6 +50,8 @@ static size_t carve(CUdeviceptr base, int64_t m, int64_t n, int64_t kp, int64_t 
     l->fail = fast ? dfs_oz_take(base, &off, (size_t)((bm + 31) / 32 * bn) * sizeof(uint32_t))
                    : NULL;
     l->fstats = fast ? dfs_oz_take(base, &off, sizeof(dfs_crt_fast_stats)) : NULL;
+    l->vneed = fast ? NULL
+                    : dfs_oz_take(base, &off, DFS_CRT_VNEED_BINS * sizeof(unsigned long long));
     return off;
 }
 
@@ -164,6 +167,9 @@ static cublasStatus_t one_gemm(const run *R, const dfs_gemm_call *c, const doubl
         DFS_DRV(cuMemsetD32Async)((CUdeviceptr)(uintptr_t)l.c.stats, 0, 8, R->st) != CUDA_SUCCESS;
     err |= DFS_DRV(cuMemsetD32Async)((CUdeviceptr)(uintptr_t)ione, 1, 1, R->st) != CUDA_SUCCESS;
     err |= DFS_DRV(cuMemsetD32Async)((CUdeviceptr)(uintptr_t)izero, 0, 1, R->st) != CUDA_SUCCESS;
+    if (!fast)
+        err |= DFS_DRV(cuMemsetD32Async)((CUdeviceptr)(uintptr_t)l.vneed, 0,
+                                         2 * DFS_CRT_VNEED_BINS, R->st) != CUDA_SUCCESS;
     if (fast) { /* the counters, and the call's number for the engine's feedback */
         const CUdeviceptr fs = (CUdeviceptr)(uintptr_t)l.fstats;
         err |= DFS_DRV(cuMemsetD32Async)(fs, 0, sizeof(dfs_crt_fast_stats) / 4, R->st) !=
@@ -194,9 +200,11 @@ static cublasStatus_t one_gemm(const run *R, const dfs_gemm_call *c, const doubl
     f.step.lower_L = verify && N > 1 ? dfs_crt_bits(N - 1) : 0;
     f.step.verify = verify;
     f.step.k = k;
+    dfs_crt_step_bits(&f.step);
     f.Cl = l.Cl;
     f.fail = l.fail;
     f.fstats = l.fstats;
+    f.vneed = l.vneed;
     dfs_oz_finish_ws_fields(&f.blk, &l.c, l.list, verify, seq);
     dfs_oz_finish_call_fields(&f.blk, R->x, c, A, B, C);
 
@@ -245,12 +253,13 @@ static cublasStatus_t one_gemm(const run *R, const dfs_gemm_call *c, const doubl
             f.blk.bn = nb;
             f.blk.r0 = r0;
             f.blk.c0 = c0;
-            /* the fast kernels for 13 to 16 moduli have them as a constant (loops the compiler
+            /* the fast kernels for 13 to 20 moduli have them as a constant (loops the compiler
              * unrolls; the generic one, for the other counts, is slower: oz/README.md); four
              * columns per block (crt_finish, kernels.cu) */
-            const int fk = N >= 13 && N <= 16 ? DFS_OZ_K_CRT_FAST13 + (N - 13) : DFS_OZ_K_CRT_FAST;
+            const int fk = N >= 13 && N <= 20 ? DFS_OZ_K_CRT_FAST13 + (N - 13) : DFS_OZ_K_CRT_FAST;
             const int64_t gy = (nb + 3) / 4;
-            err |= dfs_launch(R->k[verify ? DFS_OZ_K_CRT_VERIFY : fk],
+            const int vk = N > DFS_CRT_FAST_MODULI ? DFS_OZ_K_CRT_VERIFY_WIDE : DFS_OZ_K_CRT_VERIFY;
+            err |= dfs_launch(R->k[verify ? vk : fk],
                               (unsigned)((mb + DFS_OZ_FINISH_THREADS - 1) /
                                          DFS_OZ_FINISH_THREADS),
                               (unsigned)(gy < 65535 ? gy : 65535), 1, DFS_OZ_FINISH_THREADS, 1,
@@ -266,7 +275,11 @@ static cublasStatus_t one_gemm(const run *R, const dfs_gemm_call *c, const doubl
     }
     if (err)
         return CUBLAS_STATUS_EXECUTION_FAILED;
-    /* the counters (and the call's number) back to the host for the next call's moduli */
+    /* the counters (and the call's number) back to the host for the next call's moduli: the
+     * histogram first, so that it has landed when the number has (one stream) */
+    if (fb && DFS_DRV(cuMemcpyDtoHAsync)((void *)fb->need_moduli, (CUdeviceptr)(uintptr_t)l.vneed,
+                                         sizeof fb->need_moduli, R->st) != CUDA_SUCCESS)
+        return CUBLAS_STATUS_EXECUTION_FAILED;
     if (fb && DFS_DRV(cuMemcpyDtoHAsync)((void *)fb->stats, (CUdeviceptr)(uintptr_t)l.c.stats,
                                          4 * sizeof(unsigned long long), R->st) != CUDA_SUCCESS)
         return CUBLAS_STATUS_EXECUTION_FAILED;

@@ -53,6 +53,27 @@ __device__ __forceinline__ unsigned slow_product(long long *w, double x, double 
     return f;
 }
 
+/* Adds x*y exactly: into the terms t[T] where they take it (fpe.h), and what they do not (an
+ * error left after the last term, or a product outside their range: underflowing, subnormal,
+ * huge) straight into the accumulator w (shared), exactly, *spilled set then.  So no output
+ * leaves the fast path for a second pass; a spill costs a few shared-memory atomics.  Returns
+ * the special flags (xacc.h). */
+__device__ __forceinline__ unsigned add_product_spilling(long long *w, double *t, int T,
+                                                         double x, double y, unsigned *spilled)
+{
+    double r1, r2;
+    int whole;
+    const unsigned f = dfs_fpe_add_product_rest(t, T, x, y, &r1, &r2, &whole);
+    if (r1 != 0)
+        atomic_add_double(w, r1);
+    if (r2 != 0)
+        atomic_add_double(w, r2);
+    if (whole)
+        atomic_add_product(w, x, y);
+    *spilled |= (r1 != 0) | (r2 != 0) | whole;
+    return f;
+}
+
 __device__ __forceinline__ int64_t min64(int64_t a, int64_t b)
 {
     return a < b ? a : b;
@@ -104,11 +125,12 @@ __device__ void normalize_shared(long long *w)
 /* One warp adds the K products a[q*sa] * x(q) (x a BLAS vector of xn with increment incx) into
  * the full accumulator w (shared, zeroed), and returns the special flags (the same in every
  * lane).  The accumulator is normalised at the end.
- * First the fast way: each lane adds its products exactly into a short expansion (fpe.h), and
- * only the expansions go into w (a few atomics per lane instead of a few per product, which
- * serialise on the same words).  If any lane's expansion spilled, w is still zero and every
- * product goes into it, in rounds that keep the words in range.  Not inlined: inlined into
- * dfs_oz_gemv_final, sm_100's register allocation spilled. */
+ * Each lane adds its products exactly into a short expansion (fpe.h); what the expansion does
+ * not take (an error left after its last term, a product outside its range) goes straight into
+ * w, exactly, so one pass serves any data: a few atomics per lane on narrow data, a few more
+ * per spill on wide data, never a second pass.  In rounds of SLOW_ROUND products, w normalised
+ * after each (a product adds to a word at most twice: below xacc.h's 2^30 additions).  Not
+ * inlined: inlined into dfs_oz_gemv_final, sm_100's register allocation spilled. */
 __device__ __noinline__ unsigned warp_exact_products(long long *w, int64_t K, const double *a, int64_t sa,
                                         const double *x, int64_t incx, int64_t xn)
 {
@@ -118,29 +140,24 @@ __device__ __noinline__ unsigned warp_exact_products(long long *w, int64_t K, co
     for (int i = 0; i < DFS_OZ_LANE_TERMS; i++)
         t[i] = 0.0;
     unsigned g = 0;
-    for (int64_t q = lane; q < K; q += 32)
-        g |= dfs_fpe_add_product(t, DFS_OZ_LANE_TERMS, a[q * sa], x[vidx(q, incx, xn)]);
-    g = warp_or(g);
-    if (!(g & DFS_FPE_SPILL)) {
-#pragma unroll
-        for (int i = 0; i < DFS_OZ_LANE_TERMS; i++)
-            if (t[i] != 0)
-                atomic_add_double(w, t[i]);
-    } else {
-        g = 0;
-        for (int64_t q0 = 0; q0 < K; q0 += SLOW_ROUND) {
-            const int64_t q1 = min64(K, q0 + SLOW_ROUND);
-            for (int64_t q = q0 + lane; q < q1; q += 32)
-                g |= slow_product(w, a[q * sa], x[vidx(q, incx, xn)]);
-            __syncwarp();
-            if (lane == 0) {
-                dfs_xacc n = view(w);
-                dfs_x_normalize(&n);
-            }
-            __syncwarp();
+    for (int64_t q0 = 0; q0 < K; q0 += SLOW_ROUND) {
+        const int64_t q1 = min64(K, q0 + SLOW_ROUND);
+        unsigned spilled = 0;
+        for (int64_t q = q0 + lane; q < q1; q += 32)
+            g |= add_product_spilling(w, t, DFS_OZ_LANE_TERMS, a[q * sa], x[vidx(q, incx, xn)],
+                                      &spilled);
+        __syncwarp();
+        if (q1 < K && lane == 0) {
+            dfs_xacc n = view(w);
+            dfs_x_normalize(&n);
         }
-        g = warp_or(g);
+        __syncwarp();
     }
+#pragma unroll
+    for (int i = 0; i < DFS_OZ_LANE_TERMS; i++)
+        if (t[i] != 0)
+            atomic_add_double(w, t[i]);
+    g = warp_or(g);
     __syncwarp();
     if (lane == 0) {
         dfs_xacc n = view(w);

@@ -56,7 +56,10 @@ int dfs_oz_fb_choose(int kind, int device, int first, unsigned long long *seq)
                             "of %llu outputs, %llu undecided (one step fewer: %llu)", f->level,
                             what[kind], f->dev->stats[3], f->outputs, und, low);
                 if (und * more[kind] > f->outputs)
-                    level += f->step;
+                    level = kind == DFS_OZ_FB_MODULI
+                                ? dfs_oz_fb_moduli_up(f->dev->need_moduli, f->outputs, level,
+                                                      more[kind])
+                                : level + f->step;
                 else if (low * fewer[kind] <= f->outputs && level > f->step)
                     level -= f->step;
             }

@@ -12,6 +12,8 @@
 #ifndef DFS_OZ_FEEDBACK_H
 #define DFS_OZ_FEEDBACK_H
 
+#include "crt.h"
+
 #include <stdint.h>
 
 enum { DFS_OZ_FB_PAIRS, DFS_OZ_FB_MODULI, DFS_OZ_FB_KINDS };
@@ -19,11 +21,33 @@ enum { DFS_OZ_FB_PAIRS, DFS_OZ_FB_MODULI, DFS_OZ_FB_KINDS };
 /* What the device copies back (pinned): the largest needs of the rows of op(A) and the columns
  * of op(B) (slice products only), then the finish kernels' counters: undecided outputs, those
  * one step fewer would have left undecided, the call's number, the outputs listed for the
- * direct path. */
+ * direct path; and (moduli only) per count n of moduli the undecided outputs that n would have
+ * decided (dfs_crt_verify_need; n = DFS_CRT_MODULI + 1: none). */
 typedef struct {
     int need[2];
     unsigned long long stats[4];
+    unsigned long long need_moduli[DFS_CRT_MODULI + 2];
 } dfs_oz_fb_dev;
+
+/* The moduli after a verifying call that took `level` and left `und` of `outputs` undecided,
+ * need[n] of them decidable with n moduli: the fewest above level that would have left at most
+ * outputs / per undecided, at most DFS_CRT_MODULI, at least level + 1.  (The rule of the other
+ * steps, one level up or down, is feedback.c's.) */
+static inline int dfs_oz_fb_moduli_up(const volatile unsigned long long *need,
+                                      unsigned long long outputs, int level,
+                                      unsigned long long per)
+{
+    /* left: the undecided outputs n moduli would leave (those needing more than n) */
+    unsigned long long left = 0;
+    for (int b = DFS_CRT_MODULI + 1; b > level; b--)
+        left += need[b];
+    for (int n = level + 1; n < DFS_CRT_MODULI; n++) {
+        left -= need[n];
+        if (left * per <= outputs)
+            return n;
+    }
+    return DFS_CRT_MODULI;
+}
 
 /* The pinned record of this kind on this device (NULL if it cannot be had). */
 volatile dfs_oz_fb_dev *dfs_oz_fb_slot(int kind, int device);

@@ -41,6 +41,8 @@ static void residues(const gemm_in *g, int is_b, int64_t rows, const dfs_oz_row 
     }
 }
 
+_Static_assert(DFS_OZ_STATS_NEED == DFS_CRT_MODULI + 2, "a need bin per moduli count");
+
 void dfs_oz_crt_gemm_host(int transa, int transb, int64_t m, int64_t n, int64_t k, double alpha,
                           const double *A, int64_t lda, const double *B, int64_t ldb, double beta,
                           double *C, int64_t ldc, int moduli, int fast, dfs_oz_stats *st)
@@ -51,12 +53,14 @@ void dfs_oz_crt_gemm_host(int transa, int transb, int64_t m, int64_t n, int64_t 
     const gemm_in g = {transa, transb, m, n, k, A, B, lda, ldb};
     dfs_crt_step step;
     memset(&step, 0, sizeof step);
-    const int nmod = k < DFS_CRT_MAX_K && moduli >= 1 && moduli <= DFS_CRT_MODULI ? moduli : 0;
+    const int most = fast ? DFS_CRT_FAST_MODULI : DFS_CRT_MODULI;
+    const int nmod = k < DFS_CRT_MAX_K && moduli >= 1 && moduli <= most ? moduli : 0;
     dfs_crt_table_init(&step.tab, nmod);
     step.L = dfs_crt_bits(nmod);
     step.lower_L = !fast && nmod > 1 ? dfs_crt_bits(nmod - 1) : 0;
     step.verify = !fast;
     step.k = k;
+    dfs_crt_step_bits(&step);
     dfs_oz_row *ia = calloc((size_t)m, sizeof *ia), *ib = calloc((size_t)n, sizeof *ib);
     const size_t kk = k > 0 ? (size_t)k : 1;
     const int planes = nmod + (fast != 0); /* fast: the magnitudes too */
@@ -110,12 +114,15 @@ void dfs_oz_crt_gemm_host(int transa, int transb, int64_t m, int64_t n, int64_t 
                         st->repaired++;
                     }
                 } else {
-                    int lower;
+                    int lower, need;
                     how = dfs_crt_output(&step, sums, 1, ia[r].tau, ib[c].tau, bA[r], bB[c],
                                          dfs_oz_row_l1(ia[r], k), dfs_oz_row_l1(ib[c], k),
                                          dfs_oz_row_l2sq(ia[r], k), dfs_oz_row_l2sq(ib[c], k),
                                          ia[r].special || ib[c].special, alpha, beta,
-                                         beta != 0 ? *out : 0.0, win, res, &v, &lower);
+                                         beta != 0 ? *out : 0.0, win, res, &v, &lower,
+                                         nmod > DFS_CRT_FAST_MODULI, &need);
+                    if (how == DFS_OZ_UNDECIDED && need > 0 && need <= DFS_CRT_MODULI + 1)
+                        st->need[need]++;
                 }
                 if (how == DFS_OZ_WRITTEN) {
                     *out = v;

@@ -7,10 +7,14 @@
 #include <stdint.h>
 
 /* What a call did: outputs computed on the slow exact path (DDOT/DGEMV) or directly (DGEMM),
- * outputs the int8 engine's repair recomputed in FP64, and the slices (moduli) used. */
+ * outputs the int8 engine's repair recomputed in FP64, the slices (moduli) used, and (repro on
+ * moduli) need[n]: the undecided outputs that n moduli would have decided (n = 37: none;
+ * dfs_crt_verify_need). */
+#define DFS_OZ_STATS_NEED 38
 typedef struct {
     int64_t slow, repaired;
     int slices_a, slices_b;
+    int64_t need[DFS_OZ_STATS_NEED];
 } dfs_oz_stats;
 
 /* C by the Ozaki scheme II (crt.h, host_crt.c): rows and columns truncated to integers of

@@ -107,6 +107,17 @@ extern "C" __global__ void __launch_bounds__(DFS_OZ_ROWS_PER_BLOCK * ROW_PARTS)
         atomicMax(a.maxneed, need);
 }
 
+/* A finish or direct block's alpha and beta: read through the device pointers, else the
+ * values the host passed. */
+__device__ __forceinline__ double blk_alpha(const dfs_oz_finish_args &b)
+{
+    return b.alpha ? *b.alpha : b.alpha_v;
+}
+__device__ __forceinline__ double blk_beta(const dfs_oz_finish_args &b)
+{
+    return b.beta_p ? *b.beta_p : b.beta_v;
+}
+
 /* ---------- direct ---------- */
 
 extern "C" __global__ void __launch_bounds__(32 * DFS_OZ_DIRECT_WARPS)
@@ -117,8 +128,7 @@ extern "C" __global__ void __launch_bounds__(32 * DFS_OZ_DIRECT_WARPS)
     const int lane = threadIdx.x & 31, wp = threadIdx.x / 32;
     /* the listed outputs, or (no list: no workspace) every output of the block */
     const int64_t count = a.list ? (int64_t)*(volatile unsigned *)a.count : a.bm * a.bn;
-    const double alpha = a.alpha ? *a.alpha : a.alpha_v;
-    const double beta = a.beta_p ? *a.beta_p : a.beta_v;
+    const double alpha = blk_alpha(a), beta = blk_beta(a);
     for (int64_t it = (int64_t)blockIdx.x * DFS_OZ_DIRECT_WARPS + wp; it < count;
          it += (int64_t)gridDim.x * DFS_OZ_DIRECT_WARPS) {
         int64_t gr, gc;
@@ -250,17 +260,22 @@ extern "C" __global__ void __launch_bounds__(256)
 
 /* ---------- the scheme II: finish ---------- */
 
-/* The verifying finish (dfs_crt_output).  Threads along the rows of the block (coalesced), the
- * grid's y along its columns, several per block when there are many. */
+/* The verifying finish (dfs_crt_output; WIDE: more than DFS_CRT_FAST_MODULI moduli, X in five
+ * words).  Threads along the rows of the block (coalesced), the grid's y along its columns,
+ * several per block when there are many. */
+template <int WIDE>
 __device__ __forceinline__ void crt_finish_verify(const dfs_crt_finish_args &a, int64_t *win,
                                                   int64_t *res)
 {
+    __shared__ unsigned hist[DFS_CRT_VNEED_BINS];
     const dfs_oz_finish_args &b = a.blk;
     const int64_t r = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
     const int64_t gr = b.r0 + r;
-    const double alpha = b.alpha ? *b.alpha : b.alpha_v;
-    const double beta = b.beta_p ? *b.beta_p : b.beta_v;
+    const double alpha = blk_alpha(b), beta = blk_beta(b);
     const uint32_t stride = (uint32_t)(b.bm * b.bn);
+    for (int i = threadIdx.x; i < DFS_CRT_VNEED_BINS; i += blockDim.x)
+        hist[i] = 0;
+    __syncthreads();
     int ta = 0, bA = 0, specA = 0;
     double nA = 0, sA = 0;
     if (r < b.bm) {
@@ -280,9 +295,12 @@ __device__ __forceinline__ void crt_finish_verify(const dfs_crt_finish_args &a, 
             const int32_t *cl = a.Cl + c * b.bm + r;
             const int special = specA || b.needB[gc] == DFS_OZ_SPECIAL;
             double v = 0.0;
+            int need = 0;
             how = dfs_crt_output(&a.step, cl, stride, ta, b.tauB[gc], bA, a.bitsB[gc], nA,
                                  b.nrmB[gc], sA, a.ssB[gc], special, alpha, beta, cv, win, res,
-                                 &v, &lower);
+                                 &v, &lower, WIDE, &need);
+            if (need > 0 && need < DFS_CRT_VNEED_BINS)
+                atomicAdd(&hist[need], 1u);
             if (how == DFS_OZ_WRITTEN)
                 *out = v;
             else /* C kept as it was: the direct kernel reads it for beta * C */
@@ -291,6 +309,10 @@ __device__ __forceinline__ void crt_finish_verify(const dfs_crt_finish_args &a, 
         if (b.stats)
             count_outputs(b.stats, b.seq, r + c, how, lower); /* r + c == 0: the first */
     }
+    __syncthreads();
+    for (int i = threadIdx.x; i < DFS_CRT_VNEED_BINS; i += blockDim.x)
+        if (hist[i] && a.vneed)
+            atomicAdd(&a.vneed[i], (unsigned long long)hist[i]);
 }
 
 /* The fast finish (dfs_crt_output_fast) with NFIX moduli, or any number when NFIX = 0: outputs
@@ -303,8 +325,7 @@ template <int NFIX> __device__ __forceinline__ void crt_finish_fast(const dfs_cr
     const dfs_oz_finish_args &b = a.blk;
     const int64_t r = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
     const int64_t gr = b.r0 + r;
-    const double alpha = b.alpha ? *b.alpha : b.alpha_v;
-    const double beta = b.beta_p ? *b.beta_p : b.beta_v;
+    const double alpha = blk_alpha(b), beta = blk_beta(b);
     const uint32_t stride = (uint32_t)(b.bm * b.bn);
     const int64_t words = (b.bm + 31) / 32;
     if (threadIdx.x < DFS_CRT_NEED_BINS)
@@ -363,15 +384,22 @@ CRT_FAST(dfs_crt_finish_fast13, 13)
 CRT_FAST(dfs_crt_finish_fast14, 14)
 CRT_FAST(dfs_crt_finish_fast15, 15)
 CRT_FAST(dfs_crt_finish_fast16, 16)
+CRT_FAST(dfs_crt_finish_fast17, 17)
+CRT_FAST(dfs_crt_finish_fast18, 18)
+CRT_FAST(dfs_crt_finish_fast19, 19)
+CRT_FAST(dfs_crt_finish_fast20, 20)
 
-extern "C" __global__ void __launch_bounds__(DFS_OZ_FINISH_THREADS)
-    dfs_crt_finish_verify(const __grid_constant__ dfs_crt_finish_args a)
-{
-    __shared__ long long win[DFS_OZ_FINISH_THREADS * DFS_OZ_WIN + DFS_OZ_FINISH_THREADS];
-    __shared__ long long res[DFS_OZ_FINISH_THREADS * DFS_OZ_RWIN + DFS_OZ_FINISH_THREADS];
-    crt_finish_verify(a, (int64_t *)win + threadIdx.x * (DFS_OZ_WIN + 1),
-                      (int64_t *)res + threadIdx.x * (DFS_OZ_RWIN + 1));
-}
+#define CRT_VERIFY(name, wide)                                                                    \
+    extern "C" __global__ void __launch_bounds__(DFS_OZ_FINISH_THREADS)                           \
+        name(const __grid_constant__ dfs_crt_finish_args a)                                       \
+    {                                                                                             \
+        __shared__ long long win[DFS_OZ_FINISH_THREADS * DFS_OZ_WIN + DFS_OZ_FINISH_THREADS];     \
+        __shared__ long long res[DFS_OZ_FINISH_THREADS * DFS_OZ_RWIN + DFS_OZ_FINISH_THREADS];    \
+        crt_finish_verify<wide>(a, (int64_t *)win + threadIdx.x * (DFS_OZ_WIN + 1),               \
+                                (int64_t *)res + threadIdx.x * (DFS_OZ_RWIN + 1));                \
+    }
+CRT_VERIFY(dfs_crt_finish_verify, 0)
+CRT_VERIFY(dfs_crt_finish_verify_wide, 1)
 
 /* ---------- the scheme II, fast: the repair ---------- */
 
@@ -420,8 +448,7 @@ extern "C" __global__ void __launch_bounds__(256)
         return;
     if (t == 0)
         atomicAdd(&a.fstats->tiles, 1ull);
-    const double alpha = b.alpha ? *b.alpha : b.alpha_v;
-    const double beta = b.beta_p ? *b.beta_p : b.beta_v;
+    const double alpha = blk_alpha(b), beta = blk_beta(b);
     if (count <= DFS_CRT_TILE / 2) {
         for (; word; word &= word - 1)
             repair_one(b, ww * 32 + __ffs(word) - 1, wc, alpha, beta);

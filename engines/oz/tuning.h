@@ -53,6 +53,12 @@ typedef struct {
      * or less of FP32) never prefer native. */
     double breakeven_size[8];
     double breakeven_moduli[8];
+    /* repro: a DGEMM (each entry of a batch) of at most direct_outputs outputs m n and
+     * direct_products products m n k is computed directly, every output exact in one warp
+     * (dfs_oz_dgemm_direct: one launch, no workspace, no cuBLAS call), where the rows pass, the
+     * residues and 20-odd int8 GEMMs cost more in launches than the arithmetic; an output costs
+     * a warp's accumulator and rounding besides its k products, hence both limits */
+    double direct_outputs, direct_products;
 } dfs_oz_tuning;
 
 /* The numbers for a device of compute capability cc_major.cc_minor (core/types.h's
@@ -70,7 +76,9 @@ static inline const dfs_oz_tuning *dfs_oz_tuning_of(int cc_major, int cc_minor)
             .f32_flops_per_byte = 16.0,
             .first_slices = 4,
             .breakeven_size = {4096, 6144, 8192, 16384},
-            .breakeven_moduli = {11, 13.5, 16, 16.5},
+            .breakeven_moduli = {11, 13.5, 16, 20},
+            .direct_outputs = 16384.0,    /* 128^2 and 128^3: first guesses, to be measured */
+            .direct_products = 2097152.0,
         },
     };
     _Static_assert(sizeof from / sizeof from[0] == sizeof rows / sizeof rows[0], "a class a row");

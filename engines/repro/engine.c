@@ -12,6 +12,7 @@
  * options are DGEMM's. */
 #include "../engine.h"
 #include "../../core/log.h"
+#include "../oz/call.h"
 #include "../oz/crt_gemm.h"
 #include "gemm.h"
 #include "vec.h"
@@ -34,12 +35,18 @@ static int repro_can_run(const dfs_device *d)
                 "block"}
 
 enum { PRODUCTS_AUTO, PRODUCTS_F64, PRODUCTS_INT8 };
+enum { SMALL_DIRECT, SMALL_PRODUCTS };
 static const dfs_option_spec repro_option_spec[] = {
     OZ_COMMON_OPTIONS,
     {.key = "products", .kind = DFS_OPT_WORD, .def = PRODUCTS_AUTO,
      .words = (const char *const[]){"auto", "f64", "int8", NULL},
      .meaning = "DGEMM's exact products from binary64 slices (f64) or int8 residues on integer "
                 "tensor cores (int8, where it can); auto: int8 where k < 2^17; the same bits"},
+    {.key = "small", .kind = DFS_OPT_WORD, .def = SMALL_DIRECT,
+     .words = (const char *const[]){"direct", "products", NULL},
+     .meaning = "a DGEMM of at most the device class's direct_outputs outputs and "
+                "direct_products products: every output exact in one launch (direct), or on the "
+                "products as larger ones are; the same bits"},
     {.key = NULL},
 };
 static const dfs_option_table repro_options = {"repro", repro_option_spec, NULL};
@@ -92,6 +99,15 @@ static cublasStatus_t repro_dgemm(const dfs_ctx *x, const dfs_gemm_call *c)
     dfs_oz_gemm_opts g;
     read_options(x->options, 0, &g);
     const int products = dfs_option_word(x->options, &repro_options, "products");
+    /* small products: every output directly, in one launch (the same bits: RN(exact)) */
+    const dfs_oz_tuning *tu = dfs_oz_tuning_ctx(x);
+    const double outputs = (double)c->m * (double)c->n;
+    if (dfs_option_word(x->options, &repro_options, "small") == SMALL_DIRECT &&
+        outputs <= tu->direct_outputs && outputs * (double)c->k <= tu->direct_products) {
+        const cublasStatus_t s = dfs_oz_dgemm_direct(x, c);
+        if (s != DFS_STATUS_DECLINED)
+            return s;
+    }
     if (products != PRODUCTS_F64) {
         /* the integer tensor cores, when they can take the call (else the binary64 slices) */
         const dfs_crt_gemm_opts o = {1, 0, g.workspace, NULL, 0};

@@ -17,6 +17,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define MAX_TERMS 4
 
@@ -86,8 +87,7 @@ static double one_output(const dfs_oz_params *p, int64_t K, const double *a, int
 
 static void stats_clear(dfs_oz_stats *st)
 {
-    st->slow = 0;
-    st->slices_a = st->slices_b = 0;
+    memset(st, 0, sizeof *st);
 }
 
 double dfs_oz_dot_host(const dfs_oz_params *p, int64_t n, const double *x, int64_t incx,

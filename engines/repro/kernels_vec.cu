@@ -4,9 +4,11 @@
  * Fast path: each thread adds its products into DFS_OZ_TERMS binary64 terms (fpe.h).  The terms
  * then go into exact integer accumulators (xacc.h) in shared memory, one per block (DOT) or per
  * warp (GEMV finish), with 64-bit integer atomics: integer addition is associative, so neither
- * the grid nor the scheduling changes a bit.  Slow path: an output whose thread spilled (fpe.h)
- * is recomputed with every product straight into the accumulator.  Infinities and NaN travel as
- * flags (xacc.h) and are resolved at the end. */
+ * the grid nor the scheduling changes a bit.  DOT: what a thread's terms cannot take goes
+ * straight into its block's accumulator (add_product_spilling, ../oz/device.cuh).  GEMV: each
+ * thread keeps terms for the products below and above the range too (dfs_fpe_add_product3); an
+ * output whose thread still spilled (fpe.h) is recomputed in one warp by warp_exact_products.
+ * Infinities and NaN travel as flags (xacc.h) and are resolved at the end. */
 #include "../oz/device.cuh"
 #include "vec_args.h"
 
@@ -33,13 +35,22 @@ __device__ __forceinline__ void fpe_zero(double *t)
 
 /* ---------- DOT ---------- */
 
+/* Each block: its products into its threads' terms and its accumulator, the terms added in,
+ * the accumulator normalised when anything spilled (so that it adds less than 2^32 to each word
+ * of the global one: 2^20 blocks cannot overflow it), then flushed.  Before normalising, a word
+ * has taken at most 2 n / blocks + DFS_OZ_TERMS x threads additions of less than 2^32 each,
+ * below xacc.h's 2^30 (vec.c keeps n / blocks below 2^28). */
 extern "C" __global__ void __launch_bounds__(DFS_OZ_DOT_THREADS) dfs_oz_dot(dfs_oz_dot_args a)
 {
     __shared__ long long w[DFS_X_WORDS];
+    __shared__ unsigned block_spilled;
     zero_words(w, DFS_X_WORDS, threadIdx.x, blockDim.x);
+    if (threadIdx.x == 0)
+        block_spilled = 0;
+    __syncthreads();
     double t[DFS_OZ_TERMS];
     fpe_zero(t);
-    unsigned f = 0;
+    unsigned f = 0, spilled = 0;
     const int64_t stride = (int64_t)gridDim.x * blockDim.x;
     for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < a.n; i += AHEAD * stride) {
         double xs[AHEAD], ys[AHEAD];
@@ -51,18 +62,20 @@ extern "C" __global__ void __launch_bounds__(DFS_OZ_DOT_THREADS) dfs_oz_dot(dfs_
         }
 #pragma unroll
         for (int u = 0; u < AHEAD; u++)
-            f |= dfs_fpe_add_product(t, DFS_OZ_TERMS, xs[u], ys[u]);
+            f |= add_product_spilling(w, t, DFS_OZ_TERMS, xs[u], ys[u], &spilled);
     }
-    __syncthreads();
-    if (!(f & DFS_FPE_SPILL))
-        for (int i = 0; i < DFS_OZ_TERMS; i++)
-            if (t[i] != 0)
-                atomic_add_double(w, t[i]);
+    for (int i = 0; i < DFS_OZ_TERMS; i++)
+        if (t[i] != 0)
+            atomic_add_double(w, t[i]);
+    if (spilled)
+        block_spilled = 1;
     f = warp_or(f);
     if (f && (threadIdx.x & 31) == 0)
         atomicOr(a.flags, f);
     __syncthreads();
-    flush_words(a.acc, w); /* the fast path's accumulator */
+    if (block_spilled)
+        normalize_shared(w); /* every thread or none: block_spilled is read after the barrier */
+    flush_words(a.acc, w);
 }
 
 /* The block's threads add the products x_i y_i, i = first, first + stride, ... (each thread its
@@ -82,22 +95,6 @@ __device__ unsigned block_products(long long *w, const dfs_oz_dot_args &a, int64
     return f;
 }
 
-/* Runs after dfs_oz_dot; does nothing unless a thread spilled, then adds every product into the
- * slow path's accumulator. */
-extern "C" __global__ void __launch_bounds__(DFS_OZ_DOT_THREADS)
-    dfs_oz_dot_slow(dfs_oz_dot_args a)
-{
-    if (!(*(volatile unsigned *)a.flags & DFS_FPE_SPILL))
-        return;
-    __shared__ long long w[DFS_X_WORDS];
-    zero_words(w, DFS_X_WORDS, threadIdx.x, blockDim.x);
-    __syncthreads();
-    block_products(w, a, (int64_t)blockIdx.x * blockDim.x + threadIdx.x,
-                   (int64_t)gridDim.x * blockDim.x);
-    __syncthreads();
-    flush_words(a.acc + DFS_X_WORDS, w); /* the slow path's accumulator */
-}
-
 /* Without workspace (e.g. during graph capture when it would have to grow): one block adds
  * every product into its accumulator and rounds; the result pointer is device memory. */
 extern "C" __global__ void __launch_bounds__(DFS_OZ_DOT_THREADS)
@@ -115,26 +112,51 @@ extern "C" __global__ void __launch_bounds__(DFS_OZ_DOT_THREADS)
         finish_output(w, scratch, flags, 1.0, 0.0, a.result); /* beta = 0: *result not read */
 }
 
-/* One warp: the accumulator of the path taken, rounded once. */
+/* One warp: the accumulator, rounded once. */
 extern "C" __global__ void __launch_bounds__(32) dfs_oz_dot_final(dfs_oz_dot_args a)
 {
     __shared__ long long w[DFS_X_WORDS], scratch[DFS_X_WORDS];
     const unsigned f = *a.flags;
-    const long long *acc = a.acc + ((f & DFS_FPE_SPILL) ? DFS_X_WORDS : 0);
     for (int j = threadIdx.x; j < DFS_X_WORDS; j += blockDim.x)
-        w[j] = acc[j];
+        w[j] = a.acc[j];
     __syncwarp();
     finish_output(w, scratch, f, 1.0, 0.0, a.result);
 }
 
 /* ---------- GEMV ---------- */
 
-__device__ __forceinline__ void store_terms(const dfs_oz_gemv_args &a, int64_t o, int s,
-                                            const double *t, unsigned f)
+/* A thread's three expansions (dfs_fpe_add_product3): in range, below, above. */
+typedef struct {
+    double mid[DFS_OZ_GEMV_MID], lo[DFS_OZ_GEMV_SIDE], hi[DFS_OZ_GEMV_SIDE];
+} gemv_terms;
+
+__device__ __forceinline__ void gemv_zero(gemv_terms *t)
 {
 #pragma unroll
-    for (int i = 0; i < DFS_OZ_TERMS; i++)
-        a.terms[((int64_t)s * DFS_OZ_TERMS + i) * a.len + o] = t[i];
+    for (int i = 0; i < DFS_OZ_GEMV_MID; i++)
+        t->mid[i] = 0.0;
+#pragma unroll
+    for (int i = 0; i < DFS_OZ_GEMV_SIDE; i++)
+        t->lo[i] = t->hi[i] = 0.0;
+}
+
+__device__ __forceinline__ unsigned gemv_add(gemv_terms *t, double a, double x)
+{
+    return dfs_fpe_add_product3(t->mid, DFS_OZ_GEMV_MID, t->lo, t->hi, DFS_OZ_GEMV_SIDE, a, x);
+}
+
+__device__ __forceinline__ void store_terms(const dfs_oz_gemv_args &a, int64_t o, int s,
+                                            const gemv_terms *t, unsigned f)
+{
+    double *out = a.terms + (int64_t)s * DFS_OZ_GEMV_TERMS * a.len + o;
+#pragma unroll
+    for (int i = 0; i < DFS_OZ_GEMV_MID; i++)
+        out[i * a.len] = t->mid[i];
+#pragma unroll
+    for (int i = 0; i < DFS_OZ_GEMV_SIDE; i++) {
+        out[(DFS_OZ_GEMV_MID + i) * a.len] = t->lo[i];
+        out[(DFS_OZ_GEMV_MID + DFS_OZ_GEMV_SIDE + i) * a.len] = t->hi[i];
+    }
     if (f)
         atomicOr(&a.flags[o], f);
 }
@@ -150,8 +172,8 @@ extern "C" __global__ void __launch_bounds__(DFS_OZ_GEMV_THREADS)
     if (r >= a.len)
         return;
     const int64_t j0 = (int64_t)s * a.chunk, j1 = min64(a.inner, j0 + a.chunk);
-    double t[DFS_OZ_TERMS];
-    fpe_zero(t);
+    gemv_terms t;
+    gemv_zero(&t);
     unsigned f = 0;
     const double *col = a.A + r + j0 * a.lda;
     for (int64_t j = j0; j < j1; j += AHEAD, col += AHEAD * a.lda) {
@@ -163,9 +185,21 @@ extern "C" __global__ void __launch_bounds__(DFS_OZ_GEMV_THREADS)
         }
 #pragma unroll
         for (int u = 0; u < AHEAD; u++)
-            f |= dfs_fpe_add_product(t, DFS_OZ_TERMS, as[u], xs[u]);
+            f |= gemv_add(&t, as[u], xs[u]);
     }
-    store_terms(a, r, s, t, f);
+    store_terms(a, r, s, &t, f);
+}
+
+/* Merges a lane's expansion u (n terms) into t, from the lane off higher. */
+__device__ __forceinline__ unsigned merge_down(double *t, int n, int off, int lane)
+{
+    unsigned f = 0;
+    for (int i = 0; i < n; i++) {
+        const double u = __shfl_down_sync(0xffffffffu, t[i], off);
+        if (lane < off)
+            f |= dfs_fpe_insert(t, n, u);
+    }
+    return f;
 }
 
 /* op(A) = A^T: one warp per column and chunk of rows; the lanes' expansions are merged exactly
@@ -181,8 +215,8 @@ extern "C" __global__ void __launch_bounds__(DFS_OZ_GEMV_THREADS)
     if (c >= a.len)
         return;
     const int64_t i0 = (int64_t)s * a.chunk, i1 = min64(a.inner, i0 + a.chunk);
-    double t[DFS_OZ_TERMS];
-    fpe_zero(t);
+    gemv_terms t;
+    gemv_zero(&t);
     unsigned f = 0;
     const double *col = a.A + c * a.lda;
     for (int64_t i = i0 + lane; i < i1; i += AHEAD * 32) {
@@ -195,21 +229,21 @@ extern "C" __global__ void __launch_bounds__(DFS_OZ_GEMV_THREADS)
         }
 #pragma unroll
         for (int u = 0; u < AHEAD; u++)
-            f |= dfs_fpe_add_product(t, DFS_OZ_TERMS, as[u], xs[u]);
+            f |= gemv_add(&t, as[u], xs[u]);
     }
+    /* the side expansions only when some lane has a term there (warp-uniform branches) */
+    const int any_lo = __any_sync(0xffffffffu, t.lo[0] != 0),
+              any_hi = __any_sync(0xffffffffu, t.hi[0] != 0);
     for (int off = 16; off > 0; off >>= 1) {
-        double u[DFS_OZ_TERMS];
-#pragma unroll
-        for (int i = 0; i < DFS_OZ_TERMS; i++)
-            u[i] = __shfl_down_sync(0xffffffffu, t[i], off);
-        if (lane < off)
-#pragma unroll
-            for (int i = 0; i < DFS_OZ_TERMS; i++)
-                f |= dfs_fpe_insert(t, DFS_OZ_TERMS, u[i]);
+        f |= merge_down(t.mid, DFS_OZ_GEMV_MID, off, lane);
+        if (any_lo)
+            f |= merge_down(t.lo, DFS_OZ_GEMV_SIDE, off, lane);
+        if (any_hi)
+            f |= merge_down(t.hi, DFS_OZ_GEMV_SIDE, off, lane);
     }
     f = warp_or(f);
     if (lane == 0)
-        store_terms(a, c, s, t, f);
+        store_terms(a, c, s, &t, f);
 }
 
 /* One warp per output: the chunks' terms (or, after a spill, every product of the output) into
@@ -231,10 +265,18 @@ extern "C" __global__ void __launch_bounds__(32 * DFS_OZ_FINAL_WARPS)
     unsigned f = a.flags ? a.flags[o] : DFS_FPE_SPILL; /* no workspace: every output slow */
     if (alpha != 0) {
         if (!(f & DFS_FPE_SPILL)) {
-            for (int i = lane; i < a.splits * DFS_OZ_TERMS; i += 32) {
-                double v = a.terms[(int64_t)i * a.len + o];
-                if (v != 0)
-                    atomic_add_double(w, v);
+            for (int i = lane; i < a.splits * DFS_OZ_GEMV_TERMS; i += 32) {
+                const double v = a.terms[(int64_t)i * a.len + o];
+                if (v != 0) { /* the side terms scaled back (fpe.h): exact in the accumulator */
+                    const int t = i % DFS_OZ_GEMV_TERMS;
+                    uint64_t m;
+                    int e;
+                    const int neg = dfs_d_split(v, &m, &e);
+                    atomic_add(w, neg, (dfs_u128)m,
+                               t < DFS_OZ_GEMV_MID                      ? e
+                               : t < DFS_OZ_GEMV_MID + DFS_OZ_GEMV_SIDE ? e - DFS_FPE_SHIFT
+                                                                        : e + DFS_FPE_SHIFT);
+                }
             }
         } else {
             /* the slow path: every product of this output */

@@ -15,7 +15,7 @@
 extern const unsigned char dfs_repro_vec_fatbin[];
 
 #define VEC_KERNELS(X)                                                                             \
-    X(K_DOT, dfs_oz_dot) X(K_DOT_SLOW, dfs_oz_dot_slow) X(K_DOT_FINAL, dfs_oz_dot_final)           \
+    X(K_DOT, dfs_oz_dot) X(K_DOT_FINAL, dfs_oz_dot_final)           \
     X(K_DOT_SINGLE, dfs_oz_dot_single) X(K_GEMV_N, dfs_oz_gemv_n) X(K_GEMV_T, dfs_oz_gemv_t)       \
     X(K_GEMV_FINAL, dfs_oz_gemv_final)
 enum { VEC_KERNELS(DFS_KERNEL_ID) K_COUNT };
@@ -85,12 +85,17 @@ cublasStatus_t dfs_oz_ddot_gpu(const dfs_ctx *x, const dfs_dot_call *c)
     const int64_t most =
         (int64_t)dfs_sm_count(x->device) * dfs_blocks_per_sm(k[K_DOT], DFS_OZ_DOT_THREADS);
     blocks = blocks < most ? blocks : most;
+    /* at most 2^28 products a block (its accumulator's additions stay below 2^30: kernels_vec.cu,
+     * dfs_oz_dot); a grid-stride loop takes any count of blocks */
+    const int64_t fewest = (int64_t)((uint64_t)c->n >> 28) + 1;
+    blocks = blocks > fewest ? blocks : fewest;
     pthread_mutex_lock(&x->scratch->lock);
     dfs_oz_dot_args a;
     memset(&a, 0, sizeof a);
-    /* the result (host pointer mode), then zeroed: the two accumulators and the flags */
+    /* the result (host pointer mode), then zeroed: the accumulator and the flags (in 32-bit
+     * words) */
     unsigned *zeroed;
-    char *base = scratch(x, sizeof(double), 4 * DFS_X_WORDS + 2, &zeroed);
+    char *base = scratch(x, sizeof(double), 2 * DFS_X_WORDS + 2, &zeroed);
     a.x = c->x;
     a.y = c->y;
     a.incx = c->incx;
@@ -100,11 +105,10 @@ cublasStatus_t dfs_oz_ddot_gpu(const dfs_ctx *x, const dfs_dot_call *c)
     double *tmp = NULL;
     if (base) {
         a.acc = (long long *)zeroed;
-        a.flags = (unsigned *)(a.acc + 2 * DFS_X_WORDS);
+        a.flags = (unsigned *)(a.acc + DFS_X_WORDS);
         tmp = (double *)base;
         a.result = host_result ? tmp : c->result;
         err = dfs_launch(k[K_DOT], (unsigned)blocks, 1, 1, DFS_OZ_DOT_THREADS, 1, st, &a);
-        err |= dfs_launch(k[K_DOT_SLOW], (unsigned)blocks, 1, 1, DFS_OZ_DOT_THREADS, 1, st, &a);
         err |= dfs_launch(k[K_DOT_FINAL], 1, 1, 1, 32, 1, st, &a);
     } else if (!host_result) {
         /* no workspace: one block, exact, slow (never native: the promise holds) */
@@ -164,13 +168,14 @@ cublasStatus_t dfs_oz_dgemv_gpu(const dfs_ctx *x, const dfs_gemv_call *c)
     a.alpha_v = dev ? 0 : *c->alpha;
     a.beta_v = dev ? 0 : *c->beta;
     pthread_mutex_lock(&x->scratch->lock);
-    char *base = scratch(x, (size_t)splits * DFS_OZ_TERMS * (size_t)a.len * sizeof(double),
+    char *base = scratch(x, (size_t)splits * DFS_OZ_GEMV_TERMS * (size_t)a.len * sizeof(double),
                          (size_t)a.len, &a.flags);
     if (!base && splits > 1) { /* the least workspace: one chunk */
         splits = 1;
         a.chunk = a.inner;
         a.splits = 1;
-        base = scratch(x, DFS_OZ_TERMS * (size_t)a.len * sizeof(double), (size_t)a.len, &a.flags);
+        base = scratch(x, DFS_OZ_GEMV_TERMS * (size_t)a.len * sizeof(double), (size_t)a.len,
+                       &a.flags);
     }
     int err = 0;
     if (base) {

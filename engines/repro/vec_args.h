@@ -6,14 +6,20 @@
 
 #include <stdint.h>
 
-#define DFS_OZ_TERMS 4        /* expansion terms per thread */
+#define DFS_OZ_TERMS 4        /* expansion terms per thread (DOT) */
+/* GEMV's first kernels: per thread DFS_OZ_GEMV_MID terms for the products in range and
+ * DFS_OZ_GEMV_SIDE each for those below and above it (fpe.h, dfs_fpe_add_product3), stored
+ * in this order: DFS_OZ_GEMV_TERMS per (chunk, output). */
+#define DFS_OZ_GEMV_MID 6
+#define DFS_OZ_GEMV_SIDE 4
+#define DFS_OZ_GEMV_TERMS (DFS_OZ_GEMV_MID + 2 * DFS_OZ_GEMV_SIDE)
 #define DFS_OZ_DOT_THREADS 256
 #define DFS_OZ_GEMV_THREADS 256
 #define DFS_OZ_FINAL_WARPS 8  /* outputs per block of the GEMV finish kernel */
 
-/* DOT: result = RN(x . y).  `acc` holds 2 * DFS_X_WORDS words, the fast path's exact
- * accumulator and the slow path's, and flags one word: all zeroed before the first kernel.  The
- * blocks add their shared accumulators into them with 64-bit atomics. */
+/* DOT: result = RN(x . y).  `acc` holds DFS_X_WORDS words, the exact accumulator, and flags one
+ * word: both zeroed before the first kernel.  The blocks add their shared accumulators into it
+ * with 64-bit atomics. */
 typedef struct {
     const double *x, *y;
     int64_t incx, incy, n;
@@ -23,9 +29,10 @@ typedef struct {
 } dfs_oz_dot_args;
 
 /* GEMV: y = RN(alpha op(A) x + beta y).  The inner dimension is cut into `splits` chunks of
- * `chunk`; the first kernel leaves DFS_OZ_TERMS terms per (chunk, output) in
- * terms[(s * DFS_OZ_TERMS + t) * len + o] and ORs the output's flags into flags[o] (zeroed
- * before); the finish kernel adds them exactly, or recomputes a spilled output from A. */
+ * `chunk`; the first kernel leaves DFS_OZ_GEMV_TERMS terms per (chunk, output) in
+ * terms[(s * DFS_OZ_GEMV_TERMS + t) * len + o] and ORs the output's flags into flags[o] (zeroed
+ * before); the finish kernel adds them exactly (the side terms scaled back), or recomputes a
+ * spilled output from A. */
 typedef struct {
     const double *A, *x;
     int64_t lda, incx, m, n;

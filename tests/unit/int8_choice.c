@@ -100,7 +100,7 @@ START_TEST(wide_data_pause_and_retry)
     dfs_int8_choice t, ch;
     dfs_int8_choose(&x, &c, 0, &t);
     ck_assert_int_eq(t.native, 0);
-    land(&t, &c, DFS_CRT_MODULI + 1); /* nothing suffices: the repair would take everything */
+    land(&t, &c, DFS_CRT_FAST_MODULI + 1); /* nothing suffices: the repair would take everything */
     for (int pause = 4; pause <= 8; pause *= 2) {
         for (int i = 0; i < pause; i++) {
             dfs_int8_choose(&x, &c, 0, &ch);
@@ -110,7 +110,7 @@ START_TEST(wide_data_pause_and_retry)
         ck_assert_msg(!t.native, "no trial after a pause of %d", pause);
         dfs_int8_choose(&x, &c, 0, &ch); /* in flight: native */
         ck_assert(ch.native);
-        land(&t, &c, DFS_CRT_MODULI + 1);
+        land(&t, &c, DFS_CRT_FAST_MODULI + 1);
     }
 }
 END_TEST

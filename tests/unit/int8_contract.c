@@ -171,7 +171,7 @@ static dfs_crt_fast_stats record(unsigned long long outputs, const double *frac)
 {
     dfs_crt_fast_stats s;
     memset(&s, 0, sizeof s);
-    for (int n = 0; n < DFS_CRT_NEED_BINS && n <= DFS_CRT_MODULI + 1; n++)
+    for (int n = 0; n < DFS_CRT_NEED_BINS && n <= DFS_CRT_FAST_MODULI + 1; n++)
         s.need[n] = (unsigned long long)(frac[n] * (double)outputs);
     return s;
 }
@@ -205,15 +205,15 @@ START_TEST(choice_rule)
      * parts (bmod 0) never go native */
     f[18] = 0;
     f[13] = 0.9;
-    f[DFS_CRT_MODULI + 1] = 0.1;
+    f[DFS_CRT_FAST_MODULI + 1] = 0.1;
     s = record(out, f);
-    ck_assert_int_eq(dfs_int8_next_moduli(&s, out, 15, 15, 23.0, &native), DFS_CRT_MODULI);
+    ck_assert_int_eq(dfs_int8_next_moduli(&s, out, 15, 15, 23.0, &native), DFS_CRT_FAST_MODULI);
     ck_assert_int_eq(native, 1);
     dfs_int8_next_moduli(&s, out, 15, 15, 0.0, &native);
     ck_assert_int_eq(native, 0);
     /* small products, where 15 moduli are already slower than native: stay unless the data
      * ask for more than the default */
-    f[DFS_CRT_MODULI + 1] = 0;
+    f[DFS_CRT_FAST_MODULI + 1] = 0;
     f[13] = 1.0;
     s = record(out, f);
     dfs_int8_next_moduli(&s, out, 15, 15, 10.0, &native);

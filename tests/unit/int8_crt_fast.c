@@ -99,7 +99,7 @@ START_TEST(crt_gemm_fast_tight)
     static const int64_t ks[] = {1, 2, 3, 5, 64, 1000, 4097};
     static const double vs[] = {0.5, 0.75, 0.9999999, 1 - 0x1p-53, 3.0, 0x1.6a09e667f3bcdp-1};
     long cases = 0;
-    for (int n = 2; n <= DFS_CRT_MODULI; n++)
+    for (int n = 2; n <= DFS_CRT_FAST_MODULI; n++)
         for (int ik = 0; ik < 7; ik++)
             for (int iv = 0; iv < 6; iv++) {
                 const int64_t k = ks[ik];

@@ -8,6 +8,7 @@
 #include "ozfamily_test.h"
 
 #include "../../engines/oz/crt.h"
+#include "../../engines/oz/feedback.h"
 #include "../../engines/oz/host_common.h"
 #include "../common/gen.h"
 
@@ -36,14 +37,15 @@ START_TEST(crt_moduli)
             ck_assert_int_eq((int)((int64_t)inv * (dfs_crt_modulus(0) % m) % m), 1);
         }
     }
-    ck_assert_int_lt(dfs_crt_bits(DFS_CRT_MODULI), 190);
+    ck_assert_int_lt(dfs_crt_bits(DFS_CRT_FAST_MODULI), 190); /* int8: three words */
+    ck_assert_int_lt(dfs_crt_bits(DFS_CRT_MODULI), 32 * (DFS_CRT_LIMBS - 1) - 1);
     /* M > 2^L (1 + 2^-6) exactly (the room dfs_crt_reconstruct's quotient needs with |X| <=
      * 2^(L-1)): 64 M > 65 2^L, in 32-bit limbs */
     for (int n = 1; n <= DFS_CRT_MODULI; n++) {
-        uint64_t M[8] = {1}, P[8] = {0};
+        uint64_t M[10] = {1}, P[10] = {0};
         for (int l = 0; l < n; l++) {
             uint64_t carry = 0;
-            for (int w = 0; w < 8; w++) {
+            for (int w = 0; w < 10; w++) {
                 const uint64_t t = M[w] * (uint64_t)dfs_crt_modulus(l) + carry;
                 M[w] = t & 0xffffffffu;
                 carry = t >> 32;
@@ -52,23 +54,23 @@ START_TEST(crt_moduli)
         const int L = dfs_crt_bits(n);
         P[L / 32] = (uint64_t)65 << (L % 32); /* 65 2^L, not normalised */
         uint64_t carry = 0;
-        for (int w = 0; w < 8; w++) {
+        for (int w = 0; w < 10; w++) {
             const uint64_t t = P[w] + carry;
             P[w] = t & 0xffffffffu;
             carry = t >> 32;
         }
         carry = 0;
-        for (int w = 0; w < 8; w++) { /* 64 M */
+        for (int w = 0; w < 10; w++) { /* 64 M */
             const uint64_t t = (M[w] << 6) + carry;
             M[w] = t & 0xffffffffu;
             carry = t >> 32;
         }
-        int w = 7;
+        int w = 9;
         while (w > 0 && M[w] == P[w])
             w--;
         ck_assert_msg(M[w] > P[w], "%d moduli: M is not above 2^%d (1 + 2^-6)", n, L);
     }
-    ck_assert_int_eq(dfs_crt_count(100, 1 << 16), 0); /* 218 bits: beyond the moduli */
+    ck_assert_int_eq(dfs_crt_count(130, 1 << 16), 0); /* 278 bits: beyond the moduli */
     /* the bits n moduli carry: the most that dfs_crt_count still gives n (or fewer) for */
     static const int64_t ks[] = {1, 2, 300, 1 << 16, (1 << 17) - 1};
     for (int n = 1; n <= DFS_CRT_MODULI; n++)
@@ -86,15 +88,15 @@ START_TEST(crt_moduli)
             ck_assert_int_eq(dfs_crt_row_bits(L, (double)ks[i], ks[i]), b);
             ck_assert_int_ge(dfs_crt_row_bits(L, (double)ks[i] * 0.999, ks[i]), b);
             ck_assert_int_ge(dfs_crt_row_bits(L, 0.5, ks[i]), b);
-            if (ks[i] >= 16 && b < 99)
+            if (ks[i] >= 16 && b < DFS_CRT_MAX_BITS - 1)
                 ck_assert_int_gt(dfs_crt_row_bits(L, 0.5, ks[i]), b);
-            if (b < 100)
+            if (b < DFS_CRT_MAX_BITS)
                 ck_assert(dfs_crt_count(b + 1, ks[i]) > n || dfs_crt_count(b + 1, ks[i]) == 0);
         }
 }
 END_TEST
 
-/* x += (-1)^neg a b exactly (a, b < 2^100), four 64 x 64-bit partial products. */
+/* x += (-1)^neg a b exactly (a, b < 2^128), four 64 x 64-bit partial products. */
 static void add_product(dfs_xacc *x, int neg, dfs_u128 a, dfs_u128 b)
 {
     const uint64_t ah = (uint64_t)(a >> 64), al = (uint64_t)a, bh = (uint64_t)(b >> 64),
@@ -111,7 +113,10 @@ START_TEST(crt_exact_products)
     int cases = 0;
     for (int it = 0; it < 400; it++) {
         const int64_t k = 1 + below(&r, it % 4 ? 64 : 3000);
-        const int b = 1 + below(&r, (182 - dfs_oz_ceil_log2(k)) / 2); /* 2b + log2 k + 2 <= 184 */
+        /* 2b + log2 k + 2 <= 264 (up to 36 moduli), b <= 125; the three-word reconstruction up
+         * to 24 moduli, the five-word one above (and, for the counts both take, both) */
+        int b = 1 + below(&r, (it % 3 ? 182 : 262 - dfs_oz_ceil_log2(k)) / 2);
+        b = b > DFS_CRT_MAX_BITS ? DFS_CRT_MAX_BITS : b;
         const int n = dfs_crt_count(b, k);
         ck_assert_int_gt(n, 0);
         dfs_crt_table tab;
@@ -156,20 +161,38 @@ START_TEST(crt_exact_products)
                 res[l] = (int32_t)(res[l] + t * m);
             }
         }
-        dfs_oz_i192 x;
-        dfs_crt_reconstruct(&tab, res, 1, &x, it % 2 ? n : 0);
-        uint64_t mg[3];
-        const int neg = dfs_oz_i192_abs(&x, mg);
-        /* exact - X == 0 */
-        ck_assert(dfs_x_add(&exact, !neg, (dfs_u128)mg[0] | ((dfs_u128)mg[1] << 64), 0));
-        ck_assert(dfs_x_add(&exact, !neg, (dfs_u128)mg[2], 128));
-        if (dfs_x_sign(&exact) != 0)
-            ck_abort_msg("crt: b %d k %lld, %d moduli: the reconstructed product is not exact", b,
-                         (long long)k, n);
-        cases++;
+        for (int form = 0; form < 2; form++) {
+            if (form == 0 && n > DFS_CRT_FAST_MODULI)
+                continue;
+            dfs_oz_ix x = {{0, 0, 0, 0, 0}};
+            int nw = DFS_OZ_XW;
+            if (form == 0) {
+                dfs_oz_i192 x3;
+                dfs_crt_reconstruct(&tab, res, 1, &x3, it % 2 && n <= 20 ? n : 0);
+                memcpy(x.w, x3.w, sizeof x3.w);
+                nw = 3;
+            } else {
+                dfs_crt_reconstruct_wide(&tab, res, 1, &x);
+            }
+            uint64_t mg[DFS_OZ_XW] = {0};
+            const int neg = dfs_oz_w_abs(x.w, nw, mg);
+            /* exact - X == 0 (on a copy) */
+            int64_t cw[DFS_X_WORDS];
+            dfs_xacc chk;
+            dfs_x_init(&chk, cw, DFS_X_WORDS, DFS_X_LSB);
+            memcpy(cw, w, sizeof cw);
+            chk.pending = exact.pending;
+            ck_assert(dfs_x_add(&chk, !neg, (dfs_u128)mg[0] | ((dfs_u128)mg[1] << 64), 0));
+            ck_assert(dfs_x_add(&chk, !neg, (dfs_u128)mg[2] | ((dfs_u128)mg[3] << 64), 128));
+            ck_assert(dfs_x_add(&chk, !neg, (dfs_u128)mg[4], 256));
+            if (dfs_x_sign(&chk) != 0)
+                ck_abort_msg("crt: b %d k %lld, %d moduli (%s): the reconstructed product is not "
+                             "exact", b, (long long)k, n, form ? "five words" : "three words");
+            cases++;
+        }
     }
-    printf("crt: %d exact products of k <= 3000 integers below 2^b (b <= 86) recovered from "
-           "int8 residues\n", cases);
+    printf("crt: %d exact products of k <= 3000 integers below 2^b (b <= 125, up to 36 moduli) "
+           "recovered from int8 residues\n", cases);
     /* the table: M_l m_l = M and y_l M_l = 1 modulo m_l, for every n */
     for (int n = 1; n <= DFS_CRT_MODULI; n++) {
         dfs_crt_table tab;
@@ -297,10 +320,13 @@ START_TEST(crt_gemm_correctly_rounded)
     rng r = rng_seed(93);
     static const int gens[] = {G_PHI0, G_PHI1, G_PHI4, G_PHI8, G_ERANGE, G_MIXED, G_SUBNORMAL};
     static const int64_t ks[] = {1, 7, 64, 300};
-    static const int modss[] = {12, 18, 24}; /* about 42, 70 and 88 bits per element at k = 300 */
-    long outputs = 0, slow = 0, outputs24 = 0, slow24 = 0;
-    for (int it = 0; it < 168; it++) {
-        const int g = gens[it % 7], mods = modss[(it / 7) % 3];
+    /* about 42, 70, 88, 108 and 125 bits per element at k = 300; more than 24 moduli: the
+     * five-word finish */
+    static const int modss[] = {12, 18, 24, 30, 36};
+    long outputs = 0, slow = 0, outputs24 = 0, slow24 = 0, wide_out[2] = {0, 0},
+         wide_slow[2] = {0, 0}, predicted = 0;
+    for (int it = 0; it < 280; it++) {
+        const int g = gens[it % 7], mods = modss[(it / 7) % 5];
         crt_case t;
         crt_case_run(&r, it, g, 12, ks, 4, mods, 0, &t);
         const int ta = t.ta, tb = t.tb;
@@ -321,14 +347,55 @@ START_TEST(crt_gemm_correctly_rounded)
             outputs24 += m * n;
             slow24 += s2.slow;
         }
+        if ((mods == 24 || mods == 36) && (g == G_PHI8 || g == G_MIXED || g == G_ERANGE)) {
+            wide_out[mods == 36] += m * n;
+            wide_slow[mods == 36] += s2.slow;
+        }
+        /* the undecided outputs' needs: above the moduli taken, at most every direct output
+         * (Inf/NaN rows are direct without a need) */
+        int64_t needs = 0;
+        for (int b = 0; b < DFS_OZ_STATS_NEED; b++) {
+            ck_assert(s2.need[b] == 0 || b > mods);
+            needs += s2.need[b];
+        }
+        ck_assert_int_le(needs, s2.slow);
+        /* with 24 moduli on wide data, the count the feedback would take next decides what
+         * the needs said it would (the margins with more bits may differ a little) */
+        if (mods == 24 && needs > 0 && g >= G_PHI8 && t.k > 1) {
+            unsigned long long nd[DFS_OZ_STATS_NEED];
+            for (int b = 0; b < DFS_OZ_STATS_NEED; b++)
+                nd[b] = (unsigned long long)s2.need[b];
+            const int up = dfs_oz_fb_moduli_up(nd, (unsigned long long)(m * n), 24, 16);
+            ck_assert_int_gt(up, 24);
+            unsigned long long left = 0;
+            for (int b = up + 1; b < DFS_OZ_STATS_NEED; b++)
+                left += nd[b];
+            memcpy(t.C2, t.C0, (size_t)(t.ldc * n) * sizeof(double));
+            dfs_oz_stats s3;
+            dfs_oz_crt_gemm_host(ta, tb, m, n, k, alpha, t.A, t.lda, t.B, t.ldb, beta, t.C2, ldc,
+                                 up, 0, &s3);
+            int64_t und3 = 0;
+            for (int b = 0; b < DFS_OZ_STATS_NEED; b++)
+                und3 += s3.need[b];
+            ck_assert_msg(und3 <= (int64_t)left + 2 + (int64_t)left / 4,
+                          "%d moduli, predicted to leave %llu undecided, left %lld", up, left,
+                          (long long)und3);
+            predicted++;
+        }
         crt_case_free(&t);
     }
     printf("crt gemm: %ld outputs the same bits as the scheme-I CPU DGEMM (correctly rounded), "
            "%ld of them computed directly; with 24 moduli, phi 0-4 data, alpha 1, beta 0: "
-           "%ld of %ld direct\n", outputs, slow, slow24, outputs24);
+           "%ld of %ld direct; phi 8, erange and mixed data: %ld of %ld direct with 24 moduli, "
+           "%ld of %ld with 36\n", outputs, slow, slow24, outputs24, wide_slow[0], wide_out[0],
+           wide_slow[1], wide_out[1]);
+    fflush(stdout);
     ck_assert_int_gt(outputs24, 200);
     ck_assert_int_lt(slow24 * 20, outputs24); /* the truncated product decides most outputs */
     ck_assert_int_gt(slow, 0);                /* and the direct path is exercised */
+    ck_assert_int_gt(predicted, 3);
+    /* wide data: 36 moduli decide a larger share than 24 */
+    ck_assert(wide_slow[1] * wide_out[0] < wide_slow[0] * wide_out[1]);
 }
 END_TEST
 

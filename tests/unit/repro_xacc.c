@@ -184,6 +184,35 @@ START_TEST(xacc_window)
 }
 END_TEST
 
+/* The sign of d - (the terms t[T] + lo[Tx] 2^-DFS_FPE_SHIFT + hi[Tx] 2^DFS_FPE_SHIFT + the
+ * accumulator words spill), on a copy of d (lo, hi, spill may be NULL): 0 when the expansions
+ * and what was spilled are exactly the sum d holds. */
+static int residual_sign(const dfs_xacc *d, const double *t, int T, const double *lo,
+                         const double *hi, int Tx, const int64_t *spill)
+{
+    dfs_xacc e;
+    int64_t ew[DFS_X_WORDS];
+    acc_copy(&e, ew, d);
+    for (int j = 0; j < T; j++)
+        REQUIRE(dfs_x_add_double(&e, -t[j], 0));
+    for (int j = 0; j < Tx; j++) {
+        uint64_t m;
+        int ex;
+        if (lo && lo[j] != 0) {
+            const int neg = dfs_d_split(lo[j], &m, &ex);
+            REQUIRE(dfs_x_add(&e, !neg, (dfs_u128)m, ex - DFS_FPE_SHIFT));
+        }
+        if (hi && hi[j] != 0) {
+            const int neg = dfs_d_split(hi[j], &m, &ex);
+            REQUIRE(dfs_x_add(&e, !neg, (dfs_u128)m, ex + DFS_FPE_SHIFT));
+        }
+    }
+    if (spill)
+        for (int j = 0; j < DFS_X_WORDS; j++)
+            ew[j] -= spill[j];
+    return dfs_x_sign(&e);
+}
+
 /* fpe.h's expansion stays exact: after every product, the terms plus what was inserted so far
  * sum to the products' exact sum (an exact accumulator holds their difference: zero), unless
  * the thread spilled.  Products of wide and of equal exponents (FastTwoSum's ordering by the
@@ -218,12 +247,8 @@ START_TEST(fpe_exact)
             if (f)
                 break;
             REQUIRE(dfs_x_add_product(&d, x, y, 0));
-            dfs_xacc e;
-            int64_t ew[DFS_X_WORDS];
-            acc_copy(&e, ew, &d);
-            for (int j = 0; j < 4; j++)
-                REQUIRE(dfs_x_add_double(&e, -t[j], 0));
-            ck_assert_msg(dfs_x_sign(&e) == 0, "stream %d (mode %d), product %d: the terms %a %a "
+            ck_assert_msg(residual_sign(&d, t, 4, NULL, NULL, 0, NULL) == 0,
+                          "stream %d (mode %d), product %d: the terms %a %a "
                           "%a %a are not the exact sum", it, mode, i, t[0], t[1], t[2], t[3]);
         }
         streams++;
@@ -234,10 +259,135 @@ START_TEST(fpe_exact)
 }
 END_TEST
 
+/* dfs_fpe_add_product_rest (the DOT kernel's and warp_exact_products' step): the terms plus the
+ * rests and whole products put into an accumulator beside them are exactly the sum of the
+ * products, after every product and on every class: phi 8 (rests), products that underflow,
+ * subnormal results, huge products (out of the terms' range: whole), 1e+-300 mixed, zeros,
+ * Inf/NaN (flags, nothing inserted).  Fails if a rest is dropped (try: skip r2). */
+START_TEST(fpe_rest_exact)
+{
+    rng r = rng_seed(13);
+    int rests = 0, wholes = 0, products = 0;
+    for (int it = 0; it < 3000; it++) {
+        double t[4] = {0, 0, 0, 0};
+        int64_t w[DFS_X_WORDS], sw[DFS_X_WORDS];
+        dfs_xacc d, spill;
+        full_init(&d, w);
+        full_init(&spill, sw);
+        const int n = 1 + below(&r, 200), mode = below(&r, 7);
+        unsigned flags = 0, want_flags = 0;
+        for (int i = 0; i < n; i++) {
+            double x = unif_pm1(&r), y = unif_pm1(&r);
+            if (mode == 0) { /* phi 8 */
+                x = gen_phi(&r, 8.0);
+                y = gen_phi(&r, 8.0);
+            } else if (mode == 1) { /* products that underflow */
+                x = ldexp(x, -530 - below(&r, 20));
+                y = ldexp(y, -530 - below(&r, 20));
+            } else if (mode == 2) { /* subnormal results, subnormal operands */
+                x = ldexp(x, -1000);
+                y = ldexp(y, below(&r, 2) ? -40 : -74);
+            } else if (mode == 3) { /* huge products */
+                x = ldexp(x, 500 + below(&r, 20));
+                y = ldexp(y, 480);
+            } else if (mode == 4) { /* 1e+-300 mixed, zero partners */
+                x *= i % 8 ? 1e-300 : 1e300;
+                y = i % 8 == 0 && below(&r, 2) ? 0.0 : y;
+            } else if (mode == 5 && below(&r, 50) == 0) { /* Inf and NaN now and then */
+                x = below(&r, 3) == 0 ? NAN : below(&r, 2) ? INFINITY : -INFINITY;
+            }
+            double r1, r2;
+            int whole;
+            flags |= dfs_fpe_add_product_rest(t, 4, x, y, &r1, &r2, &whole);
+            want_flags |= dfs_x_product_flags(x, y);
+            products++;
+            if (r1 != 0 || r2 != 0)
+                rests++;
+            if (whole) {
+                wholes++;
+                REQUIRE(dfs_x_add_product(&spill, x, y, 0));
+            }
+            REQUIRE(dfs_x_add_double(&spill, r1, 0));
+            REQUIRE(dfs_x_add_double(&spill, r2, 0));
+            if (!dfs_x_product_flags(x, y))
+                REQUIRE(dfs_x_add_product(&d, x, y, 0));
+            /* exact - terms - spilled == 0 */
+            ck_assert_msg(residual_sign(&d, t, 4, NULL, NULL, 0, sw) == 0, "stream %d (mode %d), product %d: the terms and "
+                          "the spilled values are not the exact sum", it, mode, i);
+        }
+        ck_assert_uint_eq(flags, want_flags);
+    }
+    printf("repro: fpe rests: %d products, %d left rests, %d went whole\n", products, rests,
+           wholes);
+    ck_assert_int_gt(rests, 0);  /* phi 8 leaves some */
+    ck_assert_int_gt(wholes, 0); /* the out-of-range classes */
+}
+END_TEST
+
+/* dfs_fpe_add_product3 (DGEMV's first kernel): the terms, plus the lo terms times
+ * 2^-DFS_FPE_SHIFT and the hi terms times 2^DFS_FPE_SHIFT, are exactly the sum of the products
+ * after every product, on phi 8 with 6 terms, products that underflow, subnormal results, huge
+ * and overflowing products, 1e+-300 mixed in one stream (both scaled classes at once): none of
+ * them spills in streams of up to 300 products.  Fails if a class is scaled the wrong way or a
+ * term dropped. */
+START_TEST(fpe_three_classes_exact)
+{
+    rng r = rng_seed(14);
+    int spilled = 0, streams = 0, used_lo = 0, used_hi = 0, mode_spills[6] = {0};
+    for (int it = 0; it < 3000; it++) {
+        double t[6] = {0}, lo[4] = {0}, hi[4] = {0};
+        int64_t w[DFS_X_WORDS];
+        dfs_xacc d;
+        full_init(&d, w);
+        const int n = 1 + below(&r, 300), mode = below(&r, 6);
+        unsigned f = 0;
+        for (int i = 0; i < n; i++) {
+            double x = unif_pm1(&r), y = unif_pm1(&r);
+            if (mode == 0) {
+                x = gen_phi(&r, 8.0);
+                y = gen_phi(&r, 8.0);
+            } else if (mode == 1) { /* products that underflow: 1e-160 x 1e-160 and below */
+                x = ldexp(x, -530 - below(&r, 20));
+                y = ldexp(y, -530 - below(&r, 20));
+            } else if (mode == 2) { /* subnormal results */
+                x = ldexp(x, -1000);
+                y = ldexp(y, -40);
+            } else if (mode == 3) { /* huge and overflowing products (2^980 .. 2^1060) */
+                x = ldexp(x, 1000 + below(&r, 24));
+                y = ldexp(y, below(&r, 40) - 20);
+            } else if (mode == 4) { /* 1e+-300 mixed with partners near 1: both classes */
+                x *= i % 8 ? 1e-300 : 1e300;
+            }
+            f |= dfs_fpe_add_product3(t, 6, lo, hi, 4, x, y);
+            if (f & DFS_FPE_SPILL)
+                break;
+            REQUIRE(dfs_x_add_product(&d, x, y, 0));
+            ck_assert_msg(residual_sign(&d, t, 6, lo, hi, 4, NULL) == 0,
+                          "stream %d (mode %d), product %d: the three "
+                          "expansions are not the exact sum", it, mode, i);
+        }
+        streams++;
+        spilled += (f & DFS_FPE_SPILL) != 0;
+        mode_spills[mode] += (f & DFS_FPE_SPILL) != 0;
+        used_lo += lo[0] != 0;
+        used_hi += hi[0] != 0;
+    }
+    printf("repro: fpe three classes: %d streams, %d spilled (by class: %d %d %d %d %d %d), %d "
+           "used lo, %d used hi\n", streams, spilled, mode_spills[0], mode_spills[1],
+           mode_spills[2], mode_spills[3], mode_spills[4], mode_spills[5], used_lo, used_hi);
+    fflush(stdout);
+    ck_assert_int_eq(spilled, 0); /* none of these classes fills an expansion */
+    ck_assert_int_gt(used_lo, 0);
+    ck_assert_int_gt(used_hi, 0);
+}
+END_TEST
+
 void repro_xacc_tests(TCase *t)
 {
     tcase_add_test(t, reference_and_rounding_edges);
     tcase_add_test(t, xacc_random);
     tcase_add_test(t, xacc_window);
     tcase_add_test(t, fpe_exact);
+    tcase_add_test(t, fpe_rest_exact);
+    tcase_add_test(t, fpe_three_classes_exact);
 }
