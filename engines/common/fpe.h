@@ -55,30 +55,6 @@ DFS_HD int dfs_fpe_in_range(double p)
     return ap >= (63ull << 52) && ap < (1983ull << 52); /* biased exponents 63 .. 1982 */
 }
 
-/* Add x*y exactly: into the terms where they take it, the rest for an exact accumulator
- * (xacc.h) beside them.  On return *r1, *r2 are values (0: none) and *whole says whether the
- * product x*y itself (outside the terms' range: underflowing, subnormal or huge) must be added
- * to the accumulator; the terms plus those are exactly the terms before plus x*y.  Returns the
- * special flags (xacc.h's; Inf and NaN are neither inserted nor left). */
-DFS_HD unsigned dfs_fpe_add_product_rest(double *t, int T, double x, double y, double *r1,
-                                         double *r2, int *whole)
-{
-    const double p = dfs_d_mul(x, y);
-    *r1 = *r2 = 0.0;
-    *whole = 0;
-    if (dfs_fpe_in_range(p)) {
-        const double e = dfs_d_fma(x, y, -p);
-        *r1 = dfs_fpe_insert_rest(t, T, p);
-        *r2 = dfs_fpe_insert_rest(t, T, e);
-        return 0;
-    }
-    const unsigned f = dfs_x_product_flags(x, y);
-    if (f || x == 0 || y == 0)
-        return f; /* a special term, or an exact zero */
-    *whole = 1;
-    return 0;
-}
-
 /* Products outside the terms' range, in two more expansions of their own: those below 2^-960
  * (underflowing, subnormal) with the smaller operand scaled up by 2^DFS_FPE_SHIFT, those from
  * 2^960 on (huge, or overflowing) with the larger scaled down by it; both scalings are exact
@@ -96,16 +72,25 @@ DFS_HD double dfs_fpe_scale(double x, int up)
 }
 
 /* Add x*y exactly into the terms t[T] (in range), lo[Tx] or hi[Tx] (below or above it, scaled
- * as above); returns the special flags, plus DFS_FPE_SPILL when an error is left after the
- * last term of its expansion or a product lies below 2^-2060 (the caller then takes the slow
- * path). */
-DFS_HD unsigned dfs_fpe_add_product3(double *t, int T, double *lo, double *hi, int Tx, double x,
-                                     double y)
+ * as above), the rest for an exact accumulator (xacc.h) beside them.  On return *r1, *r2 are
+ * values (0: none) that stand for themselves times 2^*shift (0, -DFS_FPE_SHIFT for the lo terms,
+ * DFS_FPE_SHIFT for the hi terms), and *whole says whether the product x*y itself (one below
+ * 2^-2060, which no scaling brings into range) must be added to the accumulator: the three
+ * expansions plus those are exactly the expansions before plus x*y.  Returns the special flags
+ * (xacc.h's; Inf and NaN are neither inserted nor left). */
+DFS_HD unsigned dfs_fpe_add_product3_rest(double *t, int T, double *lo, double *hi, int Tx,
+                                          double x, double y, double *r1, double *r2, int *shift,
+                                          int *whole)
 {
     const double p = dfs_d_mul(x, y);
+    *r1 = *r2 = 0.0;
+    *shift = 0;
+    *whole = 0;
     if (dfs_fpe_in_range(p)) {
         const double e = dfs_d_fma(x, y, -p);
-        return dfs_fpe_insert(t, T, p) | dfs_fpe_insert(t, T, e);
+        *r1 = dfs_fpe_insert_rest(t, T, p);
+        *r2 = dfs_fpe_insert_rest(t, T, e);
+        return 0;
     }
     const unsigned f = dfs_x_product_flags(x, y);
     if (f || x == 0 || y == 0)
@@ -117,13 +102,33 @@ DFS_HD unsigned dfs_fpe_add_product3(double *t, int T, double *lo, double *hi, i
     const int scale_x = small ? !x_larger : x_larger;
     const double xs = scale_x ? dfs_fpe_scale(x, small) : x, ys = scale_x ? y : dfs_fpe_scale(y, small);
     const double ps = dfs_d_mul(xs, ys);
-    if (!dfs_fpe_in_range(ps))
-        return DFS_FPE_SPILL;
+    if (!dfs_fpe_in_range(ps)) {
+        *whole = 1;
+        return 0;
+    }
     const double es = dfs_d_fma(xs, ys, -ps);
     /* two branches, not a pointer chosen at run time: on the GPU the terms stay in registers */
-    if (small)
-        return dfs_fpe_insert(lo, Tx, ps) | dfs_fpe_insert(lo, Tx, es);
-    return dfs_fpe_insert(hi, Tx, ps) | dfs_fpe_insert(hi, Tx, es);
+    if (small) {
+        *shift = -DFS_FPE_SHIFT;
+        *r1 = dfs_fpe_insert_rest(lo, Tx, ps);
+        *r2 = dfs_fpe_insert_rest(lo, Tx, es);
+    } else {
+        *shift = DFS_FPE_SHIFT;
+        *r1 = dfs_fpe_insert_rest(hi, Tx, ps);
+        *r2 = dfs_fpe_insert_rest(hi, Tx, es);
+    }
+    return 0;
+}
+
+/* The same, for a caller that has no accumulator beside the expansions: returns the special
+ * flags, plus DFS_FPE_SPILL when anything is left over (the caller then takes the slow path). */
+DFS_HD unsigned dfs_fpe_add_product3(double *t, int T, double *lo, double *hi, int Tx, double x,
+                                     double y)
+{
+    double r1, r2;
+    int shift, whole;
+    const unsigned f = dfs_fpe_add_product3_rest(t, T, lo, hi, Tx, x, y, &r1, &r2, &shift, &whole);
+    return f | (r1 != 0 || r2 != 0 || whole ? DFS_FPE_SPILL : 0u);
 }
 
 /* Add x*y to the terms; returns the flags to OR into the thread's flags (xacc.h's, plus

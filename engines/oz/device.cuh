@@ -53,25 +53,69 @@ __device__ __forceinline__ unsigned slow_product(long long *w, double x, double 
     return f;
 }
 
-/* Adds x*y exactly: into the terms t[T] where they take it (fpe.h), and what they do not (an
- * error left after the last term, or a product outside their range: underflowing, subnormal,
- * huge) straight into the accumulator w (shared), exactly, *spilled set then.  So no output
- * leaves the fast path for a second pass; a spill costs a few shared-memory atomics.  Returns
- * the special flags (xacc.h). */
-__device__ __forceinline__ unsigned add_product_spilling(long long *w, double *t, int T,
-                                                         double x, double y, unsigned *spilled)
+/* w += v 2^shift exactly (v a double). */
+__device__ __forceinline__ void atomic_add_shifted(long long *w, double v, int shift)
+{
+    uint64_t m;
+    int e;
+    const int neg = dfs_d_split(v, &m, &e);
+    atomic_add(w, neg, (dfs_u128)m, e + shift);
+}
+
+/* A thread's three expansions (fpe.h, dfs_fpe_add_product3_rest): T terms for the products in
+ * range, Tx each for those below and above it (scaled). */
+template <int T, int Tx> struct terms3 {
+    double mid[T], lo[Tx], hi[Tx];
+};
+
+template <int T, int Tx> __device__ __forceinline__ void terms3_zero(terms3<T, Tx> *t)
+{
+#pragma unroll
+    for (int i = 0; i < T; i++)
+        t->mid[i] = 0.0;
+#pragma unroll
+    for (int i = 0; i < Tx; i++)
+        t->lo[i] = t->hi[i] = 0.0;
+}
+
+/* Adds x*y exactly: into the thread's expansions t where they take it, and what they do not (an
+ * error left after the last term of its expansion, or a product below 2^-2060) straight into
+ * the accumulator w (shared), exactly, *spilled set then.  So no output leaves the fast path
+ * for a second pass, whatever the range: underflowing and huge products have expansions of
+ * their own, and a spill costs a few shared-memory atomics.  Returns the special flags
+ * (xacc.h). */
+template <int T, int Tx>
+__device__ __forceinline__ unsigned add_product3_spilling(long long *w, terms3<T, Tx> *t,
+                                                          double x, double y, unsigned *spilled)
 {
     double r1, r2;
-    int whole;
-    const unsigned f = dfs_fpe_add_product_rest(t, T, x, y, &r1, &r2, &whole);
+    int shift, whole;
+    const unsigned f =
+        dfs_fpe_add_product3_rest(t->mid, T, t->lo, t->hi, Tx, x, y, &r1, &r2, &shift, &whole);
     if (r1 != 0)
-        atomic_add_double(w, r1);
+        atomic_add_shifted(w, r1, shift);
     if (r2 != 0)
-        atomic_add_double(w, r2);
+        atomic_add_shifted(w, r2, shift);
     if (whole)
         atomic_add_product(w, x, y);
     *spilled |= (r1 != 0) | (r2 != 0) | whole;
     return f;
+}
+
+/* The expansions' terms into the accumulator w (shared), exactly: the lo and hi terms scaled
+ * back (fpe.h).  The side ones only when some term is there. */
+template <int T, int Tx>
+__device__ __forceinline__ void add_terms3(long long *w, const terms3<T, Tx> *t)
+{
+    for (int i = 0; i < T; i++)
+        if (t->mid[i] != 0)
+            atomic_add_shifted(w, t->mid[i], 0);
+    for (int i = 0; i < Tx; i++) {
+        if (t->lo[i] != 0)
+            atomic_add_shifted(w, t->lo[i], -DFS_FPE_SHIFT);
+        if (t->hi[i] != 0)
+            atomic_add_shifted(w, t->hi[i], DFS_FPE_SHIFT);
+    }
 }
 
 __device__ __forceinline__ int64_t min64(int64_t a, int64_t b)
@@ -119,33 +163,32 @@ __device__ void normalize_shared(long long *w)
     __syncthreads();
 }
 
-/* Terms per lane of the fast way of warp_exact_products (fpe.h). */
+/* Terms per lane of the fast way of warp_exact_products (fpe.h): in range, below and above. */
 #define DFS_OZ_LANE_TERMS 4
+#define DFS_OZ_LANE_SIDE 4
 
 /* One warp adds the K products a[q*sa] * x(q) (x a BLAS vector of xn with increment incx) into
  * the full accumulator w (shared, zeroed), and returns the special flags (the same in every
  * lane).  The accumulator is normalised at the end.
- * Each lane adds its products exactly into a short expansion (fpe.h); what the expansion does
- * not take (an error left after its last term, a product outside its range) goes straight into
- * w, exactly, so one pass serves any data: a few atomics per lane on narrow data, a few more
- * per spill on wide data, never a second pass.  In rounds of SLOW_ROUND products, w normalised
- * after each (a product adds to a word at most twice: below xacc.h's 2^30 additions).  Not
- * inlined: inlined into dfs_oz_gemv_final, sm_100's register allocation spilled. */
+ * Each lane adds its products exactly into short expansions (fpe.h; products below and above
+ * the range in expansions of their own, scaled); what they do not take (an error left after
+ * the last term) goes straight into w, exactly, so one pass serves any data: a few atomics per
+ * lane on narrow or underflowing data, a few more per spill on wide data, never a second pass.
+ * In rounds of SLOW_ROUND products, w normalised after each (a product adds to a word at most
+ * twice: below xacc.h's 2^30 additions).  Not inlined: inlined into dfs_oz_gemv_final, sm_100's
+ * register allocation spilled. */
 __device__ __noinline__ unsigned warp_exact_products(long long *w, int64_t K, const double *a, int64_t sa,
                                         const double *x, int64_t incx, int64_t xn)
 {
     const int lane = threadIdx.x & 31;
-    double t[DFS_OZ_LANE_TERMS];
-#pragma unroll
-    for (int i = 0; i < DFS_OZ_LANE_TERMS; i++)
-        t[i] = 0.0;
+    terms3<DFS_OZ_LANE_TERMS, DFS_OZ_LANE_SIDE> t;
+    terms3_zero(&t);
     unsigned g = 0;
     for (int64_t q0 = 0; q0 < K; q0 += SLOW_ROUND) {
         const int64_t q1 = min64(K, q0 + SLOW_ROUND);
         unsigned spilled = 0;
         for (int64_t q = q0 + lane; q < q1; q += 32)
-            g |= add_product_spilling(w, t, DFS_OZ_LANE_TERMS, a[q * sa], x[vidx(q, incx, xn)],
-                                      &spilled);
+            g |= add_product3_spilling(w, &t, a[q * sa], x[vidx(q, incx, xn)], &spilled);
         __syncwarp();
         if (q1 < K && lane == 0) {
             dfs_xacc n = view(w);
@@ -153,10 +196,7 @@ __device__ __noinline__ unsigned warp_exact_products(long long *w, int64_t K, co
         }
         __syncwarp();
     }
-#pragma unroll
-    for (int i = 0; i < DFS_OZ_LANE_TERMS; i++)
-        if (t[i] != 0)
-            atomic_add_double(w, t[i]);
+    add_terms3(w, &t);
     g = warp_or(g);
     __syncwarp();
     if (lane == 0) {

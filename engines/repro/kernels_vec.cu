@@ -1,12 +1,13 @@
 /* kernels_vec.cu — the reproducible engine's DOT and GEMV: every product added exactly, every
  * output rounded once (the steps of host.c, with real threads).
  *
- * Fast path: each thread adds its products into DFS_OZ_TERMS binary64 terms (fpe.h).  The terms
+ * Fast path: each thread adds its products into DFS_OZ_TERMS binary64 terms (fpe.h), and those
+ * below and above their range into two more expansions of their own, scaled (fpe.h,
+ * dfs_fpe_add_product3_rest: underflowing and huge products stay on the fast path).  The terms
  * then go into exact integer accumulators (xacc.h) in shared memory, one per block (DOT) or per
  * warp (GEMV finish), with 64-bit integer atomics: integer addition is associative, so neither
  * the grid nor the scheduling changes a bit.  DOT: what a thread's terms cannot take goes
- * straight into its block's accumulator (add_product_spilling, ../oz/device.cuh).  GEMV: each
- * thread keeps terms for the products below and above the range too (dfs_fpe_add_product3); an
+ * straight into its block's accumulator (add_product3_spilling, ../oz/device.cuh).  GEMV: an
  * output whose thread still spilled (fpe.h) is recomputed in one warp by warp_exact_products.
  * Infinities and NaN travel as flags (xacc.h) and are resolved at the end. */
 #include "../oz/device.cuh"
@@ -26,20 +27,13 @@ __device__ __forceinline__ void flush_words(long long *global, const long long *
  * serial) updates of the previous ones.  The products are exact in any order. */
 #define AHEAD 4
 
-__device__ __forceinline__ void fpe_zero(double *t)
-{
-#pragma unroll
-    for (int i = 0; i < DFS_OZ_TERMS; i++)
-        t[i] = 0.0;
-}
-
 /* ---------- DOT ---------- */
 
 /* Each block: its products into its threads' terms and its accumulator, the terms added in,
  * the accumulator normalised when anything spilled (so that it adds less than 2^32 to each word
  * of the global one: 2^20 blocks cannot overflow it), then flushed.  Before normalising, a word
- * has taken at most 2 n / blocks + DFS_OZ_TERMS x threads additions of less than 2^32 each,
- * below xacc.h's 2^30 (vec.c keeps n / blocks below 2^28). */
+ * has taken at most 2 n / blocks + (DFS_OZ_TERMS + 2 DFS_OZ_DOT_SIDE) x threads additions of
+ * less than 2^32 each, below xacc.h's 2^30 (vec.c keeps n / blocks below 2^28). */
 extern "C" __global__ void __launch_bounds__(DFS_OZ_DOT_THREADS) dfs_oz_dot(dfs_oz_dot_args a)
 {
     __shared__ long long w[DFS_X_WORDS];
@@ -48,8 +42,8 @@ extern "C" __global__ void __launch_bounds__(DFS_OZ_DOT_THREADS) dfs_oz_dot(dfs_
     if (threadIdx.x == 0)
         block_spilled = 0;
     __syncthreads();
-    double t[DFS_OZ_TERMS];
-    fpe_zero(t);
+    terms3<DFS_OZ_TERMS, DFS_OZ_DOT_SIDE> t;
+    terms3_zero(&t);
     unsigned f = 0, spilled = 0;
     const int64_t stride = (int64_t)gridDim.x * blockDim.x;
     for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < a.n; i += AHEAD * stride) {
@@ -62,11 +56,9 @@ extern "C" __global__ void __launch_bounds__(DFS_OZ_DOT_THREADS) dfs_oz_dot(dfs_
         }
 #pragma unroll
         for (int u = 0; u < AHEAD; u++)
-            f |= add_product_spilling(w, t, DFS_OZ_TERMS, xs[u], ys[u], &spilled);
+            f |= add_product3_spilling(w, &t, xs[u], ys[u], &spilled);
     }
-    for (int i = 0; i < DFS_OZ_TERMS; i++)
-        if (t[i] != 0)
-            atomic_add_double(w, t[i]);
+    add_terms3(w, &t);
     if (spilled)
         block_spilled = 1;
     f = warp_or(f);
@@ -126,19 +118,7 @@ extern "C" __global__ void __launch_bounds__(32) dfs_oz_dot_final(dfs_oz_dot_arg
 /* ---------- GEMV ---------- */
 
 /* A thread's three expansions (dfs_fpe_add_product3): in range, below, above. */
-typedef struct {
-    double mid[DFS_OZ_GEMV_MID], lo[DFS_OZ_GEMV_SIDE], hi[DFS_OZ_GEMV_SIDE];
-} gemv_terms;
-
-__device__ __forceinline__ void gemv_zero(gemv_terms *t)
-{
-#pragma unroll
-    for (int i = 0; i < DFS_OZ_GEMV_MID; i++)
-        t->mid[i] = 0.0;
-#pragma unroll
-    for (int i = 0; i < DFS_OZ_GEMV_SIDE; i++)
-        t->lo[i] = t->hi[i] = 0.0;
-}
+typedef terms3<DFS_OZ_GEMV_MID, DFS_OZ_GEMV_SIDE> gemv_terms;
 
 __device__ __forceinline__ unsigned gemv_add(gemv_terms *t, double a, double x)
 {
@@ -173,7 +153,7 @@ extern "C" __global__ void __launch_bounds__(DFS_OZ_GEMV_THREADS)
         return;
     const int64_t j0 = (int64_t)s * a.chunk, j1 = min64(a.inner, j0 + a.chunk);
     gemv_terms t;
-    gemv_zero(&t);
+    terms3_zero(&t);
     unsigned f = 0;
     const double *col = a.A + r + j0 * a.lda;
     for (int64_t j = j0; j < j1; j += AHEAD, col += AHEAD * a.lda) {
@@ -216,7 +196,7 @@ extern "C" __global__ void __launch_bounds__(DFS_OZ_GEMV_THREADS)
         return;
     const int64_t i0 = (int64_t)s * a.chunk, i1 = min64(a.inner, i0 + a.chunk);
     gemv_terms t;
-    gemv_zero(&t);
+    terms3_zero(&t);
     unsigned f = 0;
     const double *col = a.A + c * a.lda;
     for (int64_t i = i0 + lane; i < i1; i += AHEAD * 32) {

@@ -6,7 +6,8 @@
 
 #include <stdint.h>
 
-#define DFS_OZ_TERMS 4        /* expansion terms per thread (DOT) */
+#define DFS_OZ_TERMS 4        /* expansion terms per thread (DOT), in range */
+#define DFS_OZ_DOT_SIDE 4     /* and for the products below and above it, each (fpe.h) */
 /* GEMV's first kernels: per thread DFS_OZ_GEMV_MID terms for the products in range and
  * DFS_OZ_GEMV_SIDE each for those below and above it (fpe.h, dfs_fpe_add_product3), stored
  * in this order: DFS_OZ_GEMV_TERMS per (chunk, output). */

@@ -259,22 +259,24 @@ START_TEST(fpe_exact)
 }
 END_TEST
 
-/* dfs_fpe_add_product_rest (the DOT kernel's and warp_exact_products' step): the terms plus the
- * rests and whole products put into an accumulator beside them are exactly the sum of the
- * products, after every product and on every class: phi 8 (rests), products that underflow,
- * subnormal results, huge products (out of the terms' range: whole), 1e+-300 mixed, zeros,
- * Inf/NaN (flags, nothing inserted).  Fails if a rest is dropped (try: skip r2). */
+/* dfs_fpe_add_product3_rest (the DOT kernel's and warp_exact_products' step): the three
+ * expansions (the side ones scaled back) plus the rests (scaled by their shift) and whole
+ * products put into an accumulator beside them are exactly the sum of the products, after every
+ * product and on every class: phi 8 (rests), products that underflow,
+ * subnormal results, huge products (side expansions), products below 2^-2060 (whole), 1e+-300
+ * mixed, zeros, Inf/NaN (flags, nothing inserted).  Fails if a rest is dropped (try: skip r2)
+ * or shifted wrongly. */
 START_TEST(fpe_rest_exact)
 {
     rng r = rng_seed(13);
-    int rests = 0, wholes = 0, products = 0;
+    int rests = 0, wholes = 0, products = 0, sides = 0, lo_rests = 0, hi_rests = 0;
     for (int it = 0; it < 3000; it++) {
-        double t[4] = {0, 0, 0, 0};
+        double t[4] = {0, 0, 0, 0}, lo[4] = {0, 0, 0, 0}, hi[4] = {0, 0, 0, 0};
         int64_t w[DFS_X_WORDS], sw[DFS_X_WORDS];
         dfs_xacc d, spill;
         full_init(&d, w);
         full_init(&spill, sw);
-        const int n = 1 + below(&r, 200), mode = below(&r, 7);
+        const int n = 1 + below(&r, 200), mode = below(&r, 9);
         unsigned flags = 0, want_flags = 0;
         for (int i = 0; i < n; i++) {
             double x = unif_pm1(&r), y = unif_pm1(&r);
@@ -293,34 +295,49 @@ START_TEST(fpe_rest_exact)
             } else if (mode == 4) { /* 1e+-300 mixed, zero partners */
                 x *= i % 8 ? 1e-300 : 1e300;
                 y = i % 8 == 0 && below(&r, 2) ? 0.0 : y;
+            } else if (mode == 7) { /* underflowing products over 600 binades: lo rests */
+                x = ldexp(x, -480 - below(&r, 500));
+                y = ldexp(y, -480 - below(&r, 100));
+            } else if (mode == 8) { /* huge products over 400 binades: hi rests */
+                x = ldexp(x, 480 + below(&r, 300));
+                y = ldexp(y, 480 + below(&r, 100));
+            } else if (mode == 6 && below(&r, 4) == 0) { /* products below 2^-2060 */
+                x = ldexp(x, -1040);
+                y = ldexp(y, -1030);
             } else if (mode == 5 && below(&r, 50) == 0) { /* Inf and NaN now and then */
                 x = below(&r, 3) == 0 ? NAN : below(&r, 2) ? INFINITY : -INFINITY;
             }
             double r1, r2;
-            int whole;
-            flags |= dfs_fpe_add_product_rest(t, 4, x, y, &r1, &r2, &whole);
+            int shift, whole;
+            flags |= dfs_fpe_add_product3_rest(t, 4, lo, hi, 4, x, y, &r1, &r2, &shift, &whole);
             want_flags |= dfs_x_product_flags(x, y);
             products++;
             if (r1 != 0 || r2 != 0)
                 rests++;
+            sides += shift != 0;
+            lo_rests += shift < 0 && (r1 != 0 || r2 != 0);
+            hi_rests += shift > 0 && (r1 != 0 || r2 != 0);
             if (whole) {
                 wholes++;
                 REQUIRE(dfs_x_add_product(&spill, x, y, 0));
             }
-            REQUIRE(dfs_x_add_double(&spill, r1, 0));
-            REQUIRE(dfs_x_add_double(&spill, r2, 0));
+            REQUIRE(dfs_x_add_double(&spill, r1, shift));
+            REQUIRE(dfs_x_add_double(&spill, r2, shift));
             if (!dfs_x_product_flags(x, y))
                 REQUIRE(dfs_x_add_product(&d, x, y, 0));
             /* exact - terms - spilled == 0 */
-            ck_assert_msg(residual_sign(&d, t, 4, NULL, NULL, 0, sw) == 0, "stream %d (mode %d), product %d: the terms and "
+            ck_assert_msg(residual_sign(&d, t, 4, lo, hi, 4, sw) == 0, "stream %d (mode %d), product %d: the terms and "
                           "the spilled values are not the exact sum", it, mode, i);
         }
         ck_assert_uint_eq(flags, want_flags);
     }
-    printf("repro: fpe rests: %d products, %d left rests, %d went whole\n", products, rests,
-           wholes);
+    printf("repro: fpe rests: %d products, %d left rests (%d below, %d above the range), %d went "
+           "whole, %d to a side\n", products, rests, lo_rests, hi_rests, wholes, sides);
     ck_assert_int_gt(rests, 0);  /* phi 8 leaves some */
-    ck_assert_int_gt(wholes, 0); /* the out-of-range classes */
+    ck_assert_int_gt(wholes, 0); /* below 2^-2060 */
+    ck_assert_int_gt(sides, 0);  /* underflowing, subnormal, huge */
+    ck_assert_int_gt(lo_rests, 0);
+    ck_assert_int_gt(hi_rests, 0);
 }
 END_TEST
 
