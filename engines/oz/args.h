@@ -19,7 +19,8 @@
     X(DFS_OZ_K_CRT_FAST17, dfs_crt_finish_fast17) X(DFS_OZ_K_CRT_FAST18, dfs_crt_finish_fast18)    \
     X(DFS_OZ_K_CRT_FAST19, dfs_crt_finish_fast19) X(DFS_OZ_K_CRT_FAST20, dfs_crt_finish_fast20)    \
     X(DFS_OZ_K_CRT_VERIFY, dfs_crt_finish_verify)                                                  \
-    X(DFS_OZ_K_CRT_VERIFY_WIDE, dfs_crt_finish_verify_wide) X(DFS_OZ_K_CRT_REPAIR, dfs_crt_repair)
+    X(DFS_OZ_K_CRT_VERIFY_WIDE, dfs_crt_finish_verify_wide) X(DFS_OZ_K_CRT_REPAIR, dfs_crt_repair) \
+    X(DFS_OZ_K_KGROUPS, dfs_oz_kgroups)
 #define DFS_OZ_KERNEL_ID(id, symbol) id,
 enum { DFS_OZ_KERNELS(DFS_OZ_KERNEL_ID) DFS_OZ_K_COUNT };
 #undef DFS_OZ_KERNEL_ID
@@ -45,6 +46,10 @@ typedef struct {
     double *consts; /* the kernel also writes 1.0 and 0.0 here (device scalars for cuBLAS) */
     const double *alpha; /* device pointer mode: the call's alpha; 0 there: X is not read (every
                             row as a row of zeros), as cuBLAS reads no operand then */
+    /* the inner dimension in groups (dfs_oz_kgroups_args): when kcls is set, only the elements
+     * (r, q) with kcls[q] == group count in the row's exponent and norms (all in its specials) */
+    const signed char *kcls;
+    int group;
 } dfs_oz_rows_args;
 
 /* One block of C: rows r0 .. r0+bm-1, columns c0 .. c0+bn-1.  The pairs taken are i < sa,
@@ -95,8 +100,25 @@ typedef struct {
     int L, n;
     int fast; /* the int8 engine: rows of enough bits rounded to nearest (dfs_crt_rounds) */
     signed char *R;
+    const signed char *kcls; /* set: the elements with kcls[q] != group taken as zeros */
+    int group;
     dfs_crt_bcoef bcoef[DFS_CRT_MODULI];
 } dfs_crt_residue_args;
+
+/* The inner dimension of a verifying DGEMM in two groups (crt_gemm.c): from the top exponents
+ * of op(A)'s columns and op(B)'s rows (tA[q], tB[q], DFS_OZ_NONE_TAU for zeros; rows passes
+ * over them), s_q = tA[q] + tB[q]; the largest gap between the values s_q takes splits them,
+ * when it is at least DFS_OZ_KGAP binades: kcls[q] = 1 above it, 0 below, -1 where s_q is
+ * none (the products are zeros); out[0] = the gap found (0: fewer than two values), out[1] = 1
+ * when split.  One block of DFS_OZ_KGROUPS_THREADS threads. */
+#define DFS_OZ_KGAP 64
+#define DFS_OZ_KGROUPS_THREADS 1024
+typedef struct {
+    const int *tA, *tB;
+    int64_t k;
+    signed char *kcls;
+    int *out;
+} dfs_oz_kgroups_args;
 
 /* What a fast call counts on the device (the int8 engine's feedback, crt_gemm.h): need[n] the
  * outputs that would pass the contract's check with n moduli and not fewer (n =
@@ -133,6 +155,13 @@ typedef struct {
     unsigned long long *vneed;
     dfs_oz_finish_args blk;
     dfs_crt_step step;
+    /* verify with the inner dimension in two groups (kgroups = 2; else 1): blk's, bitsA, bitsB,
+     * ssA, ssB and Cl's first n planes are group 0's; group 1's rows and columns here, its
+     * planes the next n.  Each output from its larger part, the other bounded
+     * (dfs_crt_group_pick). */
+    int kgroups;
+    const int *tauA1, *tauB1, *needA1, *needB1, *bitsA1, *bitsB1;
+    const double *nrmA1, *nrmB1, *ssA1, *ssB1;
 } dfs_crt_finish_args;
 
 #endif

@@ -35,10 +35,10 @@ size_t dfs_oz_carve_call(CUdeviceptr base, int64_t m, int64_t n, int ss, dfs_oz_
 int dfs_oz_launch_rows(const CUfunction *kern, CUstream st, const double *X, int64_t rs,
                        int64_t qs, int64_t rows, int64_t k, int *tau, int *need, double *nrm,
                        double *ss, int *maxneed, int beta, double *consts,
-                       const double *alpha_dev)
+                       const double *alpha_dev, const signed char *kcls, int group)
 {
-    dfs_oz_rows_args a = {X,   rs, qs,   rows,    k,      tau,      need, maxneed,
-                          nrm, ss, beta, qs == 1, consts, alpha_dev};
+    dfs_oz_rows_args a = {X,   rs,   qs,      rows,   k,         tau,  need, maxneed,
+                          nrm, ss,   beta,    qs == 1, consts,   alpha_dev, kcls, group};
     /* a warp per row in blocks of 256 threads, or DFS_OZ_ROWS_PER_BLOCK rows per block of 32 times
      * as many threads (kernels.cu; host_common.h's row_of_gpu follows the order) */
     const int64_t per = DFS_OZ_ROWS_PER_BLOCK;

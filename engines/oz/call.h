@@ -52,11 +52,12 @@ static inline void *dfs_oz_take(CUdeviceptr base, size_t *off, size_t bytes)
  * sums of squares (ss) or without; the bytes. */
 size_t dfs_oz_carve_call(CUdeviceptr base, int64_t m, int64_t n, int ss, dfs_oz_call_ws *w);
 
-/* The rows pass over op(X) ((r, q) at X[r * rs + q * qs]): dfs_oz_rows_args's fields. */
+/* The rows pass over op(X) ((r, q) at X[r * rs + q * qs]): dfs_oz_rows_args's fields (kcls
+ * NULL: every element; else those of one group of the inner dimension). */
 int dfs_oz_launch_rows(const CUfunction *kern, CUstream st, const double *X, int64_t rs,
                        int64_t qs, int64_t rows, int64_t k, int *tau, int *need, double *nrm,
                        double *ss, int *maxneed, int beta, double *consts,
-                       const double *alpha_dev);
+                       const double *alpha_dev, const signed char *kcls, int group);
 /* The call's fields of a finish/direct block (scalars, C, op(A) and op(B)). */
 void dfs_oz_finish_call_fields(dfs_oz_finish_args *f, const dfs_ctx *x, const dfs_gemm_call *c,
                                const double *A, const double *B, double *C);

@@ -119,18 +119,40 @@ DFS_HD int dfs_crt_output_fast(const dfs_crt_step *st, const int nfix, const int
     return DFS_OZ_WRITTEN;
 }
 
+/* The inner dimension in two groups (crt_gemm.c, kgroups): an output's sum is S0 + S1, each
+ * group's part from its own rows' scales.  The exponent e with |S_g| < 2^e for a part whose row
+ * and column have top exponents ta, tb and l1 norms nA, nB in those units (|S_g| <= min(nA, nB),
+ * doubled for the norms' roundings), or DFS_OZ_NO_EXP when the part is zero (a row or column of
+ * zeros in the group). */
+DFS_HD int dfs_crt_group_exp(int ta, int tb, double nA, double nB)
+{
+    if (ta == DFS_OZ_NONE_TAU || tb == DFS_OZ_NONE_TAU)
+        return DFS_OZ_NO_EXP;
+    const double m = nA < nB ? nA : nB;
+    return ta + tb + (m > 0 ? dfs_oz_exp_up(dfs_d_add(m, m)) : 0);
+}
+
+/* The group whose part of an output is the larger by its exponent (e0, e1: dfs_crt_group_exp;
+ * group 0 on a tie), and in *eo the other's. */
+DFS_HD int dfs_crt_group_pick(int e0, int e1, int *eo)
+{
+    *eo = e1 > e0 ? e0 : e1;
+    return e1 > e0;
+}
+
 /* For an output that st->tab.n moduli left undecided with this margin: the fewest moduli, from
  * st->tab.n + 1 to DFS_CRT_MODULI, whose rows' bits (dfs_crt_row_bits) would have decided it
  * with the same margin, or DFS_CRT_MODULI + 1 when none would.  The margin of the result with
  * more bits may differ a little; an estimate for the next call's moduli (feedback.h), never for
  * a result. */
 DFS_HD int dfs_crt_verify_need(const dfs_crt_step *st, int ta, int tb, double nA, double nB,
-                               double sA, double sB, double alpha, int margin)
+                               double sA, double sB, int eo, double alpha, int margin)
 {
     for (int n = st->tab.n + 1; n <= DFS_CRT_MODULI; n++) {
         const int L = st->Ln[n], b1 = dfs_crt_row_bits(L, sA, st->k),
                   b2 = dfs_crt_row_bits(L, sB, st->k);
-        if (b1 > 0 && b2 > 0 && dfs_oz_decided(dfs_crt_bound(b1, b2, nA, nB), ta, tb, alpha, margin))
+        if (b1 > 0 && b2 > 0 &&
+            dfs_oz_decided2(dfs_crt_bound(b1, b2, nA, nB), ta, tb, eo, alpha, margin))
             return n;
     }
     return DFS_CRT_MODULI + 1;
@@ -147,11 +169,14 @@ DFS_HD int dfs_crt_verify_need(const dfs_crt_step *st, int ta, int tb, double nA
  * only).  wide: the table has more than DFS_CRT_FAST_MODULI moduli (X in five words; a
  * constant in each GPU kernel, so the narrow one keeps its registers).  *need (written):
  * for an undecided output, the fewest moduli that would have decided it with the same
- * margin (dfs_crt_verify_need), else 0. */
+ * margin (dfs_crt_verify_need), else 0.  eo: with the inner dimension in two groups, these
+ * are the larger part's (crt_gemm.c), and the other part of the sum is below 2^eo
+ * (dfs_crt_group_exp; DFS_OZ_NO_EXP: zero, or one group): it is left out like the truncation. */
 DFS_HD int dfs_crt_output(const dfs_crt_step *st, const int32_t *c, uint32_t stride, int ta,
                           int tb, int bA, int bB, double nA, double nB, double sA, double sB,
-                          int special, double alpha, double beta, double cv, int64_t *win,
-                          int64_t *res, double *v, int *lower, const int wide, int *need)
+                          int eo, int special, double alpha, double beta, double cv,
+                          int64_t *win, int64_t *res, double *v, int *lower, const int wide,
+                          int *need)
 {
     *lower = 0;
     *need = 0;
@@ -178,17 +203,19 @@ DFS_HD int dfs_crt_output(const dfs_crt_step *st, const int32_t *c, uint32_t str
     if (!dfs_oz_w_axpby(x.w, nxw, e0, alpha, beta, cv, win, DFS_OZ_WIN, e0, res, DFS_OZ_RWIN, v,
                         &margin))
         return DFS_OZ_LISTED;
-    if (zero)
+    if (zero && eo == DFS_OZ_NO_EXP)
         return DFS_OZ_WRITTEN; /* exact: nothing was truncated */
-    if (!dfs_oz_decided(dfs_crt_bound(bA, bB, nA, nB), ta, tb, alpha, margin)) {
-        *need = dfs_crt_verify_need(st, ta, tb, nA, nB, sA, sB, alpha, margin);
+    if (zero) /* the other part alone left out (a part never exceeds the larger one) */
+        return dfs_oz_decided2(0.0, 0, 0, eo, alpha, margin) ? DFS_OZ_WRITTEN : DFS_OZ_UNDECIDED;
+    if (!dfs_oz_decided2(dfs_crt_bound(bA, bB, nA, nB), ta, tb, eo, alpha, margin)) {
+        *need = dfs_crt_verify_need(st, ta, tb, nA, nB, sA, sB, eo, alpha, margin);
         return DFS_OZ_UNDECIDED;
     }
     if (st->lower_L > 0) {
         const int lA = dfs_crt_row_bits(st->lower_L, sA, st->k),
                   lB = dfs_crt_row_bits(st->lower_L, sB, st->k);
         *lower = lA == 0 || lB == 0 ||
-                 !dfs_oz_decided(dfs_crt_bound(lA, lB, nA, nB), ta, tb, alpha, margin);
+                 !dfs_oz_decided2(dfs_crt_bound(lA, lB, nA, nB), ta, tb, eo, alpha, margin);
     }
     return DFS_OZ_WRITTEN;
 }

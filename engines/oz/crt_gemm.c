@@ -19,11 +19,23 @@
 #include "call.h"
 #include "crt.h"
 #include "feedback.h"
+#include "kgroups.h"
 #include "plan.h"
 
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+
+/* The inner dimension in groups (kgroups.h): the top exponents of op(A)'s columns and op(B)'s
+ * rows (rows passes over them; need and nrm their by-products), the classes, the split found;
+ * with two groups, group 1's rows and columns (group 0's are the call's, c). */
+typedef struct {
+    int *tA, *tB, *need, *out, *maxneed;
+    double *nrm;
+    signed char *kcls;
+    int *tauA, *needA, *tauB, *needB, *bitsA, *bitsB;
+    double *nrmA, *nrmB, *ssA, *ssB;
+} kgroups_ws;
 
 typedef struct {
     dfs_oz_call_ws c;
@@ -33,14 +45,47 @@ typedef struct {
     int *bitsA, *bitsB;
     dfs_crt_fast_stats *fstats;
     unsigned long long *vneed;
+    kgroups_ws g;
 } layout;
 
-/* Bytes for blocks of bm x bn with P planes (the N moduli, and fast the magnitudes) and k
- * padded to kp; fills l from base when base != 0.  fast: the failure bitmap and counters. */
+/* The kgroups_ws of a call with inner dimension k (groups: 0, none; 1, the classes only; 2,
+ * group 1's rows too). */
+static size_t carve_groups(CUdeviceptr base, size_t off, int64_t m, int64_t n, int64_t k,
+                           int groups, kgroups_ws *g)
+{
+    memset(g, 0, sizeof *g);
+    if (groups < 1)
+        return off;
+    g->tA = dfs_oz_take(base, &off, (size_t)k * sizeof(int));
+    g->tB = dfs_oz_take(base, &off, (size_t)k * sizeof(int));
+    g->need = dfs_oz_take(base, &off, (size_t)k * sizeof(int));
+    g->nrm = dfs_oz_take(base, &off, (size_t)k * sizeof(double));
+    g->kcls = dfs_oz_take(base, &off, (size_t)k);
+    g->out = dfs_oz_take(base, &off, 2 * sizeof(int));
+    g->maxneed = dfs_oz_take(base, &off, sizeof(int));
+    if (groups < 2)
+        return off;
+    g->tauA = dfs_oz_take(base, &off, (size_t)m * sizeof(int));
+    g->needA = dfs_oz_take(base, &off, (size_t)m * sizeof(int));
+    g->bitsA = dfs_oz_take(base, &off, (size_t)m * sizeof(int));
+    g->nrmA = dfs_oz_take(base, &off, (size_t)m * sizeof(double));
+    g->ssA = dfs_oz_take(base, &off, (size_t)m * sizeof(double));
+    g->tauB = dfs_oz_take(base, &off, (size_t)n * sizeof(int));
+    g->needB = dfs_oz_take(base, &off, (size_t)n * sizeof(int));
+    g->bitsB = dfs_oz_take(base, &off, (size_t)n * sizeof(int));
+    g->nrmB = dfs_oz_take(base, &off, (size_t)n * sizeof(double));
+    g->ssB = dfs_oz_take(base, &off, (size_t)n * sizeof(double));
+    return off;
+}
+
+/* Bytes for blocks of bm x bn with P planes (the N moduli per group, and fast the magnitudes)
+ * and k padded to kp; fills l from base when base != 0.  fast: the failure bitmap and
+ * counters; groups: carve_groups's. */
 static size_t carve(CUdeviceptr base, int64_t m, int64_t n, int64_t kp, int64_t bm, int64_t bn,
-                    int P, int fast, layout *l)
+                    int P, int fast, int groups, layout *l)
 {
     size_t off = dfs_oz_carve_call(base, m, n, 1, &l->c);
+    off = carve_groups(base, off, m, n, kp, groups, &l->g);
     l->RA = dfs_oz_take(base, &off, (size_t)P * bm * kp);
     l->RB = dfs_oz_take(base, &off, (size_t)P * bn * kp);
     l->Cl = dfs_oz_take(base, &off, (size_t)P * bm * bn * sizeof(int32_t));
@@ -63,7 +108,7 @@ static size_t carve(CUdeviceptr base, int64_t m, int64_t n, int64_t kp, int64_t 
  * block holds all of op(A); each residue pass reads 8 and writes N bytes per element. */
 typedef struct {
     int64_t m, n, kp;
-    int P, fast; /* planes: N moduli (and fast, the magnitudes) */
+    int P, fast, groups; /* planes: N moduli per group (and fast, the magnitudes) */
     const dfs_oz_tuning *t;
 } plan_in;
 
@@ -71,7 +116,7 @@ static int eval_block(const void *ctx, int64_t bm, int64_t bn, size_t *need, dou
 {
     const plan_in *p = ctx;
     layout dry; /* carve() only counting */
-    *need = carve(0, p->m, p->n, p->kp, bm, bn, p->P, p->fast, &dry);
+    *need = carve(0, p->m, p->n, p->kp, bm, bn, p->P, p->fast, p->groups, &dry);
     /* the finish steps through the sums in 32-bit offsets (dfs_crt_reconstruct) */
     if ((uint64_t)p->P * (uint64_t)(bm * bn) >= ((uint64_t)1 << 32))
         return 0;
@@ -100,14 +145,17 @@ static int residue_words(int L)
     return dfs_crt_max_bits(L) <= 62 ? 2 : 4;
 }
 
-/* The residues of rows r0 .. r0+rows-1 of an operand: a (its fields but the rows set once per
- * call, its coefficients for residue_words(a->L) words). */
-static int launch_residues(const run *R, dfs_crt_residue_args *a, int64_t r0, int64_t rows)
+/* The residues of rows r0 .. r0+rows-1 of an operand: a (its fields but the rows and R set
+ * once per call, its coefficients for residue_words(a->L) words), into the planes from plane0
+ * on of the block's residues at base (plane l at base + l * rows * kp). */
+static int launch_residues(const run *R, dfs_crt_residue_args *a, int64_t r0, int64_t rows,
+                           signed char *base, int plane0)
 {
     if (rows <= 0 || a->kp <= 0)
         return 0;
     a->r0 = r0;
     a->rows = rows;
+    a->R = base + (size_t)plane0 * (size_t)rows * (size_t)a->kp;
     return dfs_launch(R->k[residue_words(a->L) == 2 ? DFS_OZ_K_RESIDUES62 : DFS_OZ_K_RESIDUES],
                       (unsigned)((a->kp + 63) / 64), (unsigned)((rows + 31) / 32), 1, 256, 1,
                       R->st, a);
@@ -126,6 +174,41 @@ static int moduli(const run *R, int64_t k, unsigned long long *seq)
         dfs_oz_fb_choose(DFS_OZ_FB_MODULI, R->x->device, first ? first : DFS_CRT_MODULI, seq), k);
 }
 
+/* How many groups a verifying call's inner dimension takes (kgroups.h): the option's, or
+ * (auto) two when the last call on this device split its own (its classes copied back with the
+ * counters); 0 for the int8 engine and when k < 2. */
+static int kgroups_of(const run *R, int64_t k, volatile dfs_oz_fb_dev *fb)
+{
+    if (!R->o->verify || k < 2)
+        return 0;
+    if (R->o->kgroups == DFS_CRT_KGROUPS_ONE)
+        return 0;
+    if (R->o->kgroups == DFS_CRT_KGROUPS_TWO)
+        return 2;
+    return fb && fb->kgroups[1] ? 2 : 1;
+}
+
+/* The classes of the inner dimension (kgroups.h): the top exponents of op(A)'s columns and of
+ * op(B)'s rows by rows passes over them, then the split; its result back to the host for the
+ * next call's choice.  0 on success. */
+static int launch_kgroups(const run *R, const kgroups_ws *g, const double *A, int64_t ars,
+                          int64_t aqs, const double *B, int64_t bqs, int64_t bcs, int64_t m,
+                          int64_t n, int64_t k, const double *alpha_dev, int beta_bits,
+                          volatile dfs_oz_fb_dev *fb)
+{
+    int err = dfs_oz_launch_rows(R->k, R->st, A, aqs, ars, k, m, g->tA, g->need, g->nrm, NULL,
+                                 g->maxneed, beta_bits, NULL, alpha_dev, NULL, 0);
+    err |= dfs_oz_launch_rows(R->k, R->st, B, bqs, bcs, k, n, g->tB, g->need, g->nrm, NULL,
+                              g->maxneed, beta_bits, NULL, alpha_dev, NULL, 0);
+    dfs_oz_kgroups_args a = {g->tA, g->tB, k, g->kcls, g->out};
+    err |= dfs_launch(R->k[DFS_OZ_K_KGROUPS], 1, 1, 1, DFS_OZ_KGROUPS_THREADS, 1, R->st, &a);
+    if (!err && fb &&
+        DFS_DRV(cuMemcpyDtoHAsync)((void *)fb->kgroups, (CUdeviceptr)(uintptr_t)g->out,
+                                   2 * sizeof(int), R->st) != CUDA_SUCCESS)
+        err = 1;
+    return err;
+}
+
 static cublasStatus_t one_gemm(const run *R, const dfs_gemm_call *c, const double *A,
                                const double *B, double *C)
 {
@@ -138,25 +221,29 @@ static cublasStatus_t one_gemm(const run *R, const dfs_gemm_call *c, const doubl
     const int verify = R->o->verify;
     unsigned long long seq = 0;
     const int N = moduli(R, k > 0 ? k : 1, &seq);
-    const int fast = !verify, P = N + fast; /* fast: the magnitude plane (crt_check.h) too */
+    volatile dfs_oz_fb_dev *fb = verify ? dfs_oz_fb_slot(DFS_OZ_FB_MODULI, R->x->device) : NULL;
+    const int groups = kgroups_of(R, k, fb), G = groups == 2 ? 2 : 1;
+    /* planes: the moduli of each group, and (fast) the magnitudes (crt_check.h) */
+    const int fast = !verify, P = G * N + fast;
     int64_t bm = 0, bn = 0;
-    const plan_in pin = {m, n, kp, P, fast, dfs_oz_tuning_ctx(R->x)};
+    const plan_in pin = {m, n, kp, P, fast, groups, dfs_oz_tuning_ctx(R->x)};
     const size_t need = dfs_oz_plan_blocks(m, n, R->o->workspace, eval_block, &pin, &bm, &bn);
     if (dfs_log_on(DFS_LOG_TRACE))
         dfs_log(DFS_LOG_TRACE, "%s: dgemm %lld x %lld x %lld on int8 tensor cores: %d moduli "
-                "(%d bits and more per element), blocks %lld x %lld, workspace %zu bytes",
+                "(%d bits and more per element)%s, blocks %lld x %lld, workspace %zu bytes",
                 verify ? "repro" : "int8", (long long)m, (long long)n, (long long)k, N,
-                dfs_crt_scale_bits(N, k > 0 ? k : 1), (long long)bm, (long long)bn, need);
+                dfs_crt_scale_bits(N, k > 0 ? k : 1),
+                G == 2 ? " in each of two groups of the inner dimension" : "", (long long)bm,
+                (long long)bn, need);
     if (!need)
         return DFS_STATUS_DECLINED;
     CUdeviceptr base = dfs_scratch_get(R->x->scratch, need, R->st);
     if (!base)
         return DFS_STATUS_DECLINED;
     layout l;
-    carve(base, m, n, kp, bm, bn, P, fast, &l);
+    carve(base, m, n, kp, bm, bn, P, fast, groups, &l);
     if (verify)
         dfs_oz_fb_note(DFS_OZ_FB_MODULI, R->x->device, seq, m * n, N, 1);
-    volatile dfs_oz_fb_dev *fb = verify ? dfs_oz_fb_slot(DFS_OZ_FB_MODULI, R->x->device) : NULL;
 
     /* 1. rows and columns; int32 1 and 0 for cuBLAS's device scalars */
     int32_t *ione = (int32_t *)(l.c.consts + 2), *izero = ione + 1;
@@ -180,12 +267,21 @@ static cublasStatus_t one_gemm(const run *R, const dfs_gemm_call *c, const doubl
                                          (unsigned)(R->o->seq >> 32), 1, R->st) != CUDA_SUCCESS;
     }
     const int beta_bits = dfs_oz_beta(k > 0 ? k : 1); /* the rows pass's slice count: unused */
+    const double *alpha_dev = dev_scalars ? c->alpha : NULL;
+    const kgroups_ws *g = &l.g;
+    if (groups)
+        err |= launch_kgroups(R, g, A, ars, aqs, B, bqs, bcs, m, n, k, alpha_dev, beta_bits, fb);
+    const signed char *kcls = G == 2 ? g->kcls : NULL; /* one group: every element */
     err |= dfs_oz_launch_rows(R->k, R->st, A, ars, aqs, m, k, l.c.tauA, l.c.needA, l.c.nrmA,
-                              l.c.ssA, l.c.maxneed, beta_bits, l.c.consts,
-                              dev_scalars ? c->alpha : NULL);
+                              l.c.ssA, l.c.maxneed, beta_bits, l.c.consts, alpha_dev, kcls, 0);
     err |= dfs_oz_launch_rows(R->k, R->st, B, bcs, bqs, n, k, l.c.tauB, l.c.needB, l.c.nrmB,
-                              l.c.ssB, l.c.maxneed + 1, beta_bits, NULL,
-                              dev_scalars ? c->alpha : NULL);
+                              l.c.ssB, l.c.maxneed + 1, beta_bits, NULL, alpha_dev, kcls, 0);
+    if (G == 2) {
+        err |= dfs_oz_launch_rows(R->k, R->st, A, ars, aqs, m, k, g->tauA, g->needA, g->nrmA,
+                                  g->ssA, g->maxneed, beta_bits, NULL, alpha_dev, kcls, 1);
+        err |= dfs_oz_launch_rows(R->k, R->st, B, bcs, bqs, n, k, g->tauB, g->needB, g->nrmB,
+                                  g->ssB, g->maxneed, beta_bits, NULL, alpha_dev, kcls, 1);
+    }
     if (err)
         return CUBLAS_STATUS_EXECUTION_FAILED;
 
@@ -207,26 +303,44 @@ static cublasStatus_t one_gemm(const run *R, const dfs_gemm_call *c, const doubl
     f.vneed = l.vneed;
     dfs_oz_finish_ws_fields(&f.blk, &l.c, l.list, verify, seq);
     dfs_oz_finish_call_fields(&f.blk, R->x, c, A, B, C);
+    f.kgroups = G;
+    if (G == 2) {
+        f.tauA1 = g->tauA, f.tauB1 = g->tauB, f.needA1 = g->needA, f.needB1 = g->needB;
+        f.bitsA1 = g->bitsA, f.bitsB1 = g->bitsB;
+        f.nrmA1 = g->nrmA, f.nrmB1 = g->nrmB, f.ssA1 = g->ssA, f.ssB1 = g->ssB;
+    }
 
     const int32_t one = 1, zero = 0;
     const void *one_p = dev_scalars ? (const void *)ione : &one;
     const void *zero_p = dev_scalars ? (const void *)izero : &zero;
-    /* op(A)'s residues carry y_l (dfs_crt_bcoefs), op(B)'s not */
+    /* op(A)'s residues carry y_l (dfs_crt_bcoefs), op(B)'s not; group 1's (two groups) in the
+     * planes after group 0's */
     dfs_crt_residue_args ra = {A, ars, aqs, 0, 0, k, kp, l.c.tauA, l.c.needA, l.c.ssA,
-                               l.bitsA, f.step.L, N, !verify, l.RA, {{{0}, 0}}};
+                               l.bitsA, f.step.L, N, !verify, l.RA, kcls, 0, {{{0}, 0}}};
     dfs_crt_residue_args rb = {B, bcs, bqs, 0, 0, k, kp, l.c.tauB, l.c.needB, l.c.ssB,
-                               l.bitsB, f.step.L, N, !verify, l.RB, {{{0}, 0}}};
+                               l.bitsB, f.step.L, N, !verify, l.RB, kcls, 0, {{{0}, 0}}};
     dfs_crt_bcoefs(&f.step.tab, 1, residue_words(f.step.L), ra.bcoef);
     dfs_crt_bcoefs(&f.step.tab, 0, residue_words(f.step.L), rb.bcoef);
-    if (bm == m)
-        err |= launch_residues(R, &ra, 0, m);
+    dfs_crt_residue_args ra1 = ra, rb1 = rb;
+    ra1.tau = g->tauA, ra1.need = g->needA, ra1.ss = g->ssA, ra1.bits = g->bitsA, ra1.group = 1;
+    rb1.tau = g->tauB, rb1.need = g->needB, rb1.ss = g->ssB, rb1.bits = g->bitsB, rb1.group = 1;
+    if (bm == m) {
+        err |= launch_residues(R, &ra, 0, m, l.RA, 0);
+        if (G == 2)
+            err |= launch_residues(R, &ra1, 0, m, l.RA, N);
+    }
     for (int64_t c0 = 0; c0 < n && !err; c0 += bn) {
         const int64_t nb = n - c0 < bn ? n - c0 : bn;
-        err |= launch_residues(R, &rb, c0, nb);
+        err |= launch_residues(R, &rb, c0, nb, l.RB, 0);
+        if (G == 2)
+            err |= launch_residues(R, &rb1, c0, nb, l.RB, N);
         for (int64_t r0 = 0; r0 < m && !err; r0 += bm) {
             const int64_t mb = m - r0 < bm ? m - r0 : bm;
-            if (bm != m)
-                err |= launch_residues(R, &ra, r0, mb);
+            if (bm != m) {
+                err |= launch_residues(R, &ra, r0, mb, l.RA, 0);
+                if (G == 2)
+                    err |= launch_residues(R, &ra1, r0, mb, l.RA, N);
+            }
             if (err)
                 break;
             if (kp > 0) {

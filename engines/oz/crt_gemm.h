@@ -16,7 +16,11 @@ typedef struct {
      * call; NULL: nowhere), and the call's number they carry */
     volatile dfs_crt_fast_stats *record;
     unsigned long long seq;
+    /* verify: the inner dimension in groups (kgroups.h): DFS_CRT_KGROUPS_AUTO (two when the
+     * last call's split), _ONE (never; no classes made), _TWO (always two) */
+    int kgroups;
 } dfs_crt_gemm_opts;
+enum { DFS_CRT_KGROUPS_AUTO, DFS_CRT_KGROUPS_ONE, DFS_CRT_KGROUPS_TWO };
 
 /* DFS_STATUS_DECLINED when it cannot take the call (k >= 2^17, no kernels, or no workspace):
  * nothing has been written then. */

@@ -22,9 +22,11 @@ enum { DFS_OZ_FB_PAIRS, DFS_OZ_FB_MODULI, DFS_OZ_FB_KINDS };
  * of op(B) (slice products only), then the finish kernels' counters: undecided outputs, those
  * one step fewer would have left undecided, the call's number, the outputs listed for the
  * direct path; and (moduli only) per count n of moduli the undecided outputs that n would have
- * decided (dfs_crt_verify_need; n = DFS_CRT_MODULI + 1: none). */
+ * decided (dfs_crt_verify_need; n = DFS_CRT_MODULI + 1: none), and the gap and split of the
+ * classes of the inner dimension (dfs_oz_kgroups_args's out). */
 typedef struct {
     int need[2];
+    int kgroups[2]; /* moduli only: the last call's split of its inner dimension (kgroups.h) */
     unsigned long long stats[4];
     unsigned long long need_moduli[DFS_CRT_MODULI + 2];
 } dfs_oz_fb_dev;

@@ -39,15 +39,29 @@ static inline dfs_oz_row row_of(const gemm_in *g, int is_b, int64_t r)
  * so that what depends on its rounding (the int8 engine's bits per row) is the GPU's: 32 parts
  * each take every 32nd element, then merge in a butterfly (part i with part i ^ 16, then ^ 8, ...;
  * the GPU does so whichever dimension of the operand is contiguous). */
+static inline dfs_oz_row row_of_gpu_group(const gemm_in *g, int is_b, int64_t r,
+                                          const signed char *kcls, int group);
 static inline dfs_oz_row row_of_gpu(const gemm_in *g, int is_b, int64_t r)
+{
+    return row_of_gpu_group(g, is_b, r, NULL, 0);
+}
+
+/* row_of_gpu over one group of the inner dimension (kcls set, kgroups.h): the elements of the
+ * other groups count only for the row's specials, as in the GPU's pass. */
+static inline dfs_oz_row row_of_gpu_group(const gemm_in *g, int is_b, int64_t r,
+                                          const signed char *kcls, int group)
 {
     const int parts = 32;
     dfs_oz_row p[32];
     for (int i = 0; i < parts; i++) {
         p[i] = dfs_oz_row_init();
-        for (int64_t q = i; q < g->k; q += parts)
-            dfs_oz_row_add(&p[i],
-                           is_b ? opB(g->tb, g->B, g->ldb, q, r) : opA(g->ta, g->A, g->lda, r, q));
+        for (int64_t q = i; q < g->k; q += parts) {
+            const double v = is_b ? opB(g->tb, g->B, g->ldb, q, r) : opA(g->ta, g->A, g->lda, r, q);
+            if (!kcls || kcls[q] == group)
+                dfs_oz_row_add(&p[i], v);
+            else if (!dfs_d_is_finite(v))
+                p[i].special = 1;
+        }
     }
     for (int off = 16; off > 0; off >>= 1) {
         dfs_oz_row n[32];

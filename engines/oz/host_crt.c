@@ -8,6 +8,7 @@
 
 #include "crt_finish.h"
 #include "host_common.h"
+#include "kgroups.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -15,9 +16,11 @@
 
 /* The residues of row r of op(A) (is_b: column r of op(B)) modulo the n moduli, as the GPU's
  * residue kernel makes them (op(A)'s times y_l: dfs_crt_coefs): R[(l * rows + r) * k + q];
- * bits[r], the row's bits; fast: plane n the magnitudes (crt_check.h). */
+ * bits[r], the row's bits; fast: plane n the magnitudes (crt_check.h).  kcls set: the elements
+ * of other groups than `group` taken as zeros (kgroups.h). */
 static void residues(const gemm_in *g, int is_b, int64_t rows, const dfs_oz_row *info,
-                     const dfs_crt_table *tab, int L, int fast, int *bits, signed char *R)
+                     const dfs_crt_table *tab, int L, int fast, const signed char *kcls,
+                     int group, int *bits, signed char *R)
 {
     const int64_t k = g->k;
     uint32_t coef[DFS_CRT_MODULI][DFS_CRT_ALIMBS];
@@ -29,7 +32,7 @@ static void residues(const gemm_in *g, int is_b, int64_t rows, const dfs_oz_row 
         for (int64_t q = 0; q < k; q++) {
             const double v = is_b ? opB(g->tb, g->B, g->ldb, q, r) : opA(g->ta, g->A, g->lda, r, q);
             dfs_crt_int x = {{0, 0, 0, 0, 0}};
-            if (live)
+            if (live && (!kcls || kcls[q] == group))
                 dfs_crt_int_of(v, info[r].tau, b, dfs_crt_rounds(fast, b), &x);
             for (int l = 0; l < tab->n; l++)
                 R[((size_t)l * rows + r) * k + q] = (signed char)dfs_crt_residue_limbs(
@@ -43,9 +46,35 @@ static void residues(const gemm_in *g, int is_b, int64_t rows, const dfs_oz_row 
 
 _Static_assert(DFS_OZ_STATS_NEED == DFS_CRT_MODULI + 2, "a need bin per moduli count");
 
+/* The classes of the inner dimension (kgroups.h) into kcls[k]; st->kgap, st->ksplit. */
+static void classes(const gemm_in *g, signed char *kcls, int *s, dfs_oz_stats *st)
+{
+    for (int64_t q = 0; q < g->k; q++) {
+        dfs_oz_row ca = dfs_oz_row_init(), rb = dfs_oz_row_init();
+        for (int64_t r = 0; r < g->m; r++)
+            dfs_oz_row_add(&ca, opA(g->ta, g->A, g->lda, r, q));
+        for (int64_t c = 0; c < g->n; c++)
+            dfs_oz_row_add(&rb, opB(g->tb, g->B, g->ldb, q, c));
+        s[q] = dfs_oz_ks(ca.tau, rb.tau);
+    }
+    int thr;
+    st->ksplit = dfs_oz_ksplit_host(s, g->k, &st->kgap, &thr);
+    for (int64_t q = 0; q < g->k; q++)
+        kcls[q] = dfs_oz_kclass(s[q], st->ksplit, thr);
+}
+
 void dfs_oz_crt_gemm_host(int transa, int transb, int64_t m, int64_t n, int64_t k, double alpha,
                           const double *A, int64_t lda, const double *B, int64_t ldb, double beta,
                           double *C, int64_t ldc, int moduli, int fast, dfs_oz_stats *st)
+{
+    dfs_oz_crt_gemm_host_groups(transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc,
+                                moduli, fast, 1, st);
+}
+
+void dfs_oz_crt_gemm_host_groups(int transa, int transb, int64_t m, int64_t n, int64_t k,
+                                 double alpha, const double *A, int64_t lda, const double *B,
+                                 int64_t ldb, double beta, double *C, int64_t ldc, int moduli,
+                                 int fast, int kgroups, dfs_oz_stats *st)
 {
     memset(st, 0, sizeof *st);
     if (m <= 0 || n <= 0)
@@ -61,22 +90,32 @@ void dfs_oz_crt_gemm_host(int transa, int transb, int64_t m, int64_t n, int64_t 
     step.verify = !fast;
     step.k = k;
     dfs_crt_step_bits(&step);
-    dfs_oz_row *ia = calloc((size_t)m, sizeof *ia), *ib = calloc((size_t)n, sizeof *ib);
+    const int G = !fast && kgroups == 2 && k >= 2 ? 2 : 1;
     const size_t kk = k > 0 ? (size_t)k : 1;
-    const int planes = nmod + (fast != 0); /* fast: the magnitudes too */
+    /* per group: rows, columns, bits; planes: the moduli of each group (fast: the magnitudes) */
+    dfs_oz_row *ia = calloc((size_t)(G * m), sizeof *ia), *ib = calloc((size_t)(G * n), sizeof *ib);
+    const int planes = G * nmod + (fast != 0);
     signed char *RA = malloc((size_t)(planes ? planes : 1) * (size_t)m * kk);
     signed char *RB = malloc((size_t)(planes ? planes : 1) * (size_t)n * kk);
-    int *bA = calloc((size_t)m, sizeof *bA), *bB = calloc((size_t)n, sizeof *bB);
+    int *bA = calloc((size_t)(G * m), sizeof *bA), *bB = calloc((size_t)(G * n), sizeof *bB);
+    signed char *kcls = G == 2 ? malloc(kk) : NULL;
+    int *ks = G == 2 ? malloc(kk * sizeof *ks) : NULL;
     /* without moduli (a k too large, or none asked) or memory, every output directly */
-    const int usable =
-        ia && ib && RA && RB && bA && bB && nmod && dfs_crt_scale_bits(nmod, k > 0 ? k : 1) > 0;
+    const int usable = ia && ib && RA && RB && bA && bB && (G == 1 || (kcls && ks)) && nmod &&
+                       dfs_crt_scale_bits(nmod, k > 0 ? k : 1) > 0;
     if (usable) {
-        for (int64_t r = 0; r < m; r++)
-            ia[r] = row_of_gpu(&g, 0, r);
-        for (int64_t c = 0; c < n; c++)
-            ib[c] = row_of_gpu(&g, 1, c);
-        residues(&g, 0, m, ia, &step.tab, step.L, fast, bA, RA);
-        residues(&g, 1, n, ib, &step.tab, step.L, fast, bB, RB);
+        if (G == 2)
+            classes(&g, kcls, ks, st);
+        for (int grp = 0; grp < G; grp++) {
+            for (int64_t r = 0; r < m; r++)
+                ia[grp * m + r] = row_of_gpu_group(&g, 0, r, kcls, grp);
+            for (int64_t c = 0; c < n; c++)
+                ib[grp * n + c] = row_of_gpu_group(&g, 1, c, kcls, grp);
+            residues(&g, 0, m, ia + grp * m, &step.tab, step.L, fast, kcls, grp, bA + grp * m,
+                     RA + (size_t)grp * nmod * (size_t)m * kk);
+            residues(&g, 1, n, ib + grp * n, &step.tab, step.L, fast, kcls, grp, bB + grp * n,
+                     RB + (size_t)grp * nmod * (size_t)n * kk);
+        }
     }
     st->slices_a = st->slices_b = nmod;
     int64_t win[DFS_OZ_WIN], res[DFS_OZ_RWIN];
@@ -86,7 +125,7 @@ void dfs_oz_crt_gemm_host(int transa, int transb, int64_t m, int64_t n, int64_t 
             int done = 0;
             if (usable) {
                 /* the int8 GEMMs, one per plane (int32 accumulation: exact for k < 2^17) */
-                int32_t sums[DFS_CRT_MODULI + 1];
+                int32_t sums[2 * DFS_CRT_MODULI + 1];
                 for (int l = 0; l < planes; l++) {
                     const signed char *x = RA + ((size_t)l * m + r) * kk;
                     const signed char *y = RB + ((size_t)l * n + c) * kk;
@@ -114,13 +153,26 @@ void dfs_oz_crt_gemm_host(int transa, int transb, int64_t m, int64_t n, int64_t 
                         st->repaired++;
                     }
                 } else {
-                    int lower, need;
-                    how = dfs_crt_output(&step, sums, 1, ia[r].tau, ib[c].tau, bA[r], bB[c],
-                                         dfs_oz_row_l1(ia[r], k), dfs_oz_row_l1(ib[c], k),
-                                         dfs_oz_row_l2sq(ia[r], k), dfs_oz_row_l2sq(ib[c], k),
-                                         ia[r].special || ib[c].special, alpha, beta,
-                                         beta != 0 ? *out : 0.0, win, res, &v, &lower,
-                                         nmod > DFS_CRT_FAST_MODULI, &need);
+                    /* the output's larger part (two groups: dfs_crt_group_pick), the other
+                     * bounded by 2^eo */
+                    int lower, need, eo = DFS_OZ_NO_EXP, d = 0, special = 0;
+                    for (int grp = 0; grp < G; grp++)
+                        special |= ia[grp * m + r].special || ib[grp * n + c].special;
+                    if (G == 2) {
+                        const dfs_oz_row a0 = ia[r], a1 = ia[m + r], b0 = ib[c], b1 = ib[n + c];
+                        d = dfs_crt_group_pick(
+                            dfs_crt_group_exp(a0.tau, b0.tau, dfs_oz_row_l1(a0, k),
+                                              dfs_oz_row_l1(b0, k)),
+                            dfs_crt_group_exp(a1.tau, b1.tau, dfs_oz_row_l1(a1, k),
+                                              dfs_oz_row_l1(b1, k)),
+                            &eo);
+                    }
+                    const dfs_oz_row ra = ia[d * m + r], cb = ib[d * n + c];
+                    how = dfs_crt_output(&step, sums + d * nmod, 1, ra.tau, cb.tau, bA[d * m + r],
+                                         bB[d * n + c], dfs_oz_row_l1(ra, k), dfs_oz_row_l1(cb, k),
+                                         dfs_oz_row_l2sq(ra, k), dfs_oz_row_l2sq(cb, k), eo,
+                                         special, alpha, beta, beta != 0 ? *out : 0.0, win, res,
+                                         &v, &lower, nmod > DFS_CRT_FAST_MODULI, &need);
                     if (how == DFS_OZ_UNDECIDED && need > 0 && need <= DFS_CRT_MODULI + 1)
                         st->need[need]++;
                 }
@@ -141,4 +193,6 @@ void dfs_oz_crt_gemm_host(int transa, int transb, int64_t m, int64_t n, int64_t 
     free(RB);
     free(bA);
     free(bB);
+    free(kcls);
+    free(ks);
 }

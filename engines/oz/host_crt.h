@@ -15,6 +15,7 @@ typedef struct {
     int64_t slow, repaired;
     int slices_a, slices_b;
     int64_t need[DFS_OZ_STATS_NEED];
+    int kgap, ksplit;
 } dfs_oz_stats;
 
 /* C by the Ozaki scheme II (crt.h, host_crt.c): rows and columns truncated to integers of
@@ -28,5 +29,15 @@ typedef struct {
 void dfs_oz_crt_gemm_host(int transa, int transb, int64_t m, int64_t n, int64_t k, double alpha,
                           const double *A, int64_t lda, const double *B, int64_t ldb, double beta,
                           double *C, int64_t ldc, int moduli, int fast, dfs_oz_stats *st);
+
+/* The same; verifying (fast = 0) with kgroups = 2, the inner dimension in two groups as the GPU
+ * takes it (kgroups.h: split where the exponents of op(A)'s columns and op(B)'s rows lie far
+ * apart, each group's part of a row scaled on its own, each output from its larger part with
+ * the other bounded); st->kgap = the largest gap found, st->ksplit whether it split.
+ * kgroups = 1: dfs_oz_crt_gemm_host. */
+void dfs_oz_crt_gemm_host_groups(int transa, int transb, int64_t m, int64_t n, int64_t k,
+                                 double alpha, const double *A, int64_t lda, const double *B,
+                                 int64_t ldb, double beta, double *C, int64_t ldc, int moduli,
+                                 int fast, int kgroups, dfs_oz_stats *st);
 
 #endif

@@ -12,6 +12,7 @@
 #include "args.h"
 #include "crt_finish.h"
 #include "device.cuh"
+#include "kgroups.h"
 #include "steps.h"
 
 /* ---------- rows ---------- */
@@ -39,6 +40,31 @@ __device__ __forceinline__ void row_sweep(dfs_oz_row *ri, const double *x, int64
         dfs_oz_row_add(ri, x[q * qs]);
 }
 
+/* The same over one group of the inner dimension (kgroups.h): the elements of the other groups
+ * count only for the row's specials. */
+__device__ __forceinline__ void row_sweep_group(dfs_oz_row *ri, const double *x, int64_t q0, int step,
+                                             int64_t k, int64_t qs, const signed char *kcls,
+                                             int group)
+{
+    for (int64_t q = q0; q < k; q += step) {
+        const double v = x[q * qs];
+        if (kcls[q] == group)
+            dfs_oz_row_add(ri, v);
+        else if (!dfs_d_is_finite(v))
+            ri->special = 1;
+    }
+}
+
+/* A thread's part of a row: all of it, or its group's. */
+__device__ __forceinline__ void row_part(const dfs_oz_rows_args &a, dfs_oz_row *ri,
+                                         const double *x, int64_t q0, int step)
+{
+    if (a.kcls)
+        row_sweep_group(ri, x, q0, step, a.k, a.qs, a.kcls, a.group);
+    else
+        row_sweep(ri, x, q0, step, a.k, a.qs);
+}
+
 /* With qs == 1 (warp_per_row) 256 threads, a warp per row, its lanes along the row; otherwise
  * DFS_OZ_ROWS_PER_BLOCK x ROW_PARTS threads for DFS_OZ_ROWS_PER_BLOCK rows, consecutive threads
  * on consecutive rows (coalesced), ROW_PARTS threads per row each taking every ROW_PARTS-th
@@ -62,7 +88,7 @@ extern "C" __global__ void __launch_bounds__(DFS_OZ_ROWS_PER_BLOCK * ROW_PARTS)
         if (r >= a.rows)
             return; /* whole warps */
         if (!skip)
-            row_sweep(&ri, a.X + r * a.rs, lane, 32, a.k, a.qs);
+            row_part(a, &ri, a.X + r * a.rs, lane, 32);
         for (int off = 16; off > 0; off >>= 1) {
             dfs_oz_row o;
             o.tau = __shfl_xor_sync(0xffffffffu, ri.tau, off);
@@ -79,7 +105,7 @@ extern "C" __global__ void __launch_bounds__(DFS_OZ_ROWS_PER_BLOCK * ROW_PARTS)
         const int row = threadIdx.x % DFS_OZ_ROWS_PER_BLOCK;
         r = (int64_t)blockIdx.x * DFS_OZ_ROWS_PER_BLOCK + row;
         if (r < a.rows && !skip)
-            row_sweep(&ri, a.X + r * a.rs, part, ROW_PARTS, a.k, a.qs);
+            row_part(a, &ri, a.X + r * a.rs, part, ROW_PARTS);
         /* merged as a tree, part p with part p + off: the sums of the warp's butterfly above
          * (its lane 0), so that the norms, hence the int8 engine's bits, do not depend on
          * which dimension of the operand is contiguous */
@@ -105,6 +131,71 @@ extern "C" __global__ void __launch_bounds__(DFS_OZ_ROWS_PER_BLOCK * ROW_PARTS)
         a.ss[r] = dfs_oz_row_l2sq(ri, a.k);
     if (need > 0)
         atomicMax(a.maxneed, need);
+}
+
+/* ---------- the inner dimension in groups (kgroups.h) ---------- */
+
+/* One block: the values s_q takes marked in a bitmap of bins, each thread the largest gap inside
+ * its run of bins, thread 0 the gaps between the runs (the same split as dfs_oz_ksplit_host:
+ * the largest gap, ties the higher), then kcls for every q. */
+#define KG_RUN ((DFS_OZ_KS_BINS + DFS_OZ_KGROUPS_THREADS - 1) / DFS_OZ_KGROUPS_THREADS)
+extern "C" __global__ void __launch_bounds__(DFS_OZ_KGROUPS_THREADS)
+    dfs_oz_kgroups(dfs_oz_kgroups_args a)
+{
+    __shared__ unsigned char present[KG_RUN * DFS_OZ_KGROUPS_THREADS];
+    __shared__ int first[DFS_OZ_KGROUPS_THREADS], last[DFS_OZ_KGROUPS_THREADS],
+        gap[DFS_OZ_KGROUPS_THREADS], top[DFS_OZ_KGROUPS_THREADS];
+    __shared__ int split, thr;
+    const int t = threadIdx.x;
+    for (int i = t; i < KG_RUN * DFS_OZ_KGROUPS_THREADS; i += blockDim.x)
+        present[i] = 0;
+    __syncthreads();
+    for (int64_t q = t; q < a.k; q += blockDim.x) {
+        const int s = dfs_oz_ks(a.tA[q], a.tB[q]);
+        if (s != DFS_OZ_NONE_TAU)
+            present[s - DFS_OZ_KS_LO] = 1;
+    }
+    __syncthreads();
+    int f = -1, l = -1, g = 0, tp = 0;
+    for (int i = t * KG_RUN; i < (t + 1) * KG_RUN; i++) {
+        if (!present[i])
+            continue;
+        if (l >= 0 && i - l >= g) {
+            g = i - l;
+            tp = i;
+        }
+        if (f < 0)
+            f = i;
+        l = i;
+    }
+    first[t] = f;
+    last[t] = l;
+    gap[t] = g;
+    top[t] = tp;
+    __syncthreads();
+    if (t == 0) {
+        int prev = -1, best = 0, at = 0;
+        for (int j = 0; j < DFS_OZ_KGROUPS_THREADS; j++) {
+            if (first[j] < 0)
+                continue;
+            if (prev >= 0 && first[j] - prev >= best) {
+                best = first[j] - prev;
+                at = first[j];
+            }
+            if (gap[j] > 0 && gap[j] >= best) {
+                best = gap[j];
+                at = top[j];
+            }
+            prev = last[j];
+        }
+        split = best >= DFS_OZ_KGAP;
+        thr = at + DFS_OZ_KS_LO;
+        a.out[0] = best;
+        a.out[1] = split;
+    }
+    __syncthreads();
+    for (int64_t q = t; q < a.k; q += blockDim.x)
+        a.kcls[q] = dfs_oz_kclass(dfs_oz_ks(a.tA[q], a.tB[q]), split, thr);
 }
 
 /* A finish or direct block's alpha and beta: read through the device pointers, else the
@@ -232,7 +323,8 @@ template <int NW> __device__ __forceinline__ void crt_residues(const dfs_crt_res
         const int rr = a.rs == 1 ? i % RES_ROWS : i / RES_Q;
         const int qq = a.rs == 1 ? i / RES_ROWS : i % RES_Q;
         const int64_t r = rb + rr, q = q0 + qq;
-        tile[rr][qq] = r < a.rows && q < a.k && taus[rr] != DFS_OZ_NONE_TAU
+        tile[rr][qq] = r < a.rows && q < a.k && taus[rr] != DFS_OZ_NONE_TAU &&
+                               (!a.kcls || a.kcls[q] == a.group)
                            ? a.X[(a.r0 + r) * a.rs + q * a.qs]
                            : 0.0;
     }
@@ -276,14 +368,21 @@ __device__ __forceinline__ void crt_finish_verify(const dfs_crt_finish_args &a, 
     for (int i = threadIdx.x; i < DFS_CRT_VNEED_BINS; i += blockDim.x)
         hist[i] = 0;
     __syncthreads();
-    int ta = 0, bA = 0, specA = 0;
-    double nA = 0, sA = 0;
+    int ta = 0, bA = 0, specA = 0, ta1 = DFS_OZ_NONE_TAU, bA1 = 0;
+    double nA = 0, sA = 0, nA1 = 0, sA1 = 0;
     if (r < b.bm) {
         ta = b.tauA[gr];
         bA = a.bitsA[gr];
         specA = b.needA[gr] == DFS_OZ_SPECIAL;
         nA = b.nrmA[gr];
         sA = a.ssA[gr];
+        if (a.kgroups == 2) {
+            ta1 = a.tauA1[gr];
+            bA1 = a.bitsA1[gr];
+            specA |= a.needA1[gr] == DFS_OZ_SPECIAL;
+            nA1 = a.nrmA1[gr];
+            sA1 = a.ssA1[gr];
+        }
     }
     /* the whole block on one column at a time: op(B)'s column data is the same for all */
     for (int64_t c = blockIdx.y; c < b.bn; c += gridDim.y) {
@@ -293,12 +392,25 @@ __device__ __forceinline__ void crt_finish_verify(const dfs_crt_finish_args &a, 
             double *out = b.C + gr + gc * b.ldc;
             const double cv = beta != 0 ? *out : 0.0;
             const int32_t *cl = a.Cl + c * b.bm + r;
-            const int special = specA || b.needB[gc] == DFS_OZ_SPECIAL;
+            int special = specA || b.needB[gc] == DFS_OZ_SPECIAL;
             double v = 0.0;
-            int need = 0;
-            how = dfs_crt_output(&a.step, cl, stride, ta, b.tauB[gc], bA, a.bitsB[gc], nA,
-                                 b.nrmB[gc], sA, a.ssB[gc], special, alpha, beta, cv, win, res,
-                                 &v, &lower, WIDE, &need);
+            int need = 0, eo = DFS_OZ_NO_EXP;
+            /* the output's larger part: group 0's, or with two groups maybe group 1's */
+            int tb = b.tauB[gc], bB = a.bitsB[gc], rta = ta, rbA = bA;
+            double nB = b.nrmB[gc], sB = a.ssB[gc], rnA = nA, rsA = sA;
+            if (a.kgroups == 2) {
+                special |= a.needB1[gc] == DFS_OZ_SPECIAL;
+                const int tb1 = a.tauB1[gc];
+                const double nB1 = a.nrmB1[gc];
+                if (dfs_crt_group_pick(dfs_crt_group_exp(ta, tb, nA, nB),
+                                       dfs_crt_group_exp(ta1, tb1, nA1, nB1), &eo)) {
+                    cl += a.step.tab.n * stride;
+                    rta = ta1, rbA = bA1, rnA = nA1, rsA = sA1;
+                    tb = tb1, bB = a.bitsB1[gc], nB = nB1, sB = a.ssB1[gc];
+                }
+            }
+            how = dfs_crt_output(&a.step, cl, stride, rta, tb, rbA, bB, rnA, nB, rsA, sB, eo,
+                                 special, alpha, beta, cv, win, res, &v, &lower, WIDE, &need);
             if (need > 0 && need < DFS_CRT_VNEED_BINS)
                 atomicAdd(&hist[need], 1u);
             if (how == DFS_OZ_WRITTEN)

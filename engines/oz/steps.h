@@ -436,6 +436,27 @@ DFS_HD int dfs_oz_decided(double E, int ta, int tb, double alpha, int margin)
     return ta + tb + dfs_oz_exp_up(E) + ea + 53 <= margin;
 }
 
+/* No such exponent: an output's other part (dfs_oz_decided2) is zero. */
+#define DFS_OZ_NO_EXP (-1000000)
+
+/* dfs_oz_decided for a result that leaves out, besides the truncation E 2^(tau_a + tau_b), a
+ * part of the sum below 2^eo in magnitude (eo == DFS_OZ_NO_EXP: none): |alpha| (E 2^(ta + tb)
+ * + 2^eo) < 2^(max(ta + tb + exp_up(E), eo) + 1 + ea + 53) must fit in the margin. */
+DFS_HD int dfs_oz_decided2(double E, int ta, int tb, int eo, double alpha, int margin)
+{
+    if (eo == DFS_OZ_NO_EXP)
+        return dfs_oz_decided(E, ta, tb, alpha, margin);
+    uint64_t ma;
+    int ea;
+    dfs_d_split(alpha, &ma, &ea);
+    int e = eo;
+    if (E != 0) {
+        const int eE = ta + tb + dfs_oz_exp_up(E);
+        e = eE > eo ? eE : eo;
+    }
+    return e + 1 + ea + 53 <= margin;
+}
+
 /* Words of an output's window accumulator for its partials (GPU finish kernel), and of the one
  * for alpha * S + beta * c. */
 #define DFS_OZ_WIN 20

@@ -36,6 +36,7 @@ static int repro_can_run(const dfs_device *d)
 
 enum { PRODUCTS_AUTO, PRODUCTS_F64, PRODUCTS_INT8 };
 enum { SMALL_DIRECT, SMALL_PRODUCTS };
+enum { KGROUPS_AUTO, KGROUPS_ONE, KGROUPS_TWO };
 static const dfs_option_spec repro_option_spec[] = {
     OZ_COMMON_OPTIONS,
     {.key = "products", .kind = DFS_OPT_WORD, .def = PRODUCTS_AUTO,
@@ -47,6 +48,11 @@ static const dfs_option_spec repro_option_spec[] = {
      .meaning = "a DGEMM of at most the device class's direct_outputs outputs and "
                 "direct_products products: every output exact in one launch (direct), or on the "
                 "products as larger ones are; the same bits"},
+    {.key = "kgroups", .kind = DFS_OPT_WORD, .def = KGROUPS_AUTO,
+     .words = (const char *const[]){"auto", "1", "2", NULL},
+     .meaning = "DGEMM on int8 residues: the inner dimension in two groups, each scaled on its "
+                "own, when its columns' and rows' exponents lie far apart (2: always; 1: never; "
+                "auto: when the last call's did); the same bits"},
     {.key = NULL},
 };
 static const dfs_option_table repro_options = {"repro", repro_option_spec, NULL};
@@ -110,7 +116,11 @@ static cublasStatus_t repro_dgemm(const dfs_ctx *x, const dfs_gemm_call *c)
     }
     if (products != PRODUCTS_F64) {
         /* the integer tensor cores, when they can take the call (else the binary64 slices) */
-        const dfs_crt_gemm_opts o = {1, 0, g.workspace, NULL, 0};
+        const int kg = dfs_option_word(x->options, &repro_options, "kgroups");
+        const dfs_crt_gemm_opts o = {1, 0, g.workspace, NULL, 0,
+                                     kg == KGROUPS_TWO   ? DFS_CRT_KGROUPS_TWO
+                                     : kg == KGROUPS_ONE ? DFS_CRT_KGROUPS_ONE
+                                                         : DFS_CRT_KGROUPS_AUTO};
         const cublasStatus_t s = dfs_crt_dgemm_gpu(x, c, &o);
         if (s != DFS_STATUS_DECLINED)
             return s;

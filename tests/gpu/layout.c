@@ -167,6 +167,17 @@ void wide_rows(double *A, int64_t m, int64_t k)
             A[i + q * m] *= i % 3 == 0 ? 1e300 : i % 3 == 1 ? 1e-300 : 1.0;
 }
 
+void wide_cols(double *A, double *B, int64_t m, int64_t n, int64_t k)
+{
+    for (int64_t q = 0; q < k; q++) {
+        for (int64_t i = 0; i < m; i++)
+            A[i + q * m] *= q % 8 == 0 ? 1e300 : 1e-300;
+        for (int64_t c = 0; c < n; c += 2)
+            if (q % 8 == 0)
+                B[q + c * k] = 0.0;
+    }
+}
+
 void place_specials(double *A, double *B, int64_t m, int64_t n, int64_t k)
 {
     A[0 + (k / 2) * m] = INFINITY;           /* row 0 */

@@ -55,9 +55,13 @@ void poison(double *dst, const double *src, int64_t n);
 double ab_alpha(int ab);
 double ab_beta(int ab);
 /* DGEMM test data, the tight m x k op(A) and k x n op(B): rows of A scaled by 1e300, 1e-300, 1
- * in turn (wide_rows); Inf and NaN placed in row 0, row m/2, row m-1 and column n-1, and a 0
- * meeting row 0's Inf in C(0, 0) (place_specials; k > 0). */
+ * in turn (wide_rows); every 8th column of A scaled by 1e300, the others by 1e-300, and B's rows
+ * there zero in the even columns of C, whose outputs then are sums of the small products alone
+ * (wide_cols: the 'mixed' matrix, two groups of the inner dimension); Inf and NaN placed in row
+ * 0, row m/2, row m-1 and column n-1, and a 0 meeting row 0's Inf in C(0, 0) (place_specials;
+ * k > 0). */
 void wide_rows(double *A, int64_t m, int64_t k);
+void wide_cols(double *A, double *B, int64_t m, int64_t n, int64_t k);
 void place_specials(double *A, double *B, int64_t m, int64_t n, int64_t k);
 /* The m x n matrix at `src` (leading dimension ld) into tight `dst`. */
 void gather(double *dst, const double *src, int64_t m, int64_t n, int64_t ld);

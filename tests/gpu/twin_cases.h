@@ -94,7 +94,7 @@ void gemv_layout(const char *desc, int64_t m, int64_t n, int64_t lda, int64_t in
 
 /* ---------- DGEMM problems and layouts (twin_cases_gemm.c) ---------- */
 
-enum { GK_PHI0, GK_PHI1, GK_PHI4, GK_ROWS, GK_SPECIAL, GK_COUNT };
+enum { GK_PHI0, GK_PHI1, GK_PHI4, GK_ROWS, GK_COLS, GK_SPECIAL, GK_COUNT };
 
 /* Logical operands: op(A) m x k, op(B) k x n and C m x n, column-major, tight; A0, B0 the
  * poisoned copies (alpha = 0 runs); refs[ab][b] the CPU's C for (alpha, beta) pair ab. */

@@ -13,6 +13,7 @@
 
 static const char *const gk_names[GK_COUNT] = {
     "phi0", "phi1", "phi4", "op(A) rows * 1e300 / * 1e-300, phi1",
+    "op(A) columns * 1e300 (every 8th) / * 1e-300, op(B) zero there for even columns, phi1",
     "phi1, Inf and NaN in rows of op(A), -Inf in a column of op(B), Inf * 0"};
 
 void make_problem(problem *P, int64_t m, int64_t n, int64_t k, int kind, int distinct,
@@ -22,7 +23,7 @@ void make_problem(problem *P, int64_t m, int64_t n, int64_t k, int kind, int dis
     P->m = m;
     P->n = n;
     P->k = k;
-    static const int gA[GK_COUNT] = {G_PHI0, G_PHI1, G_PHI4, G_PHI1, G_PHI1};
+    static const int gA[GK_COUNT] = {G_PHI0, G_PHI1, G_PHI4, G_PHI1, G_PHI1, G_PHI1};
     for (int b = 0; b < NB; b++) {
         P->A[b] = df_xmalloc((size_t)max64(m * k, 1));
         P->B[b] = df_xmalloc((size_t)max64(k * n, 1));
@@ -41,6 +42,8 @@ void make_problem(problem *P, int64_t m, int64_t n, int64_t k, int kind, int dis
             fill(P->C[b], m * n, G_PHI1, s + 2);
             if (kind == GK_ROWS)
                 wide_rows(A, m, k);
+            if (kind == GK_COLS)
+                wide_cols(A, B, m, n, k);
             if (kind == GK_SPECIAL && k > 0)
                 place_specials(A, B, m, n, k);
         }
@@ -139,8 +142,8 @@ void gemm_group(void)
                                          {257, 129, 65}, {512, 512, 512}, {7, 9, 0}};
     static const int big_ab[4] = {0, 4, 8, 11}; /* (1,0), (0.5,1), (-3,-0.75), (0,-0.75) */
     df_group("DGEMM: Dgemm_v2, _64 (T as C), StridedBatched (batch %d), GemmEx x NN, NT, TN, TT "
-             "x 6 shapes up to 512^3 and k = 0 x {phi0, 1, 4, rows 1e+-300, Inf/NaN} x alpha x "
-             "beta x host/device pointers: bitwise the CPU's", NB);
+             "x 6 shapes up to 512^3 and k = 0 x {phi0, 1, 4, rows 1e+-300, columns 1e+-300, "
+             "Inf/NaN} x alpha x beta x host/device pointers: bitwise the CPU's", NB);
     double *gotb = df_xmalloc(G_BUF);
     int all_ab[NAB];
     for (int ab = 0; ab < NAB; ab++)

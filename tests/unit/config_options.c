@@ -64,8 +64,8 @@ START_TEST(option_messages)
         {"df", "shceme", "paper",
          "df: no option 'shceme' (df takes scheme, workspace_mb, tile); shceme=paper ignored"},
         {"repro", "splits", "3",
-         "repro: no option 'splits' (repro takes max_splits, workspace_mb, products, small); splits=3 "
-         "ignored"},
+         "repro: no option 'splits' (repro takes max_splits, workspace_mb, products, small, "
+         "kgroups); splits=3 ignored"},
         {"dd", "x", "1", "dd: no option 'x' (dd takes none); x=1 ignored"},
     };
     for (size_t i = 0; i < sizeof bad_values / sizeof bad_values[0]; i++) {

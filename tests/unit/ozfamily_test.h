@@ -86,6 +86,7 @@ void repro_finish_tests(TCase *t);  /* repro_finish.c: the GPU DGEMM's finish st
 void oz_tail_tests(TCase *t);       /* oz_tail.c: the Ozaki split's tail bound (steps.h) */
 void oz_i192_tests(TCase *t);       /* oz_i192.c: the Ozaki finish's 192-bit fast path */
 void oz_crt_tests(TCase *t);        /* oz_crt.c: the Ozaki scheme II (crt.h, host_crt.c) */
+void oz_kgroups_tests(TCase *t);    /* oz_kgroups.c: its inner dimension in two groups */
 void oz_plan_tests(TCase *t);       /* oz_plan.c: the block shapes of the GEMM paths (plan.c) */
 void int8_crt_fast_tests(TCase *t); /* int8_crt_fast.c: the int8 engine's CPU twin */
 void int8_contract_tests(TCase *t); /* int8_contract.c: its contract and its choice rule */

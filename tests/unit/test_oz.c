@@ -3,7 +3,8 @@
  * (steps.h: oz_tail.c, oz_i192.c), against full accumulators of xacc.h; the scheme II
  * arithmetic (crt.h) and its correctly rounded CPU DGEMM (host_crt.c, verifying: oz_crt.c),
  * against exact accumulators and the reproducible engine's CPU DGEMM (itself checked against
- * MPFR by test_repro); the GEMM paths' block shapes (plan.c: oz_plan.c) against a brute-force
+ * MPFR by test_repro), and with its inner dimension in two groups (kgroups.h: oz_kgroups.c,
+ * against MPFR); the GEMM paths' block shapes (plan.c: oz_plan.c) against a brute-force
  * search.  Deterministic (fixed seeds).  Lines starting "oz:" or "crt" in the log say what was
  * covered.  Compiled with -ffp-contract=off. */
 #include "ozfamily_test.h"
@@ -11,7 +12,7 @@
 static Suite *suite(void)
 {
     static void (*const add[])(TCase *) = {oz_tail_tests, oz_i192_tests, oz_crt_tests,
-                                           oz_plan_tests, NULL};
+                                           oz_kgroups_tests, oz_plan_tests, NULL};
     return ozfamily_suite("oz", add);
 }
 
