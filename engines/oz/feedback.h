@@ -32,17 +32,22 @@ typedef struct {
 } dfs_oz_fb_dev;
 
 /* The moduli after a verifying call that took `level` and left `und` of `outputs` undecided,
- * need[n] of them decidable with n moduli: the fewest above level that would have left at most
- * outputs / per undecided, at most DFS_CRT_MODULI, at least level + 1.  (The rule of the other
- * steps, one level up or down, is feedback.c's.) */
+ * need[n] of them decidable with n moduli (n = DFS_CRT_MODULI + 1: with none): the fewest above
+ * level that would have left at most outputs / per of the decidable ones undecided, at most
+ * DFS_CRT_MODULI; level itself when the decidable ones are that few already (the rest, such as
+ * the outputs of a 'mixed' matrix that one group of the inner dimension cannot carry, no count of
+ * moduli decides: more would only cost).  (The rule of the other steps, one level up or down,
+ * is feedback.c's.) */
 static inline int dfs_oz_fb_moduli_up(const volatile unsigned long long *need,
                                       unsigned long long outputs, int level,
                                       unsigned long long per)
 {
-    /* left: the undecided outputs n moduli would leave (those needing more than n) */
+    /* left: the decidable undecided outputs n moduli would leave (those needing more than n) */
     unsigned long long left = 0;
-    for (int b = DFS_CRT_MODULI + 1; b > level; b--)
+    for (int b = DFS_CRT_MODULI; b > level; b--)
         left += need[b];
+    if (left * per <= outputs)
+        return level;
     for (int n = level + 1; n < DFS_CRT_MODULI; n++) {
         left -= need[n];
         if (left * per <= outputs)
