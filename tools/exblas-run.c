@@ -18,7 +18,7 @@
  *     --modes LIST  comma-separated modes (default native,auto)
  *     --mode M      one mode, taken whole (for modes with options, NAME:key=v,key=v); repeatable,
  *                   and adds to --modes
- *     --repeat R    runs per mode (default 1)
+ *     --repeat R    runs per mode (default 1), in rounds: every mode once per round
  *     --csv         machine-readable output instead of the table, one row per run and
  *                   routine/engine: mode,run,wall_s,exit,signal,summary,routine,engine,calls,
  *                   declined,timed,gpu_ms  (summary: ok, none = no intercepted calls, missing =
@@ -317,8 +317,11 @@ static double total_gpu_ms(const run_result *r)
 static void print_table(char **modes, int nmodes, const run_result *runs, int nruns)
 {
     for (int m = 0; m < nmodes; m++) {
-        if (!nruns || runs[nruns - 1].mode < m)
-            break; /* stopped before this mode */
+        int any = 0;
+        for (int i = 0; i < nruns; i++)
+            any |= runs[i].mode == m;
+        if (!any)
+            continue; /* stopped before this mode */
         printf("\nmode %s\n", modes[m]);
         printf("  %-4s %10s  %-10s %-8s %-10s %10s %9s %10s %14s\n", "run", "wall_s", "status",
                "routine", "engine", "calls", "declined", "timed", "gpu_ms");
@@ -373,6 +376,9 @@ static void print_table(char **modes, int nmodes, const run_result *runs, int nr
         printf("\n");
     }
     free(wall);
+    if (nruns <= nmodes)
+        printf("  (one run per mode: the first mode's run also paid the program's cold start "
+               "(file cache, JIT, autotuning); --repeat 3 gives medians of interleaved runs)\n");
 }
 
 
@@ -550,8 +556,9 @@ int main(int argc, char **argv)
     run_result *runs = calloc((size_t)total, sizeof *runs);
     if (!runs)
         return 2;
-    for (int m = 0; m < nmodes && !stop_signal; m++)
-        for (int r = 0; r < repeat && !stop_signal; r++) {
+    /* round by round, every mode once a round: drift and warm caches favour no mode */
+    for (int r = 0; r < repeat && !stop_signal; r++)
+        for (int m = 0; m < nmodes && !stop_signal; m++) {
             run_result *res = &runs[done++];
             res->mode = m;
             res->rep = r;

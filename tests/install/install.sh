@@ -60,7 +60,8 @@ for f in ddblas.h dfblas.h; do
     [ -f "$includedir/$f" ] || bad "no $f in $includedir"
 done
 doc=$(find "$D" -type d -path '*/doc/dfshim')
-for f in README.md docs/POLICY.md engines/df/README.md engines/dd/README.md engines/oz/README.md; do
+for f in README.md docs/POLICY.md docs/BENCHMARKS.md docs/bench/h100-2026-11-26/speedup.png \
+    engines/df/README.md engines/dd/README.md engines/oz/README.md; do
     [ -n "$doc" ] && [ -f "$doc/$f" ] || bad "documentation: no $f in ${doc:-share/doc/dfshim}"
 done
 

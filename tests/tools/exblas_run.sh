@@ -51,6 +51,17 @@ grep -qE '^  native +0 +failed' <<<"$out" && ok "failed mode shown as failed" ||
 grep -qE 'x$' <<<"$(grep -A3 '^summary' <<<"$out")" && bad "no speed-up from failed runs" "$out" ||
     ok "no speed-up from failed runs"
 
+# runs in rounds, every mode once a round (no mode gets all the warm runs); one run per mode
+# says that the first paid the cold start
+rm -f "$t/o"
+out=$("$run" "${S[@]}" --modes native,df --repeat 2 -- "$t/env.sh" "$t/o" 2>/dev/null)
+expect "rounds: modes interleaved" "$(cut -d'|' -f3 "$t/o" | tr '\n' ' ')" "native df native df "
+grep -q "cold start" <<<"$out" && bad "no cold-start note with medians" "$out" ||
+    ok "no cold-start note with medians"
+out=$("$run" "${S[@]}" --modes native,df -- "$t/env.sh" "$t/o" 2>/dev/null)
+grep -q "cold start" <<<"$out" && ok "cold-start note with one run per mode" ||
+    bad "cold-start note with one run per mode" "$out"
+
 # the environment of a plain program: the shim only, the caller's LD_PRELOAD after it
 rm -f "$t/o"
 LD_PRELOAD=/nonexistent/x.so XLA_FLAGS=--foo "$run" "${S[@]}" --modes native,repro -- "$t/env.sh" "$t/o" >/dev/null 2>&1
