@@ -25,7 +25,54 @@ __device__ __forceinline__ void flush_words(long long *global, const long long *
 
 /* Elements loaded ahead of the expansion updates: their loads do not wait on the (branchy,
  * serial) updates of the previous ones.  The products are exact in any order. */
-#define AHEAD 4
+/* How each kernel streams its pairs (stream_pairs below), chosen by measurement
+ * (../oz/README.md, "DDOT and DGEMV"): DDOT and DGEMV N two at a time with the next two in
+ * flight, DGEMV T four at a time (prefetching made it slower). */
+#define DOT_AHEAD 2
+#define DOT_PREFETCH 1
+#define GEMV_N_AHEAD 2
+#define GEMV_N_PREFETCH 1
+#define GEMV_T_AHEAD 4
+#define GEMV_T_PREFETCH 0
+
+/* use(x(p), y(p)) for the positions p = p0, p0 + step, ... below p1, in that order, their
+ * elements loaded N at a time by load(p, &x, &y) (zeros past p1: exact zero products); with
+ * PREFETCH, the next N are loaded before the current N are used, so that their loads are in
+ * flight during the (branchy, serial) expansion updates. */
+template <int N, int PREFETCH, typename Load, typename Use>
+__device__ __forceinline__ void stream_pairs(int64_t p0, int64_t p1, int64_t step, Load load,
+                                             Use use)
+{
+    double xs[N], ys[N];
+#pragma unroll
+    for (int u = 0; u < N; u++) {
+        xs[u] = ys[u] = 0.0;
+        if (PREFETCH && p0 + u * step < p1)
+            load(p0 + u * step, &xs[u], &ys[u]);
+    }
+    for (int64_t p = p0; p < p1; p += N * step) {
+        double xn[N], yn[N];
+#pragma unroll
+        for (int u = 0; u < N; u++) {
+            const int64_t q = PREFETCH ? p + (N + u) * step : p + u * step;
+            xn[u] = yn[u] = 0.0;
+            if (q < p1)
+                load(q, &xn[u], &yn[u]);
+        }
+        if (PREFETCH) {
+#pragma unroll
+            for (int u = 0; u < N; u++) {
+                use(xs[u], ys[u]);
+                xs[u] = xn[u];
+                ys[u] = yn[u];
+            }
+        } else {
+#pragma unroll
+            for (int u = 0; u < N; u++)
+                use(xn[u], yn[u]);
+        }
+    }
+}
 
 /* ---------- DOT ---------- */
 
@@ -46,18 +93,13 @@ extern "C" __global__ void __launch_bounds__(DFS_OZ_DOT_THREADS) dfs_oz_dot(dfs_
     terms3_zero(&t);
     unsigned f = 0, spilled = 0;
     const int64_t stride = (int64_t)gridDim.x * blockDim.x;
-    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < a.n; i += AHEAD * stride) {
-        double xs[AHEAD], ys[AHEAD];
-#pragma unroll
-        for (int u = 0; u < AHEAD; u++) {
-            const int64_t iu = i + u * stride;
-            xs[u] = iu < a.n ? a.x[vidx(iu, a.incx, a.n)] : 0.0;
-            ys[u] = iu < a.n ? a.y[vidx(iu, a.incy, a.n)] : 0.0;
-        }
-#pragma unroll
-        for (int u = 0; u < AHEAD; u++)
-            f |= add_product3_spilling(w, &t, xs[u], ys[u], &spilled);
-    }
+    stream_pairs<DOT_AHEAD, DOT_PREFETCH>(
+        (int64_t)blockIdx.x * blockDim.x + threadIdx.x, a.n, stride,
+        [&](int64_t i, double *x, double *y) {
+            *x = a.x[vidx(i, a.incx, a.n)];
+            *y = a.y[vidx(i, a.incy, a.n)];
+        },
+        [&](double x, double y) { f |= add_product3_spilling(w, &t, x, y, &spilled); });
     add_terms3(w, &t);
     if (spilled)
         block_spilled = 1;
@@ -155,18 +197,14 @@ extern "C" __global__ void __launch_bounds__(DFS_OZ_GEMV_THREADS)
     gemv_terms t;
     terms3_zero(&t);
     unsigned f = 0;
-    const double *col = a.A + r + j0 * a.lda;
-    for (int64_t j = j0; j < j1; j += AHEAD, col += AHEAD * a.lda) {
-        double as[AHEAD], xs[AHEAD];
-#pragma unroll
-        for (int u = 0; u < AHEAD; u++) {
-            as[u] = j + u < j1 ? col[u * a.lda] : 0.0;
-            xs[u] = j + u < j1 ? a.x[vidx(j + u, a.incx, a.inner)] : 0.0;
-        }
-#pragma unroll
-        for (int u = 0; u < AHEAD; u++)
-            f |= gemv_add(&t, as[u], xs[u]);
-    }
+    const double *row = a.A + r;
+    stream_pairs<GEMV_N_AHEAD, GEMV_N_PREFETCH>(
+        j0, j1, 1,
+        [&](int64_t j, double *x, double *y) {
+            *x = row[j * a.lda];
+            *y = a.x[vidx(j, a.incx, a.inner)];
+        },
+        [&](double x, double y) { f |= gemv_add(&t, x, y); });
     store_terms(a, r, s, &t, f);
 }
 
@@ -199,18 +237,13 @@ extern "C" __global__ void __launch_bounds__(DFS_OZ_GEMV_THREADS)
     terms3_zero(&t);
     unsigned f = 0;
     const double *col = a.A + c * a.lda;
-    for (int64_t i = i0 + lane; i < i1; i += AHEAD * 32) {
-        double as[AHEAD], xs[AHEAD];
-#pragma unroll
-        for (int u = 0; u < AHEAD; u++) {
-            const int64_t iu = i + u * 32;
-            as[u] = iu < i1 ? col[iu] : 0.0;
-            xs[u] = iu < i1 ? a.x[vidx(iu, a.incx, a.inner)] : 0.0;
-        }
-#pragma unroll
-        for (int u = 0; u < AHEAD; u++)
-            f |= gemv_add(&t, as[u], xs[u]);
-    }
+    stream_pairs<GEMV_T_AHEAD, GEMV_T_PREFETCH>(
+        i0 + lane, i1, 32,
+        [&](int64_t i, double *x, double *y) {
+            *x = col[i];
+            *y = a.x[vidx(i, a.incx, a.inner)];
+        },
+        [&](double x, double y) { f |= gemv_add(&t, x, y); });
     /* the side expansions only when some lane has a term there (warp-uniform branches) */
     const int any_lo = __any_sync(0xffffffffu, t.lo[0] != 0),
               any_hi = __any_sync(0xffffffffu, t.hi[0] != 0);
