@@ -130,6 +130,8 @@ cublasStatus_t dfs_oz_ddot_gpu(const dfs_ctx *x, const dfs_dot_call *c)
     return CUBLAS_STATUS_SUCCESS;
 }
 
+#define GEMV_N_MIN_CHUNK 32
+
 cublasStatus_t dfs_oz_dgemv_gpu(const dfs_ctx *x, const dfs_gemv_call *c)
 {
     CUstream st = (CUstream)x->stream;
@@ -142,12 +144,14 @@ cublasStatus_t dfs_oz_dgemv_gpu(const dfs_ctx *x, const dfs_gemv_call *c)
     a.len = a.trans ? c->n : c->m;
     a.inner = a.trans ? c->m : c->n;
     /* Enough blocks to fill the GPU: cut the inner dimension when the outputs are few, into
-     * as many chunks as fit in one wave (a block more would start a second). */
+     * as many chunks as fit in one wave (a block more would start a second), each at least
+     * min_chunk long: a chunk is one thread's serial chain of products for N (a thread per
+     * output), a warp's for T (a lane takes every 32nd), so N's chunks are shorter. */
     const int64_t per_block = a.trans ? DFS_OZ_GEMV_THREADS / 32 : DFS_OZ_GEMV_THREADS;
     const int64_t out_blocks = (a.len + per_block - 1) / per_block;
     const int64_t want = (int64_t)dfs_sm_count(x->device) *
                          dfs_blocks_per_sm(k[a.trans ? K_GEMV_T : K_GEMV_N], DFS_OZ_GEMV_THREADS),
-                  min_chunk = 256;
+                  min_chunk = a.trans ? 256 : GEMV_N_MIN_CHUNK;
     int64_t splits = out_blocks >= want ? 1 : want / out_blocks;
     if (splits > (a.inner + min_chunk - 1) / min_chunk)
         splits = (a.inner + min_chunk - 1) / min_chunk;
