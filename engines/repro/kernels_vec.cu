@@ -76,18 +76,19 @@ __device__ __forceinline__ void stream_pairs(int64_t p0, int64_t p1, int64_t ste
 
 /* ---------- DOT ---------- */
 
-/* Each block: its products into its threads' terms and its accumulator, the terms added in,
- * the accumulator normalised when anything spilled (so that it adds less than 2^32 to each word
+/* Each block: its products into its threads' terms and its accumulator, the terms added in;
+ * a single block then rounds it into the result itself; otherwise the accumulator is
+ * normalised when anything spilled (so that it adds less than 2^32 to each word
  * of the global one: 2^20 blocks cannot overflow it), then flushed.  Before normalising, a word
  * has taken at most 2 n / blocks + (DFS_OZ_TERMS + 2 DFS_OZ_DOT_SIDE) x threads additions of
  * less than 2^32 each, below xacc.h's 2^30 (vec.c keeps n / blocks below 2^28). */
 extern "C" __global__ void __launch_bounds__(DFS_OZ_DOT_THREADS) dfs_oz_dot(dfs_oz_dot_args a)
 {
     __shared__ long long w[DFS_X_WORDS];
-    __shared__ unsigned block_spilled;
+    __shared__ unsigned block_spilled, block_flags;
     zero_words(w, DFS_X_WORDS, threadIdx.x, blockDim.x);
     if (threadIdx.x == 0)
-        block_spilled = 0;
+        block_spilled = block_flags = 0;
     __syncthreads();
     terms3<DFS_OZ_TERMS, DFS_OZ_DOT_SIDE> t;
     terms3_zero(&t);
@@ -104,6 +105,17 @@ extern "C" __global__ void __launch_bounds__(DFS_OZ_DOT_THREADS) dfs_oz_dot(dfs_
     if (spilled)
         block_spilled = 1;
     f = warp_or(f);
+    if (gridDim.x == 1) {
+        /* the whole sum is this block's: warp 0 rounds it (a.acc, a.flags unused) */
+        if (f && (threadIdx.x & 31) == 0)
+            atomicOr(&block_flags, f);
+        __syncthreads();
+        if (threadIdx.x < 32) {
+            __shared__ long long scratch[DFS_X_WORDS];
+            finish_output(w, scratch, block_flags, 1.0, 0.0, a.result);
+        }
+        return;
+    }
     if (f && (threadIdx.x & 31) == 0)
         atomicOr(a.flags, f);
     __syncthreads();

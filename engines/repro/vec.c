@@ -35,8 +35,8 @@ static char *scratch(const dfs_ctx *x, size_t bytes, size_t nflags, unsigned **f
     if (!base || !DFS_DRV(cuMemsetD32Async))
         return NULL;
     *flags = (unsigned *)(uintptr_t)(base + bytes);
-    if (DFS_DRV(cuMemsetD32Async)((CUdeviceptr)(uintptr_t)*flags, 0, nflags,
-                                  (CUstream)x->stream) != CUDA_SUCCESS)
+    if (nflags && DFS_DRV(cuMemsetD32Async)((CUdeviceptr)(uintptr_t)*flags, 0, nflags,
+                                            (CUstream)x->stream) != CUDA_SUCCESS)
         return NULL;
     return (char *)(uintptr_t)base;
 }
@@ -93,9 +93,10 @@ cublasStatus_t dfs_oz_ddot_gpu(const dfs_ctx *x, const dfs_dot_call *c)
     dfs_oz_dot_args a;
     memset(&a, 0, sizeof a);
     /* the result (host pointer mode), then zeroed: the accumulator and the flags (in 32-bit
-     * words) */
+     * words); one block rounds its own accumulator (dfs_oz_dot): nothing zeroed, no second
+     * kernel */
     unsigned *zeroed;
-    char *base = scratch(x, sizeof(double), 2 * DFS_X_WORDS + 2, &zeroed);
+    char *base = scratch(x, sizeof(double), blocks > 1 ? 2 * DFS_X_WORDS + 2 : 0, &zeroed);
     a.x = c->x;
     a.y = c->y;
     a.incx = c->incx;
@@ -109,7 +110,8 @@ cublasStatus_t dfs_oz_ddot_gpu(const dfs_ctx *x, const dfs_dot_call *c)
         tmp = (double *)base;
         a.result = host_result ? tmp : c->result;
         err = dfs_launch(k[K_DOT], (unsigned)blocks, 1, 1, DFS_OZ_DOT_THREADS, 1, st, &a);
-        err |= dfs_launch(k[K_DOT_FINAL], 1, 1, 1, 32, 1, st, &a);
+        if (blocks > 1)
+            err |= dfs_launch(k[K_DOT_FINAL], 1, 1, 1, 32, 1, st, &a);
     } else if (!host_result) {
         /* no workspace: one block, exact, slow (never native: the promise holds) */
         dfs_log_once(DFS_LOG_WARN, "repro-dot-single", "repro: no workspace for a DOT; it runs "
