@@ -20,8 +20,9 @@
  *                   only (one cudaDeviceSynchronize after it, untimed); 7 rounds after one
  *                   untimed round; median and min in microseconds per call.  If the GPU work of
  *                   a call takes longer than issuing it, the launch queue fills and this measures
- *                   the GPU instead: use small sizes, or --quick-return.
- *   --calls N       calls per round for --host-overhead (default 2000)
+ *                   the GPU instead: the default 200 calls a round stay below its depth (README,
+ *                   Tools), or use --quick-return.
+ *   --calls N       calls per round for --host-overhead (default 200)
  *   --quick-return  the --host-overhead loop calls dgemm with m = 0 (nothing to compute: pure
  *                   call overhead)
  *   --phi X         data from the phi generator of the Ozaki papers instead of uniform ones:
@@ -129,7 +130,7 @@ static void usage(FILE *f)
           "       exblas-bench ddot N [options]\n"
           "       exblas-bench sgemm M N K [--op NN|NT|TN|TT] [options]   (cublasSgemm, binary32)\n"
           "options: --reps R (10)  --warmup W (3)  --shim PATH  --no-shim\n"
-          "         --host-overhead [--calls N (2000)] [--quick-return]   (dgemm only)\n"
+          "         --host-overhead [--calls N (200)] [--quick-return]   (dgemm only)\n"
           "         --phi X   data (U - 0.5) exp(X N) instead of uniform in [-1,1) (X >= 0)\n"
           "         --data mixed|under|subnormal   (dgemm) 1e+-300 columns with zero partners,\n"
           "                   products that underflow, subnormal products (on top of --phi)\n"
@@ -524,7 +525,7 @@ int main(int argc, char **argv)
             usage(stdout);
             return 0;
         }
-    options o = {.ta = CUBLAS_OP_N, .tb = CUBLAS_OP_N, .reps = 10, .warmup = 3, .calls = 2000};
+    options o = {.ta = CUBLAS_OP_N, .tb = CUBLAS_OP_N, .reps = 10, .warmup = 3, .calls = 200};
     if (parse_args(argc, argv, &o)) {
         usage(stderr);
         return 2;
