@@ -345,15 +345,22 @@ static cublasStatus_t one_gemm(const run *R, const dfs_gemm_call *c, const doubl
                 break;
             if (kp > 0) {
                 /* Cl_l = RA_l^T RB_l, int8 in, exact int32 sums */
-                /* one call per modulus: cuBLAS picks faster tiles for it than for one strided
-                 * batched call (README.md, Measurements) */
+                /* one call per modulus on large blocks: cuBLAS picks faster tiles for it than
+                 * for one strided batched call; small blocks in one batched call, whose GEMMs
+                 * fill the GPU together (tuning.h, README.md: Measurements) */
                 cublasStatus_t s = CUBLAS_STATUS_SUCCESS;
-                for (int q = 0; q < P && s == CUBLAS_STATUS_SUCCESS; q++)
-                    s = DFS_REAL(cublasGemmEx_64)(R->x->handle, CUBLAS_OP_T, CUBLAS_OP_N, mb, nb,
-                                                  kp, one_p, l.RA + q * mb * kp, CUDA_R_8I, kp,
-                                                  l.RB + q * nb * kp, CUDA_R_8I, kp, zero_p,
-                                                  l.Cl + q * mb * nb, CUDA_R_32I, mb,
-                                                  CUBLAS_COMPUTE_32I, CUBLAS_GEMM_DEFAULT);
+                if (mb * nb <= pin.t->crt_batched_outputs)
+                    s = DFS_REAL(cublasGemmStridedBatchedEx_64)(
+                        R->x->handle, CUBLAS_OP_T, CUBLAS_OP_N, mb, nb, kp, one_p, l.RA,
+                        CUDA_R_8I, kp, mb * kp, l.RB, CUDA_R_8I, kp, nb * kp, zero_p, l.Cl,
+                        CUDA_R_32I, mb, mb * nb, P, CUBLAS_COMPUTE_32I, CUBLAS_GEMM_DEFAULT);
+                else
+                    for (int q = 0; q < P && s == CUBLAS_STATUS_SUCCESS; q++)
+                        s = DFS_REAL(cublasGemmEx_64)(R->x->handle, CUBLAS_OP_T, CUBLAS_OP_N, mb,
+                                                      nb, kp, one_p, l.RA + q * mb * kp, CUDA_R_8I,
+                                                      kp, l.RB + q * nb * kp, CUDA_R_8I, kp,
+                                                      zero_p, l.Cl + q * mb * nb, CUDA_R_32I, mb,
+                                                      CUBLAS_COMPUTE_32I, CUBLAS_GEMM_DEFAULT);
                 if (s != CUBLAS_STATUS_SUCCESS) {
                     dfs_log_once(DFS_LOG_ERROR, "crt-gemm-cublas", "%s: an int8 GEMM (cuBLAS) "
                                  "failed with status %d", verify ? "repro" : "int8", (int)s);
@@ -415,7 +422,8 @@ cublasStatus_t dfs_crt_dgemm_gpu(const dfs_ctx *x, const dfs_gemm_call *c,
     R.st = (CUstream)x->stream;
     R.k = dfs_oz_kernels();
     R.sms = dfs_sm_count(x->device);
-    if (!R.k || !DFS_REAL(cublasGemmEx_64) || !DFS_DRV(cuMemsetD32Async) ||
+    if (!R.k || !DFS_REAL(cublasGemmEx_64) || !DFS_REAL(cublasGemmStridedBatchedEx_64) ||
+        !DFS_DRV(cuMemsetD32Async) ||
         !DFS_DRV(cuMemcpyDtoHAsync))
         return DFS_STATUS_DECLINED;
     pthread_mutex_lock(&x->scratch->lock);

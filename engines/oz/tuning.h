@@ -44,6 +44,10 @@ typedef struct {
     double thin;
     double crt_ops_per_byte;
     int64_t crt_block_outputs;
+    /* the scheme II's int8 GEMMs of a block of at most crt_batched_outputs outputs in one
+     * strided batched cuBLAS call (small blocks: the moduli's GEMMs fill the GPU together),
+     * larger ones one call per modulus (cuBLAS picks larger tiles for those) */
+    int64_t crt_batched_outputs;
     double f32_flops_per_byte;
     /* repro on binary64 slices: slices per operand on a device's first call (feedback.h) */
     int first_slices;
@@ -73,6 +77,7 @@ static inline const dfs_oz_tuning *dfs_oz_tuning_of(int cc_major, int cc_minor)
             .thin = 64.0,
             .crt_ops_per_byte = 450.0,
             .crt_block_outputs = (int64_t)1 << 25,
+            .crt_batched_outputs = (int64_t)1 << 22,
             .f32_flops_per_byte = 16.0,
             .first_slices = 4,
             .breakeven_size = {4096, 6144, 8192, 16384},
