@@ -28,14 +28,6 @@ __device__ __forceinline__ void atomic_add(long long *w, int neg, dfs_u128 M, in
                       neg ? 0ull - (unsigned long long)d[j] : (unsigned long long)d[j]);
 }
 
-__device__ __forceinline__ void atomic_add_double(long long *w, double v)
-{
-    uint64_t m;
-    int e;
-    int neg = dfs_d_split(v, &m, &e);
-    atomic_add(w, neg, (dfs_u128)m, e);
-}
-
 __device__ __forceinline__ void atomic_add_product(long long *w, double x, double y)
 {
     uint64_t mx, my;

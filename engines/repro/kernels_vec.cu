@@ -294,13 +294,10 @@ extern "C" __global__ void __launch_bounds__(32 * DFS_OZ_FINAL_WARPS)
                 const double v = a.terms[(int64_t)i * a.len + o];
                 if (v != 0) { /* the side terms scaled back (fpe.h): exact in the accumulator */
                     const int t = i % DFS_OZ_GEMV_TERMS;
-                    uint64_t m;
-                    int e;
-                    const int neg = dfs_d_split(v, &m, &e);
-                    atomic_add(w, neg, (dfs_u128)m,
-                               t < DFS_OZ_GEMV_MID                      ? e
-                               : t < DFS_OZ_GEMV_MID + DFS_OZ_GEMV_SIDE ? e - DFS_FPE_SHIFT
-                                                                        : e + DFS_FPE_SHIFT);
+                    atomic_add_shifted(w, v,
+                                       t < DFS_OZ_GEMV_MID                      ? 0
+                                       : t < DFS_OZ_GEMV_MID + DFS_OZ_GEMV_SIDE ? -DFS_FPE_SHIFT
+                                                                                : DFS_FPE_SHIFT);
                 }
             }
         } else {
