@@ -21,6 +21,12 @@ size_t dfs_oz_carve_call(CUdeviceptr base, int64_t m, int64_t n, int ss, dfs_oz_
     w->maxneed = dfs_oz_take(base, &off, 2 * sizeof(int));
     w->count = dfs_oz_take(base, &off, sizeof(unsigned));
     w->stats = dfs_oz_take(base, &off, 4 * sizeof(unsigned long long));
+    return dfs_oz_carve_rows(base, off, m, n, ss, w);
+}
+
+size_t dfs_oz_carve_rows(CUdeviceptr base, size_t off, int64_t m, int64_t n, int ss,
+                         dfs_oz_call_ws *w)
+{
     w->tauA = dfs_oz_take(base, &off, (size_t)m * sizeof(int));
     w->needA = dfs_oz_take(base, &off, (size_t)m * sizeof(int));
     w->tauB = dfs_oz_take(base, &off, (size_t)n * sizeof(int));

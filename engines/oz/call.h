@@ -51,6 +51,10 @@ static inline void *dfs_oz_take(CUdeviceptr base, size_t *off, size_t bytes)
 /* dfs_oz_call_ws for m rows of op(A) and n columns of op(B) from base (0: counting), with the
  * sums of squares (ss) or without; the bytes. */
 size_t dfs_oz_carve_call(CUdeviceptr base, int64_t m, int64_t n, int ss, dfs_oz_call_ws *w);
+/* Its rows pass's part alone (tau, need, nrm and, with ss, ss of op(A)'s rows and op(B)'s
+ * columns) from offset off; the other fields untouched; the offset after them. */
+size_t dfs_oz_carve_rows(CUdeviceptr base, size_t off, int64_t m, int64_t n, int ss,
+                         dfs_oz_call_ws *w);
 
 /* The rows pass over op(X) ((r, q) at X[r * rs + q * qs]): dfs_oz_rows_args's fields (kcls
  * NULL: every element; else those of one group of the inner dimension). */

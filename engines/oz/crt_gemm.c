@@ -33,8 +33,8 @@ typedef struct {
     int *tA, *tB, *need, *out, *maxneed;
     double *nrm;
     signed char *kcls;
-    int *tauA, *needA, *tauB, *needB, *bitsA, *bitsB;
-    double *nrmA, *nrmB, *ssA, *ssB;
+    dfs_oz_call_ws r1; /* group 1's rows pass (dfs_oz_carve_rows: its fields only) */
+    int *bitsA, *bitsB;
 } kgroups_ws;
 
 typedef struct {
@@ -65,16 +65,9 @@ static size_t carve_groups(CUdeviceptr base, size_t off, int64_t m, int64_t n, i
     g->maxneed = dfs_oz_take(base, &off, sizeof(int));
     if (groups < 2)
         return off;
-    g->tauA = dfs_oz_take(base, &off, (size_t)m * sizeof(int));
-    g->needA = dfs_oz_take(base, &off, (size_t)m * sizeof(int));
+    off = dfs_oz_carve_rows(base, off, m, n, 1, &g->r1);
     g->bitsA = dfs_oz_take(base, &off, (size_t)m * sizeof(int));
-    g->nrmA = dfs_oz_take(base, &off, (size_t)m * sizeof(double));
-    g->ssA = dfs_oz_take(base, &off, (size_t)m * sizeof(double));
-    g->tauB = dfs_oz_take(base, &off, (size_t)n * sizeof(int));
-    g->needB = dfs_oz_take(base, &off, (size_t)n * sizeof(int));
     g->bitsB = dfs_oz_take(base, &off, (size_t)n * sizeof(int));
-    g->nrmB = dfs_oz_take(base, &off, (size_t)n * sizeof(double));
-    g->ssB = dfs_oz_take(base, &off, (size_t)n * sizeof(double));
     return off;
 }
 
@@ -277,10 +270,11 @@ static cublasStatus_t one_gemm(const run *R, const dfs_gemm_call *c, const doubl
     err |= dfs_oz_launch_rows(R->k, R->st, B, bcs, bqs, n, k, l.c.tauB, l.c.needB, l.c.nrmB,
                               l.c.ssB, l.c.maxneed + 1, beta_bits, NULL, alpha_dev, kcls, 0);
     if (G == 2) {
-        err |= dfs_oz_launch_rows(R->k, R->st, A, ars, aqs, m, k, g->tauA, g->needA, g->nrmA,
-                                  g->ssA, g->maxneed, beta_bits, NULL, alpha_dev, kcls, 1);
-        err |= dfs_oz_launch_rows(R->k, R->st, B, bcs, bqs, n, k, g->tauB, g->needB, g->nrmB,
-                                  g->ssB, g->maxneed, beta_bits, NULL, alpha_dev, kcls, 1);
+        const dfs_oz_call_ws *r1 = &g->r1;
+        err |= dfs_oz_launch_rows(R->k, R->st, A, ars, aqs, m, k, r1->tauA, r1->needA, r1->nrmA,
+                                  r1->ssA, g->maxneed, beta_bits, NULL, alpha_dev, kcls, 1);
+        err |= dfs_oz_launch_rows(R->k, R->st, B, bcs, bqs, n, k, r1->tauB, r1->needB, r1->nrmB,
+                                  r1->ssB, g->maxneed, beta_bits, NULL, alpha_dev, kcls, 1);
     }
     if (err)
         return CUBLAS_STATUS_EXECUTION_FAILED;
@@ -305,9 +299,9 @@ static cublasStatus_t one_gemm(const run *R, const dfs_gemm_call *c, const doubl
     dfs_oz_finish_call_fields(&f.blk, R->x, c, A, B, C);
     f.kgroups = G;
     if (G == 2) {
-        f.tauA1 = g->tauA, f.tauB1 = g->tauB, f.needA1 = g->needA, f.needB1 = g->needB;
-        f.bitsA1 = g->bitsA, f.bitsB1 = g->bitsB;
-        f.nrmA1 = g->nrmA, f.nrmB1 = g->nrmB, f.ssA1 = g->ssA, f.ssB1 = g->ssB;
+        f.tauA1 = g->r1.tauA, f.tauB1 = g->r1.tauB, f.needA1 = g->r1.needA;
+        f.needB1 = g->r1.needB, f.bitsA1 = g->bitsA, f.bitsB1 = g->bitsB;
+        f.nrmA1 = g->r1.nrmA, f.nrmB1 = g->r1.nrmB, f.ssA1 = g->r1.ssA, f.ssB1 = g->r1.ssB;
     }
 
     const int32_t one = 1, zero = 0;
@@ -322,8 +316,9 @@ static cublasStatus_t one_gemm(const run *R, const dfs_gemm_call *c, const doubl
     dfs_crt_bcoefs(&f.step.tab, 1, residue_words(f.step.L), ra.bcoef);
     dfs_crt_bcoefs(&f.step.tab, 0, residue_words(f.step.L), rb.bcoef);
     dfs_crt_residue_args ra1 = ra, rb1 = rb;
-    ra1.tau = g->tauA, ra1.need = g->needA, ra1.ss = g->ssA, ra1.bits = g->bitsA, ra1.group = 1;
-    rb1.tau = g->tauB, rb1.need = g->needB, rb1.ss = g->ssB, rb1.bits = g->bitsB, rb1.group = 1;
+    ra1.tau = g->r1.tauA, ra1.need = g->r1.needA, ra1.ss = g->r1.ssA, ra1.bits = g->bitsA;
+    rb1.tau = g->r1.tauB, rb1.need = g->r1.needB, rb1.ss = g->r1.ssB, rb1.bits = g->bitsB;
+    ra1.group = rb1.group = 1;
     if (bm == m) {
         err |= launch_residues(R, &ra, 0, m, l.RA, 0);
         if (G == 2)
