@@ -243,24 +243,45 @@ __device__ __forceinline__ uint32_t pack_rc(int64_t r, int64_t c)
 }
 
 /* The finish kernels' counters for the host's next guess (feedback.h): undecided outputs, those
- * one step fewer would have left undecided, listed ones; thread e == 0 writes the call's
- * number.  Every thread of the warp calls it: one atomic per warp and counter. */
-__device__ __forceinline__ void count_outputs(unsigned long long *stats, unsigned long long seq,
-                                              int64_t e, int how, int lower)
+ * one step fewer would have left undecided, listed ones.  Each thread tallies its outputs
+ * (tally_output), the block sums them in shared memory and adds them once (tally_flush, which
+ * every thread of the block calls): one atomic per block and counter, not one per warp and
+ * output on the same three words.  The thread of output 0 writes the call's number. */
+struct out_tally {
+    unsigned und, low, lst;
+};
+
+__device__ __forceinline__ void tally_output(out_tally *t, int how, int lower)
 {
-    if (e == 0)
+    t->und += how == DFS_OZ_UNDECIDED;
+    t->low += how == DFS_OZ_UNDECIDED || lower;
+    t->lst += how != DFS_OZ_WRITTEN;
+}
+
+__device__ __forceinline__ void tally_flush(unsigned long long *stats, unsigned long long seq,
+                                            int first, out_tally t)
+{
+    __shared__ unsigned sum[3];
+    if (!stats)
+        return;
+    if (first)
         stats[2] = seq;
-    const unsigned und = __ballot_sync(0xffffffffu, how == DFS_OZ_UNDECIDED);
-    const unsigned low = __ballot_sync(0xffffffffu, how == DFS_OZ_UNDECIDED || lower);
-    const unsigned lst = __ballot_sync(0xffffffffu, how != DFS_OZ_WRITTEN);
-    if ((threadIdx.x & 31) == 0) {
-        if (und)
-            atomicAdd(&stats[0], (unsigned long long)__popc(und));
-        if (low)
-            atomicAdd(&stats[1], (unsigned long long)__popc(low));
-        if (lst)
-            atomicAdd(&stats[3], (unsigned long long)__popc(lst));
+    if (threadIdx.x < 3)
+        sum[threadIdx.x] = 0;
+    __syncthreads();
+    for (int o = 16; o > 0; o >>= 1) {
+        t.und += __shfl_xor_sync(0xffffffffu, t.und, o);
+        t.low += __shfl_xor_sync(0xffffffffu, t.low, o);
+        t.lst += __shfl_xor_sync(0xffffffffu, t.lst, o);
     }
+    if ((threadIdx.x & 31) == 0 && (t.und | t.low | t.lst)) {
+        atomicAdd(&sum[0], t.und);
+        atomicAdd(&sum[1], t.low);
+        atomicAdd(&sum[2], t.lst);
+    }
+    __syncthreads();
+    if (threadIdx.x < 3 && sum[threadIdx.x])
+        atomicAdd(&stats[threadIdx.x == 2 ? 3 : threadIdx.x], (unsigned long long)sum[threadIdx.x]);
 }
 
 #endif

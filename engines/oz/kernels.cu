@@ -185,6 +185,7 @@ __device__ __forceinline__ void crt_finish_verify(const dfs_crt_finish_args &a, 
     for (int i = threadIdx.x; i < DFS_CRT_VNEED_BINS; i += blockDim.x)
         hist[i] = 0;
     __syncthreads();
+    out_tally t = {0, 0, 0};
     int ta = 0, bA = 0, specA = 0, ta1 = DFS_OZ_NONE_TAU, bA1 = 0;
     double nA = 0, sA = 0, nA1 = 0, sA1 = 0;
     if (r < b.bm) {
@@ -235,9 +236,9 @@ __device__ __forceinline__ void crt_finish_verify(const dfs_crt_finish_args &a, 
             else /* C kept as it was: the direct kernel reads it for beta * C */
                 b.list[atomicAdd(b.count, 1u)] = pack_rc(r, c);
         }
-        if (b.stats)
-            count_outputs(b.stats, b.seq, r + c, how, lower); /* r + c == 0: the first */
+        tally_output(&t, how, lower);
     }
+    tally_flush(b.stats, b.seq, r == 0 && blockIdx.y == 0, t);
     __syncthreads();
     for (int i = threadIdx.x; i < DFS_CRT_VNEED_BINS; i += blockDim.x)
         if (hist[i] && a.vneed)
@@ -322,10 +323,8 @@ CRT_FAST(dfs_crt_finish_fast20, 20)
     extern "C" __global__ void __launch_bounds__(DFS_OZ_FINISH_THREADS)                           \
         name(const __grid_constant__ dfs_crt_finish_args a)                                       \
     {                                                                                             \
-        __shared__ long long win[DFS_OZ_FINISH_THREADS * DFS_OZ_WIN + DFS_OZ_FINISH_THREADS];     \
-        __shared__ long long res[DFS_OZ_FINISH_THREADS * DFS_OZ_RWIN + DFS_OZ_FINISH_THREADS];    \
-        crt_finish_verify<wide>(a, (int64_t *)win + threadIdx.x * (DFS_OZ_WIN + 1),               \
-                                (int64_t *)res + threadIdx.x * (DFS_OZ_RWIN + 1));                \
+        int64_t win[DFS_OZ_WIN], res[DFS_OZ_RWIN];                                                \
+        crt_finish_verify<wide>(a, win, res);                                                     \
     }
 CRT_VERIFY(dfs_crt_finish_verify, 0)
 CRT_VERIFY(dfs_crt_finish_verify_wide, 1)

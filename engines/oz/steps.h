@@ -18,6 +18,7 @@
 
 #include "../common/eft.h"
 #include "../common/xacc.h"
+#include "wint.h"
 
 /* What a row (or column) pass collects: tau = max top exponent (|a| < 2^tau), low = min exponent
  * of the lowest set bit, special = an Inf or NaN seen, l1 = the sum of |a| (rounded, in whatever
@@ -263,137 +264,6 @@ DFS_HD void dfs_oz_i192_add(dfs_oz_i192 *x, int64_t v, int sh)
         x->w[i] = t + carry;
         carry = c1 | (x->w[i] < t);
     }
-}
-
-/* ---- integers of nw 64-bit words (two's complement), nw <= DFS_OZ_XW: the scheme I's sums
- * (three words, dfs_oz_i192) and the scheme II's (up to five, dfs_oz_ix: repro with more than
- * 24 moduli).  The word count is a constant where these are inlined, so the words stay in
- * registers. */
-#define DFS_OZ_XW 5
-
-typedef struct {
-    uint64_t w[DFS_OZ_XW];
-} dfs_oz_ix;
-
-/* m = |x| (nw words); returns 1 if x < 0. */
-DFS_HD int dfs_oz_w_abs(const uint64_t *x, int nw, uint64_t *m)
-{
-    const int neg = (int)(x[nw - 1] >> 63);
-    uint64_t carry = 1;
-    DFS_UNROLLED
-    for (int i = 0; i < nw; i++) {
-        m[i] = neg ? ~x[i] + carry : x[i];
-        carry = carry && m[i] == 0;
-    }
-    return neg;
-}
-
-/* Word q of m (0 when q >= nw), chosen without indexing so that m stays in registers. */
-DFS_HD uint64_t dfs_oz_w_word(const uint64_t *m, int nw, int q)
-{
-    uint64_t r = 0;
-    DFS_UNROLLED
-    for (int i = 0; i < nw; i++)
-        r = q == i ? m[i] : r;
-    return r;
-}
-
-/* Bits off .. off+63 of the non-negative m (off >= 0). */
-DFS_HD uint64_t dfs_oz_w_bits(const uint64_t *m, int nw, int off)
-{
-    const int q = off >> 6, b = off & 63;
-    const uint64_t lo = dfs_oz_w_word(m, nw, q) >> b;
-    const uint64_t hi = b ? dfs_oz_w_word(m, nw, q + 1) << (64 - b) : 0;
-    return lo | hi;
-}
-
-/* The index of the highest set bit of m among bits 0 .. n-1, or -1. */
-DFS_HD int dfs_oz_w_top(const uint64_t *m, int nw, int n)
-{
-    DFS_UNROLLED
-    for (int q = DFS_OZ_XW - 1; q >= 0; q--) {
-        if (q >= nw)
-            continue;
-        if (64 * q >= n)
-            continue;
-        uint64_t w = m[q];
-        if (n - 64 * q < 64)
-            w &= (1ull << (n - 64 * q)) - 1;
-        if (w)
-            return 64 * q + 63 - dfs_clz64(w);
-    }
-    return -1;
-}
-
-/* *r = RN(x 2^e0) and its margin (dfs_x_round_margin's meaning, computed on all the bits), x of
- * nw words.  An exact zero is +0 (as dfs_x_axpby with alpha = 1, beta = 0) with no margin.
- * Returns 0, leaving the work to the general path, when the result would be subnormal, or near
- * overflow. */
-DFS_HD int dfs_oz_w_round(const uint64_t *x, int nw, int e0, double *r, int *margin)
-{
-    uint64_t m[DFS_OZ_XW];
-    const int neg = dfs_oz_w_abs(x, nw, m);
-    *margin = DFS_X_NO_MARGIN;
-    const int p = dfs_oz_w_top(m, nw, 64 * nw);
-    if (p < 0) {
-        *r = 0.0;
-        return 1;
-    }
-    const int etop = e0 + p; /* 2^etop <= |value| < 2^(etop+1) */
-    if (etop > 1022 || etop < -1022 + 52)
-        return 0;
-    const int L = etop - 52, s = p - 52; /* the result's last bit, and the bits of m below it */
-    uint64_t Q;
-    int round = 0, below = -1;
-    if (s <= 0) {
-        Q = m[0] << -s; /* m < 2^53: exact */
-    } else {
-        Q = dfs_oz_w_bits(m, nw, s);
-        round = (int)(dfs_oz_w_bits(m, nw, s - 1) & 1);
-        below = dfs_oz_w_top(m, nw, s - 1);
-    }
-    if (round && (below >= 0 || (Q & 1)))
-        Q++;
-    *r = dfs_d_compose(neg, Q, L);
-    /* the highest bit under the round bit that differs from it (dfs_x_round_margin); below e0
-     * every bit is 0 */
-    if (s <= 0) {
-        *margin = L - 3;
-    } else if (round) {
-        if (below >= 0)
-            *margin = e0 + below - 1;
-    } else {
-        uint64_t c[DFS_OZ_XW];
-        DFS_UNROLLED
-    for (int i = 0; i < nw; i++)
-            c[i] = ~m[i];
-        const int j = dfs_oz_w_top(c, nw, s - 1);
-        *margin = j >= 0 ? e0 + j - 1 : e0 - 2;
-    }
-    return 1;
-}
-
-/* *v = RN(alpha X 2^e0 + beta cv) for the integer X of nw words (beta == 0: cv not used), with
- * its margin (dfs_x_round_margin): directly when alpha = 1 and beta = 0, else through the
- * window win of wn words from 2^wlsb (wlsb <= e0) and the scratch of sn words
- * (dfs_x_axpby_margin).  Returns 0 when the window or scratch cannot hold it. */
-DFS_HD int dfs_oz_w_axpby(const uint64_t *x, int nw, int e0, double alpha, double beta,
-                          double cv, int64_t *win, int wn, int wlsb, int64_t *scratch, int sn,
-                          double *v, int *margin)
-{
-    if (alpha == 1.0 && beta == 0.0 && dfs_oz_w_round(x, nw, e0, v, margin))
-        return 1;
-    dfs_xacc acc;
-    uint64_t m[DFS_OZ_XW];
-    dfs_x_init(&acc, win, wn, wlsb);
-    const int neg = dfs_oz_w_abs(x, nw, m);
-    int ok = 1;
-    DFS_UNROLLED
-    for (int i = 0; i < nw; i += 2)
-        ok = ok && dfs_x_add(&acc, neg,
-                             (dfs_u128)m[i] | (i + 1 < nw ? (dfs_u128)m[i + 1] << 64 : 0),
-                             e0 + 64 * i);
-    return ok && dfs_x_axpby_margin(&acc, 0u, alpha, beta, cv, scratch, sn, v, margin);
 }
 
 /* The three-word forms (the scheme I's sums, the scheme II up to 24 moduli). */

@@ -49,7 +49,8 @@ extern "C" __global__ void __launch_bounds__(DFS_OZ_FINISH_THREADS)
         if (how != DFS_OZ_WRITTEN)
             a.list[atomicAdd(a.count, 1u)] = pack_rc(r, c);
     }
-    if (a.stats)
-        count_outputs(a.stats, a.seq, e, how, lower);
+    out_tally t = {0, 0, 0};
+    tally_output(&t, how, lower);
+    tally_flush(a.stats, a.seq, e == 0, t);
 }
 

@@ -85,6 +85,7 @@ void repro_bound_tests(TCase *t);   /* repro_bound.c: the rounding margin of xac
 void repro_finish_tests(TCase *t);  /* repro_finish.c: the GPU DGEMM's finish step, on the CPU */
 void oz_tail_tests(TCase *t);       /* oz_tail.c: the Ozaki split's tail bound (steps.h) */
 void oz_i192_tests(TCase *t);       /* oz_i192.c: the Ozaki finish's 192-bit fast path */
+void oz_axpby_tests(TCase *t);      /* oz_axpby.c: alpha X + beta c in registers (wint.h) */
 void oz_crt_tests(TCase *t);        /* oz_crt.c: the Ozaki scheme II (crt.h, host_crt.c) */
 void oz_kgroups_tests(TCase *t);    /* oz_kgroups.c: its inner dimension in two groups */
 void oz_plan_tests(TCase *t);       /* oz_plan.c: the block shapes of the GEMM paths (plan.c) */

@@ -1,0 +1,233 @@
+/* oz_axpby.c — test_oz's test of the finishes' register path for RN(alpha X 2^e0 + beta c)
+ * (dfs_oz_w_axpby_regs, engines/oz/wint.h): every result it gives equals MPFR's correct rounding
+ * of the exact value, every margin it gives is sound (the value moved by +-2^margin rounds the
+ * same, in MPFR), no margin is smaller than the window path's (dfs_x_axpby_margin on a full
+ * accumulator), exact zeros carry IEEE's sign, and it declines only where it says it does. */
+#include "ozfamily_test.h"
+
+#include "../../engines/oz/wint.h"
+
+#include <inttypes.h>
+
+enum { AX_WORDS = 3 }; /* X as the narrow verifying finish has it (up to 24 moduli) */
+enum { AXK_NEAR, AXK_FAR, AXK_CANCEL, AXK_TIE, AXK_ZERO, AXK_EDGE, AXK_COUNT };
+static const char *const axk_name[AXK_COUNT] = {"near", "far", "cancel", "tie", "zero", "edge"};
+
+typedef struct {
+    int kind, e0;
+    uint64_t x[AX_WORDS];
+    double alpha, beta, c;
+} ax_case;
+
+static void ax_fail(const ax_case *k, int line, const char *msg)
+{
+    fprintf(stderr,
+            "oz_axpby FAILED (line %d): %s\n  kind %s e0 %d X = 0x%016" PRIx64 "_%016" PRIx64
+            "_%016" PRIx64 " alpha %a beta %a c %a\n",
+            line, msg, axk_name[k->kind], k->e0, k->x[2], k->x[1], k->x[0], k->alpha, k->beta,
+            k->c);
+    fflush(stderr);
+    ck_abort_msg("oz_axpby (line %d): %s [kind %s; the case on stderr]", line, msg,
+                 axk_name[k->kind]);
+}
+
+#define AXREQ(k, x)                                                                                \
+    do {                                                                                           \
+        if (!(x))                                                                                  \
+            ax_fail((k), __LINE__, "assertion '" #x "' failed");                                  \
+    } while (0)
+
+/* X = (-1)^neg times a random integer of exactly t bits (1 <= t <= 189; t = 0: X = 0), with
+ * runs of ones and powers of two now and then (the carries). */
+static void rand_x(rng *r, uint64_t x[AX_WORDS], int t)
+{
+    uint64_t m[AX_WORDS] = {0, 0, 0};
+    if (t > 0) {
+        const int shape = below(r, 4);
+        for (int i = 0; i < AX_WORDS; i++)
+            m[i] = shape == 0 ? 0 : shape == 1 ? ~0ull : next64(r);
+        for (int b = t; b < 64 * AX_WORDS; b++) /* clear bits t and up */
+            m[b >> 6] &= ~(1ull << (b & 63));
+        m[(t - 1) >> 6] |= 1ull << ((t - 1) & 63);
+    }
+    const int neg = (int)(next64(r) & 1);
+    uint64_t carry = 1;
+    for (int i = 0; i < AX_WORDS; i++) {
+        x[i] = neg ? ~m[i] + carry : m[i];
+        carry = neg && carry && m[i] == 0;
+    }
+}
+
+/* A random double of exponent about e (2^e <= |d| < 2^(e+1)), random sign; now and then a power
+ * of two or an all-ones mantissa. */
+static double rand_d(rng *r, int e)
+{
+    const int shape = below(r, 6);
+    const uint64_t mant = shape == 0 ? 0 : shape == 1 ? (1ull << 52) - 1 : next64(r) >> 12;
+    const double m = 1.0 + (double)mant * 0x1p-52;
+    const double d = ldexp(m, e);
+    return (next64(r) & 1) ? -d : d;
+}
+
+/* v := X 2^e0 exactly (v has PREC_R bits). */
+static void x_to_mpfr(mpfr_t v, const uint64_t x[AX_WORDS], int e0)
+{
+    uint64_t m[AX_WORDS];
+    const int neg = dfs_oz_w_abs(x, AX_WORDS, m);
+    mpfr_set_ui(v, 0, MPFR_RNDN);
+    for (int i = AX_WORDS - 1; i >= 0; i--) {
+        mpfr_mul_2ui(v, v, 64, MPFR_RNDN);
+        mpfr_add_d(v, v, (double)(m[i] >> 32) * 0x1p32, MPFR_RNDN);
+        mpfr_add_d(v, v, (double)(m[i] & 0xffffffffu), MPFR_RNDN);
+    }
+    mpfr_mul_2si(v, v, e0, MPFR_RNDN);
+    if (neg)
+        mpfr_neg(v, v, MPFR_RNDN);
+}
+
+/* RN to binary64 of v (whose result the register path says is normal: no subnormal rounding). */
+static double rn_d(const mpfr_t v)
+{
+    return mpfr_get_d(v, MPFR_RNDN);
+}
+
+/* The window path on a full accumulator: RN and its margin (dfs_x_axpby_margin). */
+static double window_path(const ax_case *k, int *margin)
+{
+    static int64_t w[DFS_X_WORDS], scratch[DFS_X_WORDS];
+    dfs_xacc a;
+    full_init(&a, w);
+    uint64_t m[AX_WORDS];
+    const int neg = dfs_oz_w_abs(k->x, AX_WORDS, m);
+    for (int i = 0; i < AX_WORDS; i++)
+        if (m[i])
+            REQUIRE(dfs_x_add(&a, neg, (dfs_u128)m[i], k->e0 + 64 * i));
+    double v = 0;
+    REQUIRE(dfs_x_axpby_margin(&a, 0u, k->alpha, k->beta, k->c, scratch, DFS_X_WORDS, &v, margin));
+    return v;
+}
+
+/* A case of the kind: alpha X 2^e0 of exponent about s, beta c placed by the kind. */
+static void make_case(rng *r, ax_case *k, int kind)
+{
+    k->kind = kind;
+    const int t = kind == AXK_ZERO ? 0 : 1 + below(r, 189);
+    rand_x(r, k->x, t);
+    const int ea = below(r, 4) == 0 ? 0 : below(r, 41) - 20;
+    k->alpha = below(r, 3) == 0 ? ((next64(r) & 1) ? -1.0 : 1.0) : rand_d(r, ea);
+    int s = below(r, 1600) - 800; /* the exponent of alpha X 2^e0 */
+    if (kind == AXK_EDGE) /* results near the subnormal and the overflow ranges */
+        s = below(r, 2) ? -1022 + below(r, 120) - 60 : 1023 - below(r, 60);
+    k->e0 = s - ea - (t > 0 ? t - 1 : 0);
+    const int eb = below(r, 3) == 0 ? 0 : below(r, 21) - 10;
+    k->beta = below(r, 6) == 0 ? 0.0 : below(r, 3) == 0 ? ((next64(r) & 1) ? -1.0 : 1.0) : rand_d(r, eb);
+    int ec = s - eb + below(r, 81) - 40; /* near: within 2^+-40 */
+    if (kind == AXK_FAR)
+        ec = s - eb + (below(r, 2) ? 1 : -1) * (41 + below(r, 400));
+    k->c = below(r, 12) == 0 ? (below(r, 2) ? 0.0 : -0.0) : rand_d(r, ec);
+    if (kind == AXK_CANCEL || kind == AXK_TIE) {
+        /* beta c = -RN(alpha X 2^e0) (cancel), or 1/2 ulp of alpha X 2^e0 away from it (tie):
+         * beta a power of two, so that c is exact */
+        k->beta = ldexp((next64(r) & 1) ? -1.0 : 1.0, below(r, 9) - 4);
+        mpfr_t v;
+        mpfr_init2(v, PREC_R);
+        x_to_mpfr(v, k->x, k->e0);
+        mpfr_mul_d(v, v, k->alpha, MPFR_RNDN);
+        double a = rn_d(v);
+        if (kind == AXK_TIE && t > 0) { /* X 2^e0 alpha = a + (1/2 ulp or so): make X small */
+            const int j = below(r, 60);
+            k->x[0] = (1ull << j) + (below(r, 2) ? 0 : (uint64_t)below(r, 3) - 1);
+            k->x[1] = k->x[2] = 0;
+            k->alpha = (next64(r) & 1) ? -1.0 : 1.0;
+            a = rand_d(r, below(r, 200) - 100);
+            int ex;
+            frexp(a, &ex); /* ulp(a) = 2^(ex - 53) */
+            k->e0 = ex - 54 - j;
+        }
+        k->c = ldexp(-a, 0) / k->beta;
+        if (kind == AXK_TIE)
+            k->c = a / k->beta;
+        mpfr_clear(v);
+    }
+}
+
+START_TEST(oz_axpby_regs)
+{
+    rng r = rng_seed(61);
+    enum { CASES = 300000 };
+    long n_kind[AXK_COUNT] = {0}, taken[AXK_COUNT] = {0}, margins = 0, wider = 0, zeros = 0;
+    long declined_near = 0, near_normal = 0;
+    mpfr_t v, lo, hi, cv;
+    mpfr_inits2(PREC_R, v, lo, hi, cv, (mpfr_ptr)0);
+    ax_case k;
+    for (int it = 0; it < CASES; it++) {
+        make_case(&r, &k, it % AXK_COUNT);
+        n_kind[k.kind]++;
+        /* the exact value */
+        x_to_mpfr(v, k.x, k.e0);
+        mpfr_mul_d(v, v, k.alpha, MPFR_RNDN);
+        if (k.beta != 0) {
+            mpfr_set_d(cv, k.c, MPFR_RNDN);
+            mpfr_mul_d(cv, cv, k.beta, MPFR_RNDN);
+            mpfr_add(v, v, cv, MPFR_RNDN);
+        }
+        double got = 0;
+        int margin = 0;
+        const int ok = dfs_oz_w_axpby_regs(k.x, AX_WORDS, k.e0, k.alpha, k.beta, k.c, &got, &margin);
+        const int normal = mpfr_zero_p(v) ||
+                           (mpfr_get_exp(v) - 1 >= -1022 + 52 && mpfr_get_exp(v) - 1 <= 1022);
+        if (k.kind == AXK_NEAR && normal) {
+            near_normal++;
+            declined_near += !ok;
+        }
+        if (!ok) {
+            continue;
+        }
+        taken[k.kind]++;
+        if (mpfr_zero_p(v)) { /* +0, or -0 only for alpha < 0 times X = 0 with beta c = -0 */
+            zeros++;
+            const int xzero = !(k.x[0] | k.x[1] | k.x[2]);
+            const int negz = xzero && k.alpha < 0 && k.beta != 0 && k.c == 0 &&
+                             (signbit(k.beta) != 0) != (signbit(k.c) != 0);
+            AXREQ(&k, same_bits(got, negz ? -0.0 : 0.0));
+            AXREQ(&k, margin == DFS_X_NO_MARGIN);
+            continue;
+        }
+        AXREQ(&k, normal); /* it declines subnormal and near-overflow results */
+        AXREQ(&k, same_bits(got, rn_d(v)));
+        int wm = 0;
+        AXREQ(&k, same_bits(window_path(&k, &wm), got));
+        if (margin != DFS_X_NO_MARGIN) {
+            margins++;
+            mpfr_set_ui_2exp(cv, 1, 0, MPFR_RNDN);
+            mpfr_mul_2si(cv, cv, margin, MPFR_RNDN);
+            mpfr_sub(lo, v, cv, MPFR_RNDN);
+            mpfr_add(hi, v, cv, MPFR_RNDN);
+            AXREQ(&k, same_bits(rn_d(lo), got) && same_bits(rn_d(hi), got));
+        }
+        if (wm != DFS_X_NO_MARGIN) { /* never narrower than the window path's */
+            AXREQ(&k, margin != DFS_X_NO_MARGIN && margin >= wm);
+            wider += margin > wm;
+        }
+    }
+    mpfr_clears(v, lo, hi, cv, (mpfr_ptr)0);
+    /* not vacuous, and the register path is the one usually taken */
+    for (int i = 0; i < AXK_COUNT; i++)
+        REQUIRE(taken[i] > n_kind[i] / 10);
+    REQUIRE(declined_near == 0 && near_normal > CASES / 10);
+    REQUIRE(margins > CASES / 2 && zeros > 1000);
+    printf("oz: axpby in registers: %d cases (taken/all:", CASES);
+    for (int i = 0; i < AXK_COUNT; i++)
+        printf(" %s %ld/%ld", axk_name[i], taken[i], n_kind[i]);
+    printf("), each = MPFR's RN and the window path's; %ld margins sound in MPFR (%ld wider than "
+           "the window path's); %ld exact zeros with IEEE's sign; all %ld normal results with "
+           "beta c within 2^+-40 of alpha S taken\n",
+           margins, wider, zeros, near_normal);
+    fflush(stdout);
+}
+END_TEST
+
+void oz_axpby_tests(TCase *t)
+{
+    tcase_add_test(t, oz_axpby_regs);
+}
