@@ -111,9 +111,11 @@ DFS_HD int dfs_crt_fast_within(const dfs_crt_check *c, int bA, int bB, double rh
                                         c->nA, c->nB);
     return dfs_d_mul(e, 1.0 + 0x1p-50) <= rhs;
 }
-DFS_HD int dfs_crt_fast_ok(const dfs_crt_check *c, int bA, int bB)
+/* The same with the bound for bA and bB bits already at hand (e = dfs_crt_fast_bound(bA, bB,
+ * dfs_crt_rounds(1, bA), dfs_crt_rounds(1, bB), nA, nB): what dfs_crt_output_fast has). */
+DFS_HD int dfs_crt_fast_ok(const dfs_crt_check *c, int bA, int bB, double e)
 {
-    return dfs_crt_fast_within(c, bA, bB, c->rhs);
+    return bA > 0 && bB > 0 && dfs_d_mul(e, 1.0 + 0x1p-50) <= c->rhs;
 }
 
 /* The fewest moduli (from lo to DFS_CRT_FAST_MODULI) with which the output's bound would meet the

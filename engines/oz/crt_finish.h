@@ -109,7 +109,7 @@ DFS_HD int dfs_crt_output_fast(const dfs_crt_step *st, const int nfix, const int
                 : 1.0 / 0.0;
         const dfs_crt_check ck = dfs_crt_check_init(st->k, ra->tau + rb->tau, ra->nrm, rb->nrm,
                                                     sabs, c[(uint32_t)st->tab.n * stride], ecur);
-        const int ok = dfs_crt_fast_ok(&ck, ra->bits, rb->bits);
+        const int ok = dfs_crt_fast_ok(&ck, ra->bits, rb->bits, ecur);
         if (want_need || !ok)
             *need = dfs_crt_fast_need(&ck, ra->ss, rb->ss, st->k, ok ? 2 : st->tab.n + 1);
         if (!ok)

@@ -6,8 +6,8 @@
  *
  * A level is what the call takes: for the binary64 slice products (../repro/gemm.c) the bits of the
  * slice pairs, (d + 1) beta; for the integer tensor cores (crt_gemm.c) the moduli.  Too many
- * outputs undecided (more than 1/64 of them for pairs, 1/16384 for moduli, which cost far
- * less) is worth one step more; if one step fewer would have left few (1/256, 1/65536), one
+ * outputs undecided (more than 1/64 of them for pairs, 1/2048 for moduli, which cost far
+ * less) is worth one step more; if one step fewer would have left few (1/256, 1/8192), one
  * step fewer. */
 #ifndef DFS_OZ_FEEDBACK_H
 #define DFS_OZ_FEEDBACK_H

@@ -280,8 +280,10 @@ template <int NFIX> __device__ __forceinline__ void crt_finish_fast(const dfs_cr
             const double cv = beta != 0 ? *out : 0.0;
             double v = 0.0;
             int need = 0;
+            /* the sample of passing outputs (1 in 16: args.h) by whole warps, the first of
+             * every four, on every fourth column: no lane waits for another's dfs_crt_fast_need */
             how = dfs_crt_output_fast(&a.step, NFIX, a.Cl + c * b.bm + r, stride, &ra, &rb,
-                                      alpha, beta, cv, (r & 3) == 0 && (c & 3) == 0, &v, &need);
+                                      alpha, beta, cv, ((threadIdx.x >> 5) | (c & 3)) == 0, &v, &need);
             if (how == DFS_OZ_WRITTEN)
                 *out = v;
             else if (how == DFS_OZ_LISTED) /* C kept: the direct kernel reads it for beta * C */

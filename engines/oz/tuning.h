@@ -18,8 +18,8 @@
  * outputs were undecided, one fewer when one level fewer would have left at most
  * 1/DFS_OZ_FB_FEWER; per kind of level (slice pairs, moduli), feedback.h's order.  An undecided
  * output costs a direct computation (k exact products), a level far less. */
-#define DFS_OZ_FB_MORE {64, 16384}
-#define DFS_OZ_FB_FEWER {256, 65536}
+#define DFS_OZ_FB_MORE {64, 2048}
+#define DFS_OZ_FB_FEWER {256, 8192}
 
 /* int8 (int8/choice.c): the next call takes the fewest moduli that leave at most 1 in
  * 2^DFS_INT8_REPAIR_SHIFT outputs to the repair; an output repaired in FP64 costs about

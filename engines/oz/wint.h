@@ -68,9 +68,10 @@ DFS_HD int dfs_oz_w_top(const uint64_t *m, int nw, int n)
 }
 
 /* *r = RN(x 2^e0) and its margin (dfs_x_round_margin's meaning, computed on all the bits), x of
- * nw words.  An exact zero is +0 (as dfs_x_axpby with alpha = 1, beta = 0) with no margin.
- * Returns 0, leaving the work to the general path, when the result would be subnormal, or near
- * overflow. */
+ * nw words, subnormal results included (their last bit 2^-1074).  An exact zero is +0 (as
+ * dfs_x_axpby with alpha = 1, beta = 0) with no margin; a value that rounds to zero gets its
+ * sign and no margin, as in dfs_x_round_margin.  Returns 0, leaving the work to the general
+ * path, when the value is 2^1023 or more (the result near overflow). */
 DFS_HD int dfs_oz_w_round(const uint64_t *x, int nw, int e0, double *r, int *margin)
 {
     uint64_t m[DFS_OZ_AW];
@@ -82,9 +83,10 @@ DFS_HD int dfs_oz_w_round(const uint64_t *x, int nw, int e0, double *r, int *mar
         return 1;
     }
     const int etop = e0 + p; /* 2^etop <= |value| < 2^(etop+1) */
-    if (etop > 1022 || etop < -1022 + 52)
+    if (etop > 1022)
         return 0;
-    const int L = etop - 52, s = p - 52; /* the result's last bit, and the bits of m below it */
+    /* the result's last bit, and the bits of m below it */
+    const int L = etop - 52 > -1074 ? etop - 52 : -1074, s = L - e0;
     uint64_t Q;
     int round = 0, below = -1;
     if (s <= 0) {
@@ -99,7 +101,9 @@ DFS_HD int dfs_oz_w_round(const uint64_t *x, int nw, int e0, double *r, int *mar
     *r = dfs_d_compose(neg, Q, L);
     /* the highest bit under the round bit that differs from it (dfs_x_round_margin); below e0
      * every bit is 0 */
-    if (s <= 0) {
+    if (Q == 0) {
+        /* rounded to a zero: none */
+    } else if (s <= 0) {
         *margin = L - 3;
     } else if (round) {
         if (below >= 0)
@@ -107,7 +111,7 @@ DFS_HD int dfs_oz_w_round(const uint64_t *x, int nw, int e0, double *r, int *mar
     } else {
         uint64_t c[DFS_OZ_AW];
         DFS_UNROLLED
-    for (int i = 0; i < nw; i++)
+        for (int i = 0; i < nw; i++)
             c[i] = ~m[i];
         const int j = dfs_oz_w_top(c, nw, s - 1);
         *margin = j >= 0 ? e0 + j - 1 : e0 - 2;
@@ -151,7 +155,7 @@ DFS_HD void dfs_oz_w_addsub(uint64_t *acc, const uint64_t *t, int n, int neg)
  * IEEE's sign (dfs_x_axpby_margin's rule: -0 only for alpha < 0 with beta cv a -0); one from
  * cancellation is +0.  Returns 0, leaving the work to the window path, when alpha is zero or not
  * finite, beta or (beta != 0) cv not finite, the two terms' bits span more than those words
- * hold (one far below the other), or the result would be subnormal or near overflow. */
+ * hold (one far below the other), or the result would be near overflow. */
 DFS_HD int dfs_oz_w_axpby_regs(const uint64_t *x, int nw, int e0, double alpha, double beta,
                                double cv, double *v, int *margin)
 {

@@ -27,8 +27,7 @@ int same(double a, double b)
     return bits_of(a) == bits_of(b);
 }
 
-/* x rounded once to binary64, subnormals included (no double rounding). */
-static double round_binary64(mpfr_srcptr x)
+double round_binary64(mpfr_srcptr x)
 {
     mpfr_t y;
     mpfr_init2(y, 53);

@@ -85,10 +85,10 @@ static void x_to_mpfr(mpfr_t v, const uint64_t x[AX_WORDS], int e0)
         mpfr_neg(v, v, MPFR_RNDN);
 }
 
-/* RN to binary64 of v (whose result the register path says is normal: no subnormal rounding). */
+/* RN to binary64 of v, subnormals included. */
 static double rn_d(const mpfr_t v)
 {
-    return mpfr_get_d(v, MPFR_RNDN);
+    return round_binary64(v);
 }
 
 /* The window path on a full accumulator: RN and its margin (dfs_x_axpby_margin). */
@@ -156,7 +156,7 @@ START_TEST(oz_axpby_regs)
     rng r = rng_seed(61);
     enum { CASES = 300000 };
     long n_kind[AXK_COUNT] = {0}, taken[AXK_COUNT] = {0}, margins = 0, wider = 0, zeros = 0;
-    long declined_near = 0, near_normal = 0;
+    long declined_near = 0, near_normal = 0, sub = 0, sub_taken = 0;
     mpfr_t v, lo, hi, cv;
     mpfr_inits2(PREC_R, v, lo, hi, cv, (mpfr_ptr)0);
     ax_case k;
@@ -174,8 +174,10 @@ START_TEST(oz_axpby_regs)
         double got = 0;
         int margin = 0;
         const int ok = dfs_oz_w_axpby_regs(k.x, AX_WORDS, k.e0, k.alpha, k.beta, k.c, &got, &margin);
-        const int normal = mpfr_zero_p(v) ||
-                           (mpfr_get_exp(v) - 1 >= -1022 + 52 && mpfr_get_exp(v) - 1 <= 1022);
+        /* below 2^1023 (subnormal results included): what it must take when the terms fit */
+        const int normal = mpfr_zero_p(v) || (mpfr_regular_p(v) && mpfr_get_exp(v) - 1 <= 1022);
+        const int subn = mpfr_regular_p(v) && mpfr_get_exp(v) - 1 < -1022;
+        sub += subn;
         if (k.kind == AXK_NEAR && normal) {
             near_normal++;
             declined_near += !ok;
@@ -193,7 +195,8 @@ START_TEST(oz_axpby_regs)
             AXREQ(&k, margin == DFS_X_NO_MARGIN);
             continue;
         }
-        AXREQ(&k, normal); /* it declines subnormal and near-overflow results */
+        AXREQ(&k, normal); /* it declines near-overflow results */
+        sub_taken += subn;
         AXREQ(&k, same_bits(got, rn_d(v)));
         int wm = 0;
         AXREQ(&k, same_bits(window_path(&k, &wm), got));
@@ -215,14 +218,15 @@ START_TEST(oz_axpby_regs)
     for (int i = 0; i < AXK_COUNT; i++)
         REQUIRE(taken[i] > n_kind[i] / 10);
     REQUIRE(declined_near == 0 && near_normal > CASES / 10);
-    REQUIRE(margins > CASES / 2 && zeros > 1000);
+    REQUIRE(margins > CASES / 2 && zeros > 1000 && sub_taken > 1000);
+    REQUIRE(sub_taken * 10 > sub * 9); /* the rest: beta c far from it */
     printf("oz: axpby in registers: %d cases (taken/all:", CASES);
     for (int i = 0; i < AXK_COUNT; i++)
         printf(" %s %ld/%ld", axk_name[i], taken[i], n_kind[i]);
     printf("), each = MPFR's RN and the window path's; %ld margins sound in MPFR (%ld wider than "
-           "the window path's); %ld exact zeros with IEEE's sign; all %ld normal results with "
-           "beta c within 2^+-40 of alpha S taken\n",
-           margins, wider, zeros, near_normal);
+           "the window path's); %ld exact zeros with IEEE's sign; %ld of %ld subnormal results taken; "
+           "all %ld results below 2^1023 with beta c within 2^+-40 of alpha S taken\n",
+           margins, wider, zeros, sub_taken, sub, near_normal);
     fflush(stdout);
 }
 END_TEST

@@ -186,7 +186,7 @@ START_TEST(oz_i192_round)
     enum { CASES = 192000 };
     oz_i192_bits_top(&r);
     long n_kind[OZK_COUNT] = {0}, fast[OZK_COUNT] = {0}, zeros = 0, sub = 0, over = 0, ties = 0;
-    long with_margin = 0, rich = 0, rich_inf = 0, mj = 0, mj_direct = 0, exact_n = 0;
+    long with_margin = 0, rich = 0, rich_inf = 0, mj = 0, mj_direct = 0, exact_n = 0, to_zero = 0;
     long cmp_eq = 0, cmp_gt = 0, only_i192 = 0, both_none = 0, terms_max = 0;
     int gt_max = 0;
     static const char *const emode_name[5] = {"uniform", "2^-970 edge", "overflow edge",
@@ -340,15 +340,18 @@ START_TEST(oz_i192_round)
             fast[c.kind]++;
             continue;
         }
-        /* the general path exactly when the result would be subnormal (|value| < 2^(-1022+52))
-         * or the value is at least 2^1023 */
-        const int out = etop < -1022 + 52 || etop >= 1023;
+        /* the general path exactly when the value is at least 2^1023; results of fewer than 53
+         * bits (|value| < 2^(-1022+52): subnormal, or normal with their last bit at 2^-1074)
+         * rounded here too */
+        const int out = etop >= 1023;
         if (!ok) {
             OZREQ(&c, out);
-            sub += etop < 0, over += etop > 0;
+            over++;
             continue;
         }
         OZREQ(&c, !out);
+        const int short_result = etop < -1022 + 52;
+        sub += short_result;
         fast[c.kind]++;
         if (bits_of_d(rr) != bits_of_d(rx)) {
             snprintf(msg, sizeof msg,
@@ -356,7 +359,11 @@ START_TEST(oz_i192_round)
                      bits_of_d(rr), rx, bits_of_d(rx));
             oz_fail(&c, __LINE__, msg);
         }
-        if (m == DFS_X_NO_MARGIN) {
+        if (m == DFS_X_NO_MARGIN && rr == 0) {
+            /* a value that rounds to a zero: none (its sign would change with the value's) */
+            OZREQ(&c, short_result);
+            to_zero++;
+        } else if (m == DFS_X_NO_MARGIN) {
             /* only for an exact midpoint: value -/+ 2^(e0-60) round apart */
             double rs[2];
             for (int neg = 0; neg < 2; neg++) {
@@ -400,8 +407,8 @@ START_TEST(oz_i192_round)
         } else {
             both_none++;
         }
-        /* the kinds' own expectations */
-        switch (c.kind) {
+        /* the kinds' own expectations (made for results of 53 bits) */
+        switch (short_result ? -1 : c.kind) {
         case OZK_RICH:
             rich++;
             rich_inf += m != DFS_X_NO_MARGIN && m >= ilogb(rr) - 60;
@@ -456,12 +463,13 @@ START_TEST(oz_i192_round)
     printf(" fast/all; e0");
     for (int e = 0; e < 5; e++)
         printf(" %s %ld", emode_name[e], n_emode[e]);
-    printf("): %ld exact zeros (+0, no margin), %ld subnormal and %ld overflow-range values to "
-           "the general path, the rest bit-identical to dfs_x_round; %ld margins sound, %ld "
+    printf("): %ld exact zeros (+0, no margin), %ld results of fewer than 53 bits rounded, %ld "
+           "overflow-range values to "
+           "the general path, the rest bit-identical to dfs_x_round (%ld of them rounded to a zero); %ld margins sound, %ld "
            "exact midpoints without one; rich sums %ld of %ld with margin >= exponent - 60; "
            "%ld midpoint +- 2^j margins <= the true one (%ld exactly j-1 / j-2); vs "
            "dfs_x_round_margin: equal %ld, larger %ld (by up to %d), only i192 %ld, neither %ld\n",
-           zeros, sub, over, with_margin, ties, rich_inf, rich, mj, mj_direct, cmp_eq, cmp_gt,
+           zeros, sub, over, to_zero, with_margin, ties, rich_inf, rich, mj, mj_direct, cmp_eq, cmp_gt,
            gt_max, only_i192, both_none);
     fflush(stdout);
 }
