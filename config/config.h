@@ -74,7 +74,10 @@ extern const char dfs_default_policy_text[];
 /* The decision for one routine on one device. */
 typedef struct {
     int engine;        /* index in the engine table (0 = native) */
-    int64_t min_dim;   /* calls whose smallest dimension is below this run natively */
+    int64_t min_dim;   /* calls whose smallest dimension is below this go to below_engine */
+    int below_engine;  /* the rule's below= (0 = native, the default) */
+    dfs_options below_options; /* below_engine's options: its [engine] section's, then the
+                                  mode string's */
     dfs_options options;
     const char *source; /* where the decision came from, for exblas-info and traces */
 } dfs_rule;

@@ -2,7 +2,7 @@
  * Format (docs/POLICY.md):
  *
  *   [mode NAME SELECTOR...]      rules of mode NAME on devices matching every selector
- *   dgemm = ENGINE [min_dim=N] [key=value...]      (also dgemv, ddot, all)
+ *   dgemm = ENGINE [min_dim=N [below=ENGINE]] [key=value...]      (also dgemv, ddot, all)
  *   [engine NAME]                options of engine NAME
  *   key = value
  *
@@ -322,7 +322,7 @@ static int parse_rule(dfs_policy *p, ctx *c, mode_section *ms, const char *key, 
     int e = lookup(tok[0]);
     if (e < 0)
         return fail(c, "unknown engine '%s'", tok[0]);
-    rule r = {1, e, 0, p->nopts, 0, NULL, 0, NULL};
+    rule r = {1, e, 0, 0, {0, 0, NULL, NULL}, p->nopts, 0, NULL, 0, NULL};
     for (int i = 1; i < nt; i++) {
         char *eq = strchr(tok[i], '=');
         if (!eq || eq == tok[i] || !eq[1])
@@ -335,6 +335,11 @@ static int parse_rule(dfs_policy *p, ctx *c, mode_section *ms, const char *key, 
             if (parse_long(eq + 1, &v))
                 return fail(c, "min_dim must be a non-negative integer, not '%s'", eq + 1);
             r.min_dim = v;
+        } else if (!strcmp(tok[i], "below")) {
+            const int b = lookup(eq + 1);
+            if (b < 0)
+                return fail(c, "unknown engine '%s' in below=", eq + 1);
+            r.below = b;
         } else {
             const int added = add_option(p, c, e, tok[i], eq + 1);
             if (added < 0)
@@ -364,6 +369,7 @@ static int merge_options(dfs_policy *p)
                 continue;
             dfs_options eo;
             dfs_policy_engine_options(p, ru->engine, &eo);
+            dfs_policy_engine_options(p, ru->below, &ru->below_options);
             int n = ru->opt_count + eo.nbase;
             if (n) {
                 ru->merged = malloc((size_t)n * sizeof *ru->merged);

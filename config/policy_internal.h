@@ -21,6 +21,8 @@ typedef struct {
     int set;
     int engine;
     int64_t min_dim;
+    int below;                 /* the engine of the calls below min_dim (0: native) */
+    dfs_options below_options; /* its [engine] section's options (pointing into p->opts) */
     int opt_first, opt_count; /* inline options in p->opts */
     dfs_option *merged;       /* engine-section options followed by inline ones */
     int nmerged;

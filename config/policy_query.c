@@ -66,7 +66,8 @@ const char *dfs_policy_warning(const dfs_policy *p, int i)
 int dfs_policy_mode_is_native(const dfs_policy *p, const char *mode, dfs_routine r)
 {
     for (int m = 0; p && m < p->nmodes; m++)
-        if (!strcmp(p->modes[m].mode, mode) && p->modes[m].r[r].set && p->modes[m].r[r].engine != 0)
+        if (!strcmp(p->modes[m].mode, mode) && p->modes[m].r[r].set &&
+            (p->modes[m].r[r].engine != 0 || p->modes[m].r[r].below != 0))
             return 0;
     return 1;
 }
@@ -83,6 +84,8 @@ static void rule_out(const rule *ru, dfs_rule *out)
 {
     out->engine = ru->engine;
     out->min_dim = ru->min_dim;
+    out->below_engine = ru->below;
+    out->below_options = ru->below_options;
     out->options.nbase = ru->nmerged;
     out->options.base = ru->merged;
     out->source = ru->where;

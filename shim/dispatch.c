@@ -3,8 +3,9 @@
  * Invalid calls, quick returns and calls made from inside an engine go straight to the native
  * engine (the real cuBLAS), as does everything when the configuration is all-native: that fast
  * path costs a pointer load and a few compares.  Otherwise the handle's state gives the rule for
- * this routine on this device; calls below the rule's min_dim, and calls an engine declines,
- * run natively (a decline is logged once per engine and routine). */
+ * this routine on this device; calls below the rule's min_dim go to its below= engine (native
+ * by default), and calls an engine declines run natively (a decline is logged once per engine
+ * and routine). */
 #include "dispatch.h"
 
 #include "../config/env.h"
@@ -157,7 +158,9 @@ static cublasStatus_t dispatch(dfs_routine r, cublasHandle_t h, const void *call
     }
     dfs_rule rule = {0};
     dfs_handle_state *s = dfs_handle_get(h, cfg, r, &rule);
-    int engine = s && min_dim >= rule.min_dim ? rule.engine : 0;
+    /* below the rule's min_dim: its below= engine (native unless the policy names one) */
+    const int below = min_dim < rule.min_dim;
+    int engine = !s ? 0 : below ? rule.below_engine : rule.engine;
     if (engine != 0 || timed) {
         if (!DFS_REAL(cublasGetStream_v2) || !DFS_REAL(cublasGetPointerMode_v2))
             return CUBLAS_STATUS_NOT_INITIALIZED;
@@ -168,7 +171,7 @@ static cublasStatus_t dispatch(dfs_routine r, cublasHandle_t h, const void *call
             return st;
         x.device = s ? s->dev.ordinal : -1;
         x.dev = s ? &s->dev : NULL;
-        x.options = &rule.options;
+        x.options = below ? &rule.below_options : &rule.options;
         x.scratch = s ? &s->scratch : NULL;
         if (engine != 0 && (!s || null_operand(r, call) || handle_wants_native(h) ||
                             alpha_is_zero(r, call, x.pointer_mode)))

@@ -129,15 +129,18 @@ static void compute_rules(dfs_handle_state *s, const dfs_config *cfg)
     for (int r = 0; r < DFS_R_COUNT; r++) {
         dfs_rule *ru = &s->rules[r];
         dfs_config_rule(cfg, s->dev.ordinal >= 0 ? &s->dev : NULL, (dfs_routine)r, ru);
-        const dfs_engine *e = dfs_engines[ru->engine];
-        if (ru->engine != 0 && !e->can_run(&s->dev)) {
+        int *const which[2] = {&ru->engine, &ru->below_engine}; /* the rule's two engines */
+        for (int i = 0; i < 2; i++) {
+            const dfs_engine *e = dfs_engines[*which[i]];
+            if (*which[i] == 0 || e->can_run(&s->dev))
+                continue;
             char key[160];
             snprintf(key, sizeof key, "cannot-run:%s:%d", e->name, s->dev.ordinal);
             dfs_log_once(DFS_LOG_ERROR, key,
                          "engine %s (from %s) cannot run on device %d (%s, cc %d.%d); using native",
                          e->name, ru->source, s->dev.ordinal, s->dev.name[0] ? s->dev.name : "unknown",
                          s->dev.cc_major, s->dev.cc_minor);
-            ru->engine = 0;
+            *which[i] = 0;
         }
     }
     s->cfg = cfg;

@@ -114,8 +114,12 @@ static void print_decision(const dfs_config *cfg, const dfs_device *dev, int64_t
             if (dims[r][i] < mind)
                 mind = dims[r][i];
         if (mind < rule.min_dim) {
-            e = 0;
+            e = rule.below_engine;
             note = " (below min_dim)";
+            if (e != 0 && dev && !dfs_engines[e]->can_run(dev)) {
+                e = 0;
+                note = " (below min_dim; its engine cannot run on this device)";
+            }
         }
         const dfs_engine *en = dfs_engines[e];
         if (e != 0 && !(r == DFS_R_DGEMM ? en->dgemm != NULL
@@ -125,9 +129,12 @@ static void print_decision(const dfs_config *cfg, const dfs_device *dev, int64_t
         }
         char sz[96];
         snprintf(sz, sizeof sz, shape[r], dims[r][0], dims[r][1], dims[r][2]);
-        printf("    %-6s %-28s -> %s%s   [rule: %s -> %s, min_dim %" PRId64 ", from %s]\n",
+        char below[64] = "";
+        if (rule.below_engine != 0)
+            snprintf(below, sizeof below, " (below: %s)", dfs_engines[rule.below_engine]->name);
+        printf("    %-6s %-28s -> %s%s   [rule: %s -> %s, min_dim %" PRId64 "%s, from %s]\n",
                dfs_routine_names[r], sz, dfs_engines[e]->name, note, dfs_config_mode(cfg, (dfs_routine)r),
-               dfs_engines[rule.engine]->name, rule.min_dim, rule.source);
+               dfs_engines[rule.engine]->name, rule.min_dim, below, rule.source);
         for (int i = 0; i < rule.options.nbase; i++)
             printf("           option %s = %s (%s)\n", rule.options.base[i].key,
                    rule.options.base[i].value, rule.options.base[i].where);

@@ -18,6 +18,10 @@
  *     at least 99.9% of the outputs of each routine and phi are RN(exact), and the largest error
  *     in units of the last place is never above native cuBLAS's on the same data.
  *
+ * Under the mode accurate a DGEMM whose dimensions are all 256 or more goes to the reproducible
+ * engine on parts with integer tensor cores (config/default.policy): those are compared with
+ * RN(exact), the reproducible engine's twin (twin_cases.c, gemm_ref).
+ *
  * Needs EXBLAS_MODE=dd or accurate. */
 #include "twin_cases.h"
 

@@ -241,14 +241,30 @@ typedef struct {
     double *C;
     int64_t slow[MAX_THREADS];
     int slices[MAX_THREADS];
+    int dd; /* the dd engine's twin, else the reproducible engine's (RN(exact)) */
 } gemm_job;
+
+/* Whether the mode accurate sends this DGEMM to the reproducible engine (config/default.policy:
+ * every dimension 256 or more, on parts with integer tensor cores, cc 7.5 and later): its
+ * reference is then RN(exact), not the dd engine's twin. */
+static int accurate_to_repro(int64_t m, int64_t n, int64_t k)
+{
+    if (!gt_mode_is("accurate") || m < 256 || n < 256 || k < 256)
+        return 0;
+    int dev = 0, major = 0, minor = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev) != cudaSuccess)
+        gt_fatal("cannot read the device's compute capability");
+    return major * 10 + minor >= 75;
+}
 
 static void gemm_part(void *c, int64_t lo, int64_t hi, int t)
 {
     gemm_job *g = c;
     dfs_oz_stats st;
     const int64_t ldb = max64(g->k, 1);
-    if (ref_dd) {
+    if (g->dd) {
         dfs_dd_gemm_host(0, 0, g->m, hi - lo, g->k, g->alpha, g->A, max64(g->m, 1),
                          g->k > 0 ? g->B + lo * ldb : g->B, ldb, g->beta, g->C + lo * g->m,
                          max64(g->m, 1));
@@ -266,7 +282,7 @@ int64_t gemm_ref(int64_t m, int64_t n, int64_t k, double alpha, const double *A,
                  const double *B, double beta, const double *C0, double *C, int *slices)
 {
     memcpy(C, C0, (size_t)(m * n) * sizeof *C);
-    gemm_job g = {m, n, k, alpha, beta, A, B, C, {0}, {0}};
+    gemm_job g = {m, n, k, alpha, beta, A, B, C, {0}, {0}, ref_dd && !accurate_to_repro(m, n, k)};
     const int T = par_for(n, 4, gemm_part, &g);
     int64_t slow = 0;
     int s = 0;

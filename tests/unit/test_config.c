@@ -372,6 +372,72 @@ START_TEST(config_fast_embedded)
 }
 END_TEST
 
+/* The embedded accurate: dd everywhere, except DGEMM on parts with integer tensor cores (cc 7.5
+ * and later), which goes to repro when every dimension is 256 or more, to dd below. */
+START_TEST(config_accurate_embedded)
+{
+    diag_reset();
+    const char *none[DFS_R_COUNT] = {NULL, NULL, NULL};
+    dfs_config *c = dfs_config_build("accurate", none, NULL, lookup, diag);
+    ck_assert_int_eq(diag_count, 0);
+    ck_assert(!dfs_config_all_native(c));
+    dfs_rule r;
+    dfs_device h100 = dev(9, 0, "NVIDIA H100"), v100 = dev(7, 0, "Tesla V100");
+    dfs_config_rule(c, &h100, DFS_R_DGEMM, &r);
+    ck_assert_int_eq(r.engine, lookup("repro"));
+    ck_assert_int_eq(r.min_dim, 256);
+    ck_assert_int_eq(r.below_engine, lookup("dd"));
+    for (int rt = DFS_R_DGEMV; rt <= DFS_R_DDOT; rt++) {
+        dfs_config_rule(c, &h100, (dfs_routine)rt, &r);
+        ck_assert_int_eq(r.engine, lookup("dd"));
+        ck_assert_int_eq(r.min_dim, 0);
+    }
+    dfs_config_rule(c, &v100, DFS_R_DGEMM, &r);
+    ck_assert_int_eq(r.engine, lookup("dd"));
+    ck_assert_int_eq(r.min_dim, 0);
+    ck_assert_int_eq(r.below_engine, 0);
+    dfs_config_rule(c, NULL, DFS_R_DGEMM, &r);
+    ck_assert_int_eq(r.engine, lookup("dd"));
+    dfs_config_free(c);
+    /* the mode string's options reach both engines of the rule (repro takes max_splits) */
+    c = dfs_config_build("accurate:max_splits=4", none, NULL, lookup, diag);
+    ck_assert_int_eq(diag_count, 0);
+    dfs_config_rule(c, &h100, DFS_R_DGEMM, &r);
+    ck_assert_str_eq(dfs_option_get(&r.options, "max_splits"), "4");
+    ck_assert_str_eq(dfs_option_get(&r.below_options, "max_splits"), "4");
+    dfs_config_free(c);
+}
+END_TEST
+
+/* below=ENGINE: the calls under min_dim go there, with that engine's section options only (the
+ * rule's own options are the main engine's); a mode whose rules are native but for below= is
+ * not native; an unknown engine is an error naming it. */
+START_TEST(policy_below)
+{
+    char err[256];
+    dfs_policy *p = parse("[engine df]\nscheme = paper\n"
+                          "[mode m]\ndgemm = repro min_dim=300 below=df max_splits=3\n"
+                          "[mode n]\nddot = native min_dim=64 below=dd\n",
+                          err);
+    ck_assert_msg(p != NULL, "%s", err);
+    dfs_rule r;
+    dfs_policy_rule(p, "m", NULL, DFS_R_DGEMM, &r);
+    ck_assert_int_eq(r.engine, lookup("repro"));
+    ck_assert_int_eq(r.min_dim, 300);
+    ck_assert_int_eq(r.below_engine, lookup("df"));
+    ck_assert_int_eq(r.below_options.nbase, 1);
+    ck_assert_str_eq(dfs_option_get(&r.below_options, "scheme"), "paper");
+    ck_assert_ptr_null(dfs_option_get(&r.below_options, "max_splits"));
+    ck_assert_str_eq(dfs_option_get(&r.options, "max_splits"), "3");
+    dfs_policy_rule(p, "m", NULL, DFS_R_DGEMV, &r);
+    ck_assert_int_eq(r.below_engine, 0);
+    ck_assert(!dfs_policy_mode_is_native(p, "n", DFS_R_DDOT));
+    ck_assert(dfs_policy_mode_is_native(p, "n", DFS_R_DGEMM));
+    dfs_policy_free(p);
+    expect_error("[mode m]\ndgemm = repro min_dim=9 below=nosuch\n", 2, "unknown engine 'nosuch'");
+}
+END_TEST
+
 START_TEST(config_engine_and_overrides)
 {
     diag_reset();
@@ -482,6 +548,8 @@ static Suite *suite(void)
     tcase_add_test(t, embedded_default_parses);
     tcase_add_test(t, config_defaults);
     tcase_add_test(t, config_fast_embedded);
+    tcase_add_test(t, config_accurate_embedded);
+    tcase_add_test(t, policy_below);
     tcase_add_test(t, config_engine_and_overrides);
     tcase_add_test(t, config_bad_values_reported_once);
     tcase_add_test(t, config_env_changed);
