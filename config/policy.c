@@ -1,4 +1,5 @@
-/* policy.c — the policy file: parsing and validation (the rule lookup: policy_query.c).
+/* policy.c — the policy file: parsing and validation (reading it from disk: policy_load.c; the
+ * rule lookup: policy_query.c).
  * Format (docs/POLICY.md):
  *
  *   [mode NAME SELECTOR...]      rules of mode NAME on devices matching every selector
@@ -13,15 +14,11 @@
 
 #include <ctype.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
-#define MAX_FILE (1 << 20)
 #define MAX_LINE 4096
 #define MAX_TOKENS 64
 
@@ -406,8 +403,8 @@ dfs_policy *dfs_policy_parse(const char *text, size_t len, const char *file,
     ctx c = {file ? file : "<policy>", 0, err, errlen};
     if (err && errlen)
         err[0] = '\0';
-    if (len > MAX_FILE) {
-        fail(&c, "file larger than %d bytes", MAX_FILE);
+    if (len > DFS_POLICY_MAX_FILE) {
+        fail(&c, "file larger than %d bytes", DFS_POLICY_MAX_FILE);
         return NULL;
     }
     dfs_policy *p = calloc(1, sizeof *p);
@@ -492,45 +489,6 @@ dfs_policy *dfs_policy_parse(const char *text, size_t len, const char *file,
         dfs_policy_free(p);
         return NULL;
     }
-    return p;
-}
-
-dfs_policy *dfs_policy_load(const char *path, dfs_engine_lookup lookup, char *err, size_t errlen)
-{
-    ctx c = {path, 0, err, errlen};
-    /* O_NONBLOCK: opening a FIFO must not wait for a writer (it is then rejected below). */
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0) {
-        fail(&c, "cannot open: %s", strerror(errno));
-        return NULL;
-    }
-    struct stat st;
-    if (fstat(fd, &st) == 0 && !S_ISREG(st.st_mode)) {
-        close(fd);
-        fail(&c, "not a regular file");
-        return NULL;
-    }
-    FILE *f = fdopen(fd, "rb");
-    if (!f) {
-        close(fd);
-        fail(&c, "cannot open: %s", strerror(errno));
-        return NULL;
-    }
-    char *buf = malloc(MAX_FILE + 1);
-    if (!buf) {
-        fclose(f);
-        fail(&c, "out of memory");
-        return NULL;
-    }
-    size_t n = fread(buf, 1, MAX_FILE + 1, f);
-    int rerr = ferror(f);
-    fclose(f);
-    dfs_policy *p = NULL;
-    if (rerr)
-        fail(&c, "read error");
-    else
-        p = dfs_policy_parse(buf, n, path, lookup, err, errlen);
-    free(buf);
     return p;
 }
 

@@ -7,6 +7,8 @@
 
 #include <stdint.h>
 
+#define DFS_POLICY_MAX_FILE (1 << 20) /* the largest policy file read */
+
 enum sel_kind { SEL_CLASS, SEL_CC, SEL_RATIO, SEL_NAME };
 enum sel_op { OP_EQ, OP_GE, OP_LE, OP_GT, OP_LT };
 
