@@ -437,4 +437,85 @@ DFS_HD int dfs_x_axpby(dfs_xacc *s, unsigned sflags, double alpha, double beta, 
     return dfs_x_axpby_margin(s, sflags, alpha, beta, c, scratch, cap, r, NULL);
 }
 
+
+/* ---- several terms, one rounding (the complex finish) ------------------------------------- */
+
+/* A term of dfs_x_combine: coef * S, S the exact sum held in s with its special flags sflags
+ * (an exact zero S is +0), or, with s NULL, coef * y for the double y. */
+typedef struct {
+    double coef;
+    dfs_xacc *s;
+    unsigned sflags;
+    double y;
+} dfs_x_term;
+
+/* *r = RN(the sum of the n terms) with IEEE semantics on the exact values, term by term as
+ * dfs_x_axpby_margin does for alpha * S and beta * c: a term is NaN when a factor is (S is NaN
+ * with a NaN term or both infinities) or when one factor is infinite and the other zero,
+ * infinite when a factor is; the sum is NaN when a term is or two infinite terms differ in
+ * sign, else infinite when a term is, else the exact sum rounded once.  An exact zero sum is -0
+ * only when every term is a zero of negative sign (IEEE's product and sum rules; a term 0 * S
+ * with S = +0 has coef's sign), else +0.  The accumulators of the terms are normalised and
+ * destroyed.  scratch holds cap words; a full accumulator's DFS_X_WORDS always suffice (the
+ * terms' values lie within its range).  Returns 1, or 0 when cap is too small (then *r is NaN). */
+DFS_HD int dfs_x_combine(dfs_x_term *t, int n, int64_t *scratch, int cap, double *r)
+{
+    *r = dfs_d_from_bits(0x7ff8000000000000ull);
+    if (cap < DFS_X_WORDS)
+        return 0;
+    unsigned f = 0;
+    int zero_neg = 1; /* every term so far a zero of negative sign */
+    for (int i = 0; i < n; i++) {
+        const double a = t[i].coef;
+        const int a_neg = (int)(dfs_d_bits(a) >> 63);
+        if (!t[i].s) {
+            f |= dfs_x_product_flags(a, t[i].y);
+            if (a != 0 && t[i].y != 0)
+                zero_neg = 0;
+            else
+                zero_neg &= a_neg ^ (int)(dfs_d_bits(t[i].y) >> 63);
+            continue;
+        }
+        const unsigned sf = t[i].sflags;
+        const int ss = dfs_x_sign(t[i].s);
+        if ((sf & DFS_X_NAN) || ((sf & DFS_X_PINF) && (sf & DFS_X_NINF)) || a != a)
+            f |= DFS_X_NAN;
+        else if (sf & (DFS_X_PINF | DFS_X_NINF))
+            f |= a == 0 ? DFS_X_NAN : ((sf & DFS_X_NINF) != 0) ^ a_neg ? DFS_X_NINF : DFS_X_PINF;
+        else if (!dfs_d_is_finite(a))
+            f |= ss == 0 ? DFS_X_NAN : (ss < 0) ^ a_neg ? DFS_X_NINF : DFS_X_PINF;
+        else if (ss != 0 && a != 0)
+            zero_neg = 0;
+        else /* a zero term: S = +0, or a = +-0 times a finite S */
+            zero_neg &= (ss < 0) ^ a_neg;
+    }
+    if ((f & DFS_X_NAN) || ((f & DFS_X_PINF) && (f & DFS_X_NINF)))
+        return 1;
+    if (f) {
+        *r = dfs_d_from_bits(0x7ff0000000000000ull | ((f & DFS_X_NINF) ? 1ull << 63 : 0));
+        return 1;
+    }
+    dfs_xacc x;
+    dfs_x_init(&x, scratch, DFS_X_WORDS, DFS_X_LSB);
+    for (int i = 0; i < n; i++) {
+        const double a = t[i].coef;
+        if (a == 0)
+            continue;
+        if (!t[i].s) {
+            if (t[i].y != 0)
+                dfs_x_add_product(&x, a, t[i].y, 0);
+            continue;
+        }
+        dfs_xacc *s = t[i].s;
+        uint64_t ma;
+        int ea;
+        const int neg = dfs_x_abs(s) ^ dfs_d_split(a, &ma, &ea);
+        for (int w = 0; w < s->nw; w++)
+            if (s->w[w])
+                dfs_x_add(&x, neg, (dfs_u128)(uint64_t)s->w[w] * ma, s->lsb + 32 * w + ea);
+    }
+    *r = dfs_x_round(&x, zero_neg);
+    return 1;
+}
+
 #endif

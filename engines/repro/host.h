@@ -44,4 +44,12 @@ void dfs_oz_gemm_host(const dfs_oz_params *p, int transa, int transb, int64_t m,
                       int64_t k, double alpha, const double *A, int64_t lda, const double *B,
                       int64_t ldb, double beta, double *C, int64_t ldc, dfs_oz_stats *st);
 
+/* C = alpha * op(A) op(B) + beta C for complex double (each element two doubles, re and im,
+ * as cuDoubleComplex), column-major; transa/transb: 0 = N, 1 = T, 2 = C (conjugate transpose);
+ * alpha and beta two doubles each.  Every part correctly rounded (zhost.c says how, and what is
+ * read).  Returns 0, or -1 when out of memory (C untouched). */
+int dfs_repro_zgemm_host(int transa, int transb, int64_t m, int64_t n, int64_t k,
+                         const double alpha[2], const double *A, int64_t lda, const double *B,
+                         int64_t ldb, const double beta[2], double *C, int64_t ldc);
+
 #endif

@@ -83,6 +83,7 @@ void repro_dot_tests(TCase *t);     /* repro_dot.c: DDOT */
 void repro_matrix_tests(TCase *t);  /* repro_matrix.c: DGEMV and DGEMM */
 void repro_bound_tests(TCase *t);   /* repro_bound.c: the rounding margin of xacc.h */
 void repro_finish_tests(TCase *t);  /* repro_finish.c: the GPU DGEMM's finish step, on the CPU */
+void repro_complex_tests(TCase *t); /* repro_complex.c: the CPU ZGEMM (zhost.c) */
 void oz_tail_tests(TCase *t);       /* oz_tail.c: the Ozaki split's tail bound (steps.h) */
 void oz_i192_tests(TCase *t);       /* oz_i192.c: the Ozaki finish's 192-bit fast path */
 void oz_axpby_tests(TCase *t);      /* oz_axpby.c: alpha X + beta c in registers (wint.h) */

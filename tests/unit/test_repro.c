@@ -9,7 +9,8 @@
  *
  * The tests: repro_xacc.c (the accumulator), repro_dot.c (DDOT), repro_matrix.c (DGEMV, DGEMM),
  * against the reference in exact_ref.c; repro_bound.c (the rounding margin), against exact
- * values; repro_finish.c (the GPU DGEMM's per-output step on the CPU); this file gathers them
+ * values; repro_finish.c (the GPU DGEMM's per-output step on the CPU); repro_complex.c (the
+ * CPU ZGEMM, zhost.c, against its own MPFR reference); this file gathers them
  * into one suite.  What the Ozaki-family engines share (engines/oz) is tested by test_oz.c, the
  * int8 engine's CPU twin by test_int8.c, the ozaki-sgemm engine's CPU model by test_sgemm.c. */
 #include "ozfamily_test.h"
@@ -18,7 +19,7 @@ static Suite *suite(void)
 {
     static void (*const add[])(TCase *) = {repro_xacc_tests,  repro_dot_tests,
                                            repro_matrix_tests, repro_bound_tests,
-                                           repro_finish_tests, NULL};
+                                           repro_finish_tests, repro_complex_tests, NULL};
     return ozfamily_suite("repro", add);
 }
 

@@ -1,0 +1,259 @@
+/* repro_complex.c — test_repro's test of the CPU ZGEMM (engines/repro/zhost.c): every output's
+ * real and imaginary part against an independent MPFR reference of RN(Re(alpha S + beta c)) and
+ * RN(Im(alpha S + beta c)), bit for bit (signed zeros told apart), across the ops N, T and C,
+ * shapes with k = 0 and 1, the data generators (phi 0 to 8, 1e+-300 mixes, subnormal products,
+ * zeros), tiny imaginary parts beside large real ones, parts that cancel, Inf and NaN, and
+ * complex alpha and beta (zero ones: what is not read must not matter). */
+#include "ozfamily_test.h"
+
+#include "../common/gen.h"
+
+/* A sum with IEEE's special values beside it: the exact finite part, and whether a NaN term,
+ * a +Inf and a -Inf term were seen. */
+typedef struct {
+    mpfr_t v;
+    int nan, pinf, ninf;
+} xsum;
+
+/* s += x y (IEEE: NaN for a NaN factor or 0 * Inf, an infinity of the product's sign). */
+static void xsum_add(xsum *s, double x, double y)
+{
+    if (isnan(x) || isnan(y)) {
+        s->nan = 1;
+    } else if (isinf(x) || isinf(y)) {
+        if (x == 0 || y == 0)
+            s->nan = 1;
+        else if (signbit(x) != signbit(y))
+            s->ninf = 1;
+        else
+            s->pinf = 1;
+    } else {
+        mpfr_t p;
+        mpfr_init2(p, 106);
+        mpfr_set_d(p, x, MPFR_RNDN);
+        mpfr_mul_d(p, p, y, MPFR_RNDN); /* exact */
+        mpfr_add(s->v, s->v, p, MPFR_RNDN); /* exact at PREC_S */
+        mpfr_clear(p);
+    }
+}
+
+/* One term of a part: coef times a sum (s) or times a double (y); its value and specials. */
+typedef struct {
+    int nan, inf, neg, zero, zero_neg;
+    mpfr_t v;
+} term;
+
+static void term_sum(term *t, double a, const xsum *s)
+{
+    memset(t, 0, sizeof *t);
+    mpfr_init2(t->v, PREC_R);
+    mpfr_set_zero(t->v, +1);
+    const int s_nan = s->nan || (s->pinf && s->ninf), s_inf = !s_nan && (s->pinf || s->ninf);
+    const int s_zero = !s_nan && !s_inf && mpfr_zero_p(s->v); /* an exact zero sum is +0 */
+    if (s_nan || isnan(a))
+        t->nan = 1;
+    else if (s_inf)
+        a == 0 ? (void)(t->nan = 1) : (void)(t->inf = 1, t->neg = s->ninf ^ (signbit(a) != 0));
+    else if (isinf(a))
+        s_zero ? (void)(t->nan = 1)
+               : (void)(t->inf = 1, t->neg = (mpfr_sgn(s->v) < 0) ^ (signbit(a) != 0));
+    else if (s_zero || a == 0)
+        t->zero = 1, t->zero_neg = (!s_zero && mpfr_sgn(s->v) < 0) ^ (signbit(a) != 0);
+    else
+        mpfr_mul_d(t->v, s->v, a, MPFR_RNDN); /* exact */
+}
+
+static void term_prod(term *t, double a, double y)
+{
+    xsum s;
+    mpfr_init2(s.v, PREC_S);
+    mpfr_set_zero(s.v, +1);
+    s.nan = s.pinf = s.ninf = 0;
+    memset(t, 0, sizeof *t);
+    mpfr_init2(t->v, PREC_R);
+    mpfr_set_zero(t->v, +1);
+    xsum_add(&s, a, y);
+    if (s.nan)
+        t->nan = 1;
+    else if (s.pinf || s.ninf)
+        t->inf = 1, t->neg = s.ninf;
+    else if (a == 0 || y == 0)
+        t->zero = 1, t->zero_neg = (signbit(a) != 0) != (signbit(y) != 0);
+    else
+        mpfr_set(t->v, s.v, MPFR_RNDN); /* exact */
+    mpfr_clear(s.v);
+}
+
+/* RN of the sum of n terms (clears them). */
+static double combine(term *t, int n)
+{
+    int nan = 0, pinf = 0, ninf = 0, zero_neg = 1;
+    mpfr_t R;
+    mpfr_init2(R, PREC_R + 64);
+    mpfr_set_zero(R, +1);
+    for (int i = 0; i < n; i++) {
+        nan |= t[i].nan;
+        pinf |= t[i].inf && !t[i].neg;
+        ninf |= t[i].inf && t[i].neg;
+        zero_neg &= t[i].zero && t[i].zero_neg;
+        mpfr_add(R, R, t[i].v, MPFR_RNDN); /* exact */
+        mpfr_clear(t[i].v);
+    }
+    double r;
+    if (nan || (pinf && ninf))
+        r = NAN;
+    else if (pinf || ninf)
+        r = pinf ? INFINITY : -INFINITY;
+    else if (mpfr_zero_p(R))
+        r = zero_neg ? -0.0 : 0.0;
+    else
+        r = round_binary64(R);
+    mpfr_clear(R);
+    return r;
+}
+
+/* Element (r, q) of op(X), op 0 N, 1 T, 2 C. */
+static void zel(const double *X, int64_t ld, int op, int64_t r, int64_t q, double *re, double *im)
+{
+    const double *p = op ? X + 2 * (q + r * ld) : X + 2 * (r + q * ld);
+    *re = p[0];
+    *im = op == 2 ? -p[1] : p[1];
+}
+
+/* The reference output (i, j): out[0], out[1]. */
+static void zref(int ta, int tb, int64_t i, int64_t j, int64_t k, const double al[2],
+                 const double *A, int64_t lda, const double *B, int64_t ldb, const double be[2],
+                 const double c[2], double out[2])
+{
+    xsum sr, si;
+    mpfr_init2(sr.v, PREC_S);
+    mpfr_init2(si.v, PREC_S);
+    mpfr_set_zero(sr.v, +1);
+    mpfr_set_zero(si.v, +1);
+    sr.nan = sr.pinf = sr.ninf = si.nan = si.pinf = si.ninf = 0;
+    if (al[0] != 0 || al[1] != 0)
+        for (int64_t q = 0; q < k; q++) {
+            double ar, ai, br, bi;
+            zel(A, lda, ta, i, q, &ar, &ai);
+            zel(B, ldb, tb, q, j, &br, &bi);
+            xsum_add(&sr, ar, br);
+            xsum_add(&sr, -ai, bi);
+            xsum_add(&si, ar, bi);
+            xsum_add(&si, ai, br);
+        }
+    const int bc = be[0] != 0 || be[1] != 0;
+    term t[4];
+    term_sum(&t[0], al[0], &sr);
+    term_sum(&t[1], -al[1], &si);
+    if (bc) {
+        term_prod(&t[2], be[0], c[0]);
+        term_prod(&t[3], -be[1], c[1]);
+    }
+    out[0] = combine(t, bc ? 4 : 2);
+    term_sum(&t[0], al[0], &si);
+    term_sum(&t[1], al[1], &sr);
+    if (bc) {
+        term_prod(&t[2], be[0], c[1]);
+        term_prod(&t[3], be[1], c[0]);
+    }
+    out[1] = combine(t, bc ? 4 : 2);
+    mpfr_clears(sr.v, si.v, (mpfr_ptr)0);
+}
+
+/* Data kinds beyond the generators: tiny imaginary parts beside large real ones, and parts
+ * that nearly cancel (Im(a) = Re(a) (1 + tiny), Im(b) = Re(b): Re(a b) = ar br - ai bi small). */
+enum { ZK_GEN, ZK_TINY_IM, ZK_CANCEL, ZK_SPECIAL, ZK_COUNT };
+
+static void zfill(rng *r, int kind, int g, double *X, int64_t n)
+{
+    gen_fill(r, g, X, 2 * n);
+    for (int64_t e = 0; e < n; e++) {
+        double *p = X + 2 * e;
+        if (kind == ZK_TINY_IM)
+            p[1] = p[0] * ldexp(1.0, -(int)below(r, 900)) * ((next64(r) & 1) ? -1 : 1);
+        else if (kind == ZK_CANCEL)
+            p[1] = p[0] * (1.0 + ldexp((double)below(r, 1 << 20), -60));
+        else if (kind == ZK_SPECIAL && below(r, 23) == 0) {
+            static const double sp[] = {INFINITY, -INFINITY, NAN, 0.0, -0.0};
+            p[below(r, 2)] = sp[below(r, 5)];
+        }
+    }
+}
+
+static const double zscal[][2] = {{1, 0},  {0, 0},     {0, 1},   {-1, 0},  {0.5, -2},
+                                  {3, 1e-300}, {-0.0, 0.0}, {0x1p-1074, 1e300}, {0, -0.0}};
+#define NZS ((int)(sizeof zscal / sizeof zscal[0]))
+
+START_TEST(zgemm_correctly_rounded)
+{
+    rng r = rng_seed(77);
+    static const int gens[] = {G_PHI0, G_PHI2, G_PHI4, G_PHI8, G_MIXED, G_SUBNORMAL, G_ZEROS,
+                               G_ERANGE};
+    const int ngen = (int)(sizeof gens / sizeof gens[0]);
+    long parts = 0, zeros = 0, specials = 0, kinds[ZK_COUNT] = {0};
+    for (int it = 0; it < 1200; it++) {
+        const int ta = it % 3, tb = (it / 3) % 3, kind = (it / 9) % ZK_COUNT;
+        const int g = gens[below(&r, ngen)];
+        const int64_t m = 1 + below(&r, 4), n = 1 + below(&r, 4);
+        const int64_t k = it % 17 == 0 ? 0 : it % 13 == 0 ? 1 : 1 + below(&r, 40);
+        const int64_t ra = ta ? k : m, ca = ta ? m : k, rb = tb ? n : k, cb = tb ? k : n;
+        const int64_t lda = (ra > 0 ? ra : 1) + below(&r, 2), ldb = (rb > 0 ? rb : 1) + below(&r, 2),
+                      ldc = m + below(&r, 2);
+        double *A = calloc((size_t)(2 * lda * (ca > 0 ? ca : 1)), sizeof *A);
+        double *B = calloc((size_t)(2 * ldb * (cb > 0 ? cb : 1)), sizeof *B);
+        double *C = malloc((size_t)(2 * ldc * n) * sizeof *C), *C0 = malloc((size_t)(2 * ldc * n) * sizeof *C0);
+        zfill(&r, kind, g, A, lda * ca);
+        zfill(&r, kind == ZK_CANCEL ? ZK_GEN : kind, g == G_MIXED ? G_PHI1 : g, B, ldb * cb);
+        if (kind == ZK_CANCEL) /* Im(b) = Re(b) */
+            for (int64_t e = 0; e < ldb * cb; e++)
+                B[2 * e + 1] = B[2 * e];
+        gen_fill(&r, G_PHI2, C, 2 * ldc * n);
+        const double *al = zscal[below(&r, NZS)], *be = zscal[below(&r, NZS)];
+        if (be[0] == 0 && be[1] == 0)
+            for (int64_t e = 0; e < 2 * ldc * n; e++)
+                C[e] = NAN; /* not read */
+        if (al[0] == 0 && al[1] == 0 && k > 0)
+            A[below(&r, (int)(2 * lda * ca))] = NAN; /* not read */
+        memcpy(C0, C, (size_t)(2 * ldc * n) * sizeof *C);
+        ck_assert_int_eq(dfs_repro_zgemm_host(ta, tb, m, n, k, al, A, lda, B, ldb, be, C, ldc), 0);
+        for (int64_t j = 0; j < n; j++)
+            for (int64_t i = 0; i < m; i++) {
+                double want[2];
+                zref(ta, tb, i, j, k, al, A, lda, B, ldb, be, C0 + 2 * (i + j * ldc), want);
+                const double *got = C + 2 * (i + j * ldc);
+                for (int p = 0; p < 2; p++) {
+                    if (!same(got[p], want[p]))
+                        ck_abort_msg("zgemm %s part, op %d %d, %lldx%lldx%lld, kind %d, gen %s, "
+                                     "alpha %g%+gi beta %g%+gi, (%lld, %lld): got %a, want %a",
+                                     p ? "imaginary" : "real", ta, tb, (long long)m, (long long)n,
+                                     (long long)k, kind, gen_label(g), al[0], al[1], be[0], be[1],
+                                     (long long)i, (long long)j, got[p], want[p]);
+                    parts++;
+                    zeros += want[p] == 0;
+                    specials += !isfinite(want[p]);
+                }
+            }
+        /* C's padding rows untouched */
+        for (int64_t j = 0; j < n; j++)
+            for (int64_t e = 2 * m; e < 2 * ldc; e++)
+                ck_assert(same(C[2 * j * ldc + e], C0[2 * j * ldc + e]));
+        kinds[kind]++;
+        free(A);
+        free(B);
+        free(C);
+        free(C0);
+    }
+    REQUIRE(zeros > 100 && specials > 100 && parts > 10000);
+    printf("repro: zgemm (CPU) %ld parts correctly rounded (ops N/T/C both sides, k 0..40; "
+           "kinds: generators %ld, tiny imaginary %ld, cancelling %ld, Inf/NaN %ld; %ld zero and "
+           "%ld Inf/NaN results)\n",
+           parts, kinds[ZK_GEN], kinds[ZK_TINY_IM], kinds[ZK_CANCEL], kinds[ZK_SPECIAL], zeros,
+           specials);
+    fflush(stdout);
+}
+END_TEST
+
+void repro_complex_tests(TCase *t)
+{
+    tcase_add_test(t, zgemm_correctly_rounded);
+}
