@@ -16,63 +16,60 @@
  *                   executable, i.e. the build tree; else the installed one)
  *   --no-shim       cuBLAS alone (a libdfshim.so already in LD_PRELOAD is taken out)
  *   --host-overhead (dgemm only) host time per call instead of GPU time: CALLS calls issued back
- *                   to back on one stream, timed with clock_gettime around the issuing loop
- *                   only (one cudaDeviceSynchronize after it, untimed); 7 rounds after one
- *                   untimed round; median and min in microseconds per call.  If the GPU work of
- *                   a call takes longer than issuing it, the launch queue fills and this measures
- *                   the GPU instead: the default 200 calls a round stay below its depth (README,
- *                   Tools), or use --quick-return.
+ *                   to back on one stream, clock_gettime around the issuing loop only; 7 rounds
+ *                   after an untimed one; median and min in us per call.  Where a call's GPU work
+ *                   outlasts its issue the launch queue fills and the GPU is measured: the
+ *                   default 200 calls stay below its depth (README, Tools), or --quick-return.
  *   --calls N       calls per round for --host-overhead (default 200)
  *   --quick-return  the --host-overhead loop calls dgemm with m = 0 (nothing to compute: pure
  *                   call overhead)
- *   --phi X         data from the phi generator of the Ozaki papers instead of uniform ones:
- *                   (U - 0.5) exp(X N), U uniform in [0, 1), N standard normal (Box-Muller),
- *                   from the same fixed seed; X >= 0 (X = 0: uniform in [-0.5, 0.5)); larger X
- *                   spreads the magnitudes (X = 4: a factor e^+-4, about 2^+-5.8, within one
- *                   standard deviation of N)
+ *   --phi X         the Ozaki papers' data: (U - 0.5) exp(X N), U uniform in [0, 1), N standard
+ *                   normal, same fixed seed; X >= 0 (0: uniform in [-0.5, 0.5)); X = 4 spreads
+ *                   the magnitudes by e^+-4 (about 2^+-5.8) within one standard deviation of N
  *   --data K        the values shaped further (tools/bench-data.h; dgemm and sgemm, under also
- *                   dgemv and ddot): mixed, every
- *                   8th column of op(A) about 1e300 and the others about 1e-300, op(B) zero on
- *                   those rows for the even columns of C (half the outputs see only tiny
- *                   products); under, everything about 1e-160 (the products underflow);
- *                   subnormal, op(A) x 2^-1000 and op(B) x 2^-40 (subnormal products)
- *   --check S       (dgemm only, not with --host-overhead) after the timed runs, the largest
- *                   relative and normwise errors of C (the last run's: beta = 0, so each run
- *                   writes all of it)
- *                   over S entries (i, j) drawn from a fixed seed of their own, with replacement
- *                   (every entry once when S >= m n), against the correctly rounded
- *                   RN(sum_q op(A)(i,q) op(B)(q,j)) of the reproducible engine's CPU DGEMM
- *                   (include/reprohost.h, one 1 x 1 product per entry).  A,
- *                   B and C are copied to the host once; the check is not timed.
+ *                   dgemv and ddot): mixed, every 8th column of op(A) about 1e300 and the others
+ *                   about 1e-300, op(B) zero on those rows for the even columns of C (half the
+ *                   outputs see only tiny products); under, everything about 1e-160 (the products
+ *                   underflow); subnormal, op(A) x 2^-1000 and op(B) x 2^-40 (subnormal products)
+ *   --alpha A, --beta B  (dgemm, dgemv; default 1 and 0) the scalars, host pointer mode; with
+ *                   beta != 0 C (y) starts from random data and each run reads it
+ *   --check S       (dgemm, sgemm; not with --host-overhead) after the timed runs, the largest
+ *                   relative and normwise errors of C over S entries (i, j) drawn from a fixed
+ *                   seed of their own, with replacement (every entry once when S >= m n), against
+ *                   the correctly rounded RN(alpha op(A) op(B) + beta C0) of the reproducible
+ *                   engine's CPU DGEMM (tools/bench-check.h); with beta != 0 one more run from C's
+ *                   first values C0 is the one checked.  Not timed.
  * Output (GPU time, CUDA events on the default stream; median and min of R runs):
- *   routine,mode,m,n,k,op,reps,median_ms,min_ms,gflops,gbps,phi,max_rel_err,data,max_norm_err
+ *   routine,mode,m,n,k,op,reps,median_ms,min_ms,gflops,gbps,phi,max_rel_err,data,max_norm_err,
+ *   alpha,beta
  *   gflops = 2mnk/t (dgemm, sgemm), 2mn/t (dgemv), 2n/t (ddot), with t the median; gbps = bytes of the
- *   operands read or written once / t (beta = 0: C and y are written, not read).  Fields that do
+ *   operands read or written once / t (C and y counted once, written).  Fields that do
  *   not apply are empty.  mode is EXBLAS_MODE ("auto" when unset) or "no-shim".  phi is the
  *   --phi value, empty without --phi (uniform data).  max_rel_err is the --check result,
  *   max |c - ref| / |ref| over the sample, with |c - ref| itself for an entry whose ref is 0 (0
  *   when c is 0 too; NaN if some c is NaN); 0 for an empty C (m or n 0); empty without --check.
- *   data is --data's class (empty: none); max_norm_err is max |c - ref| / sum_q |op(A)(i,q)
- *   op(B)(q,j)| over the same sample (the error native FP64 bounds by k u).
+ *   data is --data's class (empty: none); max_norm_err is max |c - ref| / (|alpha| sum_q
+ *   |op(A)(i,q) op(B)(q,j)| + |beta c0|) over the same sample (what native FP64's bound scales
+ *   with); alpha and beta are the scalars (empty for ddot and sgemm).
  *   ddot returns its result to device memory (CUBLAS_POINTER_MODE_DEVICE).
  * Output of --host-overhead:
- *   routine,mode,m,n,k,op,calls,rounds,median_us_per_call,min_us_per_call,phi
+ *   routine,mode,m,n,k,op,calls,rounds,median_us_per_call,min_us_per_call,phi,alpha,beta
  * Examples:
  *   exblas-bench dgemm 4096 4096 4096 --op NT
  *   EXBLAS_MODE=native exblas-bench dgemv 8192 8192 --op T --reps 50
  *   exblas-bench dgemm 64 64 64 --host-overhead; exblas-bench dgemm 64 64 64 --host-overhead --no-shim
  *   EXBLAS_MODE=repro exblas-bench ddot 100000000 --phi 4
  *   EXBLAS_MODE=ozaki:splits=3 exblas-bench dgemm 4096 4096 4096 --phi 1 --check 256
+ *   EXBLAS_MODE=repro exblas-bench dgemm 2048 2048 2048 --beta 1 --check 256
  * Data are random in [-1,1) from a fixed seed (with --phi X: the phi generator above, from the
  * same seed).
  *
  * Exit status: 0 done; 1 a CUDA or cuBLAS call failed; 2 usage error, or the shim cannot be found
  * or loaded; 77 no CUDA GPU ("exblas-bench: no CUDA GPU available (<reason>)" on stderr). */
+#include "bench-check.h"
 #include "bench-data.h"
 #include "bench-preload.h"
 #include "common.h"
-
-#include "../include/reprohost.h"
 
 #include <cublas_v2.h>
 #include <cuda_runtime_api.h>
@@ -103,6 +100,7 @@ typedef struct {
     double phi;
     int check; /* --check S: entries of C checked (0: no check) */
     int data;  /* --data: BENCH_* of bench-data.h */
+    double alpha, beta; /* --alpha, --beta (dgemm, dgemv) */
 } options;
 
 static const char *const data_names[] = {"", "mixed", "under", "subnormal"};
@@ -134,12 +132,14 @@ static void usage(FILE *f)
           "         --phi X   data (U - 0.5) exp(X N) instead of uniform in [-1,1) (X >= 0)\n"
           "         --data mixed|under|subnormal   (dgemm) 1e+-300 columns with zero partners,\n"
           "                   products that underflow, subnormal products (on top of --phi)\n"
+          "         --alpha A  --beta B   (dgemm, dgemv; 1 and 0) the scalars\n"
           "         --check S   max relative and normwise errors of S sampled entries of C\n"
-          "                     against the correctly rounded product (CPU), after the timed\n"
-          "                     runs (dgemm only)\n"
+          "                     against the correctly rounded result (CPU), after the timed\n"
+          "                     runs (dgemm, sgemm)\n"
           "CSV on stdout: routine,mode,m,n,k,op,reps,median_ms,min_ms,gflops,gbps,phi,max_rel_err,\n"
-          "  data,max_norm_err\n"
-          "  (--host-overhead: routine,mode,m,n,k,op,calls,rounds,median_us_per_call,min_us_per_call,phi)\n"
+          "  data,max_norm_err,alpha,beta\n"
+          "  (--host-overhead: routine,mode,m,n,k,op,calls,rounds,median_us_per_call,min_us_per_call,\n"
+          "  phi,alpha,beta)\n"
           "Exit 77 without a GPU.\n",
           f);
 }
@@ -176,17 +176,18 @@ typedef struct {
     double *A, *B, *C; /* dgemv: A, x, y; ddot: x, y, result */
     float *fA, *fB, *fC; /* sgemm */
     int lda, ldb;
-    const double *one, *zero;
+    const double *alpha, *beta; /* host pointer mode */
+    double *C0; /* dgemm with --check and beta != 0: C's first values, for the checked run */
 } operands;
 
 static cublasStatus_t issue(cublasHandle_t h, const options *o, const operands *d, int m)
 {
     switch (o->r) {
     case DGEMM:
-        return cublasDgemm(h, o->ta, o->tb, m, o->n, o->k, d->one, d->A, d->lda, d->B, d->ldb,
-                           d->zero, d->C, o->m > 1 ? o->m : 1);
+        return cublasDgemm(h, o->ta, o->tb, m, o->n, o->k, d->alpha, d->A, d->lda, d->B, d->ldb,
+                           d->beta, d->C, o->m > 1 ? o->m : 1);
     case DGEMV:
-        return cublasDgemv(h, o->ta, m, o->n, d->one, d->A, d->lda, d->B, 1, d->zero, d->C, 1);
+        return cublasDgemv(h, o->ta, m, o->n, d->alpha, d->A, d->lda, d->B, 1, d->beta, d->C, 1);
     case DDOT:
         return cublasDdot(h, o->n, d->A, 1, d->B, 1, d->C);
     case SGEMM: {
@@ -224,6 +225,15 @@ static void print_phi(const options *o)
         printf(",");
 }
 
+/* The alpha and beta columns (empty for ddot and sgemm, which take none), ending the line. */
+static void print_scalars(const options *o)
+{
+    if (o->r == DGEMM || o->r == DGEMV)
+        printf(",%.17g,%.17g\n", o->alpha, o->beta);
+    else
+        printf(",,\n");
+}
+
 static void print_dims(const options *o, int m)
 {
     static const char *const names[] = {"dgemm", "dgemv", "ddot", "sgemm"};
@@ -250,32 +260,16 @@ static double *host_copy(const double *dev, size_t n)
     return h;
 }
 
-/* The relative error of c against ref: |c - ref| / |ref|, or |c - ref| itself where ref = 0; NaN
- * when c is, infinite when c misses an infinite ref. */
-static double rel_err(double c, double ref)
-{
-    if (c == ref)
-        return 0.0;
-    if (isnan(c) || isinf(ref))
-        return isnan(c) ? c : INFINITY;
-    return ref != 0 ? fabs(c - ref) / fabs(ref) : fabs(c - ref);
-}
-
-/* --check S (dgemm): the largest relative error of C, the last run's alpha op(A) op(B) (beta = 0),
- * over S entries drawn with replacement from a seed of their own (all entries when S >= m n),
- * and (*norm) the largest normwise error |c - ref| / sum_q |op(A)(i,q) op(B)(q,j)| (0 where both
- * are 0).  Each entry's reference is the correctly rounded RN(alpha * sum_q op(A)(i,q)
- * op(B)(q,j)): the reproducible engine's CPU DGEMM on a 1 x 1 product (row i of op(A), column j
- * of op(B)).  The error is rel_err's; a NaN c makes the result NaN. */
-static double check_dgemm(const options *o, const operands *d, double *norm)
+/* --check S (dgemm, sgemm): bench-check.h on host copies of op(A), op(B), C (binary32 results
+ * widened) and, with beta != 0, C's values before the checked run. */
+static double check_gemm(const options *o, const operands *d, double *norm)
 {
     *norm = 0.0;
     const size_t m = (size_t)o->m, n = (size_t)o->n, k = (size_t)o->k;
-    const size_t lda = (size_t)d->lda, ldb = (size_t)d->ldb, ldc = m > 1 ? m : 1;
     if (m == 0 || n == 0)
         return 0.0;
     CUDA_CHECK(cudaDeviceSynchronize()); /* the shim may have worked on streams of its own */
-    double *A = host_copy(d->A, m * k), *B = host_copy(d->B, k * n), *C;
+    double *A = host_copy(d->A, m * k), *B = host_copy(d->B, k * n), *C, *C0 = NULL;
     if (o->r == SGEMM) { /* binary32 results against the exact product of the binary64 data */
         float *Cf = malloc(m * n * sizeof *Cf);
         C = malloc(m * n * sizeof *C);
@@ -290,36 +284,16 @@ static double check_dgemm(const options *o, const operands *d, double *norm)
     } else {
         C = host_copy(d->C, m * n);
     }
-    const int ta = o->ta != CUBLAS_OP_N, tb = o->tb != CUBLAS_OP_N;
-    const double alpha = *d->one; /* host pointer mode */
-    const int all = (uint64_t)o->check >= (uint64_t)m * n;
-    const size_t count = all ? m * n : (size_t)o->check;
-    uint64_t seed = 0x13198a2e03707344ULL; /* the sample's own, fixed */
-    double worst = 0.0;
-    for (size_t s = 0; s < count; s++) {
-        const size_t i = all ? s % m : (size_t)(bench_splitmix64(&seed) % m);
-        const size_t j = all ? s / m : (size_t)(bench_splitmix64(&seed) % n);
-        /* row i of op(A) and column j of op(B), as 1 x k and k x 1 operands with the same
-         * leading dimensions and transposes (with k = 0 nothing is read: the bases will do) */
-        const double *a = k == 0 ? A : ta ? A + i * lda : A + i;
-        const double *b = k == 0 ? B : tb ? B + j : B + j * ldb;
-        double ref = 0.0;
-        repro_dgemm_host(ta ? 'T' : 'N', tb ? 'T' : 'N', 1, 1, (int64_t)k, alpha, a, (int64_t)lda,
-                         b, (int64_t)ldb, 0.0, &ref, 1);
-        const double err = rel_err(C[i + j * ldc], ref);
-        if (err > worst || isnan(err)) /* a NaN stays: nothing is > NaN */
-            worst = err;
-        long double S = 0;
-        for (size_t q = 0; q < k; q++)
-            S += fabsl((long double)(ta ? a[q] : a[q * lda]) * (tb ? b[q * ldb] : b[q]));
-        const double dif = fabs(C[i + j * ldc] - ref);
-        const double nerr = dif == 0 ? 0.0 : S > 0 ? (double)(dif / S) : INFINITY;
-        if (nerr > *norm || isnan(nerr))
-            *norm = nerr;
-    }
+    if (o->beta != 0)
+        C0 = host_copy(d->C0, m * n);
+    const dfs_bench_check c = {m, n, k, (size_t)d->lda, (size_t)d->ldb, m > 1 ? m : 1,
+                               o->ta != CUBLAS_OP_N, o->tb != CUBLAS_OP_N, o->alpha, o->beta,
+                               A, B, C, C0, (size_t)o->check};
+    const double worst = dfs_bench_check_gemm(&c, norm);
     free(A);
     free(B);
     free(C);
+    free(C0);
     return worst;
 }
 
@@ -358,19 +332,26 @@ static void bench_gpu(cublasHandle_t h, const options *o, const operands *d)
         bytes = 8 * (2 * n + 1);
     }
     double t = med * 1e-3;
-    /* after the timed runs, before any output */
+    /* after the timed runs, before any output; with beta != 0 one more run from C's first
+     * values, whose result is checked */
     double max_norm = 0.0;
-    const double max_rel = o->check ? check_dgemm(o, d, &max_norm) : 0.0;
+    if (o->check && o->beta != 0) {
+        CUDA_CHECK(cudaMemcpy(d->C, d->C0, (size_t)o->m * (size_t)o->n * sizeof *d->C,
+                              cudaMemcpyDeviceToDevice));
+        CUBLAS_CHECK(issue(h, o, d, o->m));
+    }
+    const double max_rel = o->check ? check_gemm(o, d, &max_norm) : 0.0;
     printf("routine,mode,m,n,k,op,reps,median_ms,min_ms,gflops,gbps,phi,max_rel_err,data,"
-           "max_norm_err\n");
+           "max_norm_err,alpha,beta\n");
     print_dims(o, o->m);
     printf(",%d,%.6f,%.6f,%.3f,%.3f", o->reps, med, ms[0], t > 0 ? flops / t * 1e-9 : 0.0,
            t > 0 ? bytes / t * 1e-9 : 0.0);
     print_phi(o);
     if (o->check)
-        printf(",%.3e,%s,%.3e\n", max_rel, data_names[o->data], max_norm);
+        printf(",%.3e,%s,%.3e", max_rel, data_names[o->data], max_norm);
     else
-        printf(",,%s,\n", data_names[o->data]);
+        printf(",,%s,", data_names[o->data]);
+    print_scalars(o);
     free(ms);
 }
 
@@ -393,11 +374,12 @@ static void bench_host(cublasHandle_t h, const options *o, const operands *d)
             us[round] = (t1 - t0) * 1e6 / o->calls;
     }
     double med = dfs_median(us, ROUNDS);
-    printf("routine,mode,m,n,k,op,calls,rounds,median_us_per_call,min_us_per_call,phi\n");
+    printf("routine,mode,m,n,k,op,calls,rounds,median_us_per_call,min_us_per_call,phi,alpha,"
+           "beta\n");
     print_dims(o, m);
     printf(",%d,%d,%.4f,%.4f", o->calls, ROUNDS, med, us[0]);
     print_phi(o);
-    printf("\n");
+    print_scalars(o);
 }
 
 /* ---------- arguments ---------- */
@@ -409,6 +391,17 @@ static int parse_int(const char *s, int lo, int *out)
     if (end == s || *end || v < lo || v > INT_MAX)
         return -1;
     *out = (int)v;
+    return 0;
+}
+
+/* A finite number (--alpha, --beta). */
+static int parse_scalar(const char *s, double *out)
+{
+    char *end;
+    double v = strtod(s, &end);
+    if (end == s || *end || !isfinite(v))
+        return -1;
+    *out = v;
     return 0;
 }
 
@@ -459,6 +452,7 @@ static int parse_args(int argc, char **argv, options *o)
     for (int i = 0; i < ndims[r]; i++)
         if (parse_int(argv[2 + i], 0, dims[i]))
             return -1;
+    int scalars = 0;
     for (int i = 2 + ndims[r]; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         int bad = 0;
@@ -479,6 +473,12 @@ static int parse_args(int argc, char **argv, options *o)
             o->data = !strcmp(w, "mixed") ? BENCH_MIXED : !strcmp(w, "under") ? BENCH_UNDER
                       : !strcmp(w, "subnormal") ? BENCH_SUBNORMAL : -1;
             bad = o->data < 0;
+        } else if (!strcmp(a, "--alpha") && v) {
+            bad = parse_scalar(argv[++i], &o->alpha);
+            scalars = 1;
+        } else if (!strcmp(a, "--beta") && v) {
+            bad = parse_scalar(argv[++i], &o->beta);
+            scalars = 1;
         } else if (!strcmp(a, "--check") && v)
             bad = parse_int(argv[++i], 1, &o->check);
         else if (!strcmp(a, "--no-shim"))
@@ -507,6 +507,10 @@ static int parse_args(int argc, char **argv, options *o)
         fprintf(stderr, "exblas-bench: --check is for dgemm and sgemm, without --host-overhead\n");
         return -1;
     }
+    if (scalars && o->r != DGEMM && o->r != DGEMV) {
+        fprintf(stderr, "exblas-bench: --alpha and --beta are for dgemm and dgemv\n");
+        return -1;
+    }
     if (o->quick_return && !o->host_overhead) {
         fprintf(stderr, "exblas-bench: --quick-return goes with --host-overhead\n");
         return -1;
@@ -525,7 +529,8 @@ int main(int argc, char **argv)
             usage(stdout);
             return 0;
         }
-    options o = {.ta = CUBLAS_OP_N, .tb = CUBLAS_OP_N, .reps = 10, .warmup = 3, .calls = 200};
+    options o = {.ta = CUBLAS_OP_N, .tb = CUBLAS_OP_N, .reps = 10, .warmup = 3, .calls = 200,
+                 .alpha = 1.0, .beta = 0.0};
     if (parse_args(argc, argv, &o)) {
         usage(stderr);
         return 2;
@@ -545,9 +550,8 @@ int main(int argc, char **argv)
     /* operands, stored as the op asks: op(A) is m x k (dgemv: m x n), op(B) is k x n */
     operands d = {0};
     size_t m = (size_t)o.m, n = (size_t)o.n, k = (size_t)o.k;
-    static const double host_one = 1.0, host_zero = 0.0;
-    d.one = &host_one;
-    d.zero = &host_zero;
+    d.alpha = &o.alpha;
+    d.beta = &o.beta;
     if (o.r == DGEMM || o.r == SGEMM) {
         const int s = o.r == SGEMM;
         d.lda = o.ta == CUBLAS_OP_N ? o.m : o.k;
@@ -557,6 +561,10 @@ int main(int argc, char **argv)
         d.B = device_random(k * n, &o, s ? &d.fB : NULL, 1, k, n, (size_t)d.ldb,
                             o.tb != CUBLAS_OP_N);
         d.C = device_random(m * n, &o, s ? &d.fC : NULL, -1, 0, 0, 0, 0);
+        if (o.check && o.beta != 0) {
+            CUDA_CHECK(cudaMalloc((void **)&d.C0, (m * n > 0 ? m * n : 1) * sizeof *d.C0));
+            CUDA_CHECK(cudaMemcpy(d.C0, d.C, m * n * sizeof *d.C0, cudaMemcpyDeviceToDevice));
+        }
     } else if (o.r == DGEMV) {
         d.lda = o.m;
         /* --data under (the only class for vectors) scales every element alike */
@@ -581,6 +589,8 @@ int main(int argc, char **argv)
     CUDA_CHECK(cudaFree(d.A));
     CUDA_CHECK(cudaFree(d.B));
     CUDA_CHECK(cudaFree(d.C));
+    if (d.C0)
+        CUDA_CHECK(cudaFree(d.C0));
     if (o.r == SGEMM) {
         CUDA_CHECK(cudaFree(d.fA));
         CUDA_CHECK(cudaFree(d.fB));
