@@ -10,8 +10,8 @@
 
 #define DFS_OZ_XW 5
 /* The most words any helper here takes: X's, or alpha X + beta c's (dfs_oz_w_axpby_regs: X's
- * and three more). */
-#define DFS_OZ_AW (DFS_OZ_XW + 3)
+ * and three more; dfs_oz_w_combine_regs: four more). */
+#define DFS_OZ_AW (DFS_OZ_XW + 4)
 
 typedef struct {
     uint64_t w[DFS_OZ_XW];
@@ -241,6 +241,94 @@ DFS_HD int dfs_oz_w_axpby(const uint64_t *x, int nw, int e0, double alpha, doubl
                              (dfs_u128)m[i] | (i + 1 < nw ? (dfs_u128)m[i + 1] << 64 : 0),
                              e0 + 64 * i);
     return ok && dfs_x_axpby_margin(&acc, 0u, alpha, beta, cv, scratch, sn, v, margin);
+}
+
+/* *v = RN(a1 X1 2^e0 + a2 X2 2^e0 + b1 y1 + b2 y2) and its margin (dfs_oz_w_round's, on the
+ * exact value) for the integers X1, X2 of nw words (two's complement, nw + 4 <= DFS_OZ_AW), in
+ * registers: one part of a complex alpha S + beta c whose S has the parts X1 2^e0 and X2 2^e0
+ * (the real part: a1 = Re alpha, a2 = -Im alpha, b1 = Re beta, y1 = Re c, b2 = -Im beta, y2 =
+ * Im c).  with_c = 0: no b terms (beta = 0; y1, y2 not read).  An exact zero is -0 only when
+ * every term is a zero of negative sign (a X with X = 0 has a's sign), as xacc.h's
+ * dfs_x_combine; cancellation gives +0.  Returns 0, leaving the work to dfs_x_combine, when a
+ * scalar or (with_c) a y is not finite, when the terms' bits span more than nw + 4 words hold,
+ * or when the result would be near overflow. */
+DFS_HD int dfs_oz_w_combine_regs(const uint64_t *x1, const uint64_t *x2, int nw, int e0,
+                                 double a1, double a2, int with_c, double b1, double y1,
+                                 double b2, double y2, double *v, int *margin)
+{
+    const int na = nw + 4;
+    if (!dfs_d_is_finite(a1) || !dfs_d_is_finite(a2) ||
+        (with_c && (!dfs_d_is_finite(b1) || !dfs_d_is_finite(y1) || !dfs_d_is_finite(b2) ||
+                    !dfs_d_is_finite(y2))))
+        return 0;
+    /* the terms' magnitudes (words), last bits' exponents, signs, top bits (-1: a zero term) */
+    uint64_t p[4][DFS_OZ_AW], t[DFS_OZ_AW], acc[DFS_OZ_AW];
+    int len[4], e[4], neg[4], top[4];
+    int zero_neg = 1, lsb = 0, hi = 0, any = 0;
+    DFS_UNROLLED
+    for (int i = 0; i < 4; i++) {
+        if (i >= 2 && !with_c) {
+            top[i] = -1;
+            len[i] = e[i] = neg[i] = 0;
+            continue;
+        }
+        if (i < 2) {
+            uint64_t m[DFS_OZ_AW], ma;
+            int ea;
+            const double a = i ? a2 : a1;
+            neg[i] = dfs_oz_w_abs(i ? x2 : x1, nw, m) ^ dfs_d_split(a, &ma, &ea);
+            uint64_t carry = 0;
+            DFS_UNROLLED
+            for (int w = 0; w < DFS_OZ_AW; w++) {
+                if (w >= nw)
+                    break;
+                const dfs_u128 z = (dfs_u128)m[w] * ma + carry;
+                p[i][w] = (uint64_t)z;
+                carry = (uint64_t)(z >> 64);
+            }
+            p[i][nw] = carry;
+            len[i] = nw + 1;
+            e[i] = e0 + ea;
+        } else {
+            const double b = i == 2 ? b1 : b2, y = i == 2 ? y1 : y2;
+            uint64_t mb, my;
+            int eb, ey;
+            neg[i] = dfs_d_split(b, &mb, &eb) ^ dfs_d_split(y, &my, &ey);
+            const dfs_u128 z = (dfs_u128)mb * my;
+            p[i][0] = (uint64_t)z;
+            p[i][1] = (uint64_t)(z >> 64);
+            len[i] = 2;
+            e[i] = eb + ey;
+        }
+        top[i] = dfs_oz_w_top(p[i], len[i], 64 * len[i]);
+        if (top[i] < 0) {
+            zero_neg &= neg[i]; /* a zero term: the sign IEEE's product gives it */
+            continue;
+        }
+        zero_neg = 0;
+        const int h = e[i] + top[i] + 1;
+        lsb = any && lsb < e[i] ? lsb : e[i];
+        hi = any && hi > h ? hi : h;
+        any = 1;
+    }
+    if (!any) {
+        *v = dfs_d_from_bits((uint64_t)zero_neg << 63);
+        *margin = DFS_X_NO_MARGIN;
+        return 1;
+    }
+    if (hi - lsb > 64 * na - 3) /* room for four terms' sum and its sign */
+        return 0;
+    DFS_UNROLLED
+    for (int w = 0; w < DFS_OZ_AW; w++)
+        acc[w] = 0;
+    DFS_UNROLLED
+    for (int i = 0; i < 4; i++) {
+        if (top[i] < 0)
+            continue;
+        dfs_oz_w_shl(p[i], len[i], e[i] - lsb, t, na);
+        dfs_oz_w_addsub(acc, t, na, neg[i]);
+    }
+    return dfs_oz_w_round(acc, na, lsb, v, margin);
 }
 
 #endif

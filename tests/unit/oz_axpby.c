@@ -2,7 +2,9 @@
  * (dfs_oz_w_axpby_regs, engines/oz/wint.h): every result it gives equals MPFR's correct rounding
  * of the exact value, every margin it gives is sound (the value moved by +-2^margin rounds the
  * same, in MPFR), no margin is smaller than the window path's (dfs_x_axpby_margin on a full
- * accumulator), exact zeros carry IEEE's sign, and it declines only where it says it does. */
+ * accumulator), exact zeros carry IEEE's sign, and it declines only where it says it does; and
+ * the same for one part of a complex alpha S + beta c (dfs_oz_w_combine_regs), whose bits must
+ * also be dfs_x_combine's. */
 #include "ozfamily_test.h"
 
 #include "../../engines/oz/wint.h"
@@ -231,7 +233,137 @@ START_TEST(oz_axpby_regs)
 }
 END_TEST
 
+/* ---- the complex part: RN(a1 X1 2^e0 + a2 X2 2^e0 + b1 y1 + b2 y2) (dfs_oz_w_combine_regs) */
+
+/* A full accumulator holding X 2^e0. */
+static void x_to_acc(dfs_xacc *a, int64_t *w, const uint64_t x[AX_WORDS], int e0)
+{
+    full_init(a, w);
+    uint64_t m[AX_WORDS];
+    const int neg = dfs_oz_w_abs(x, AX_WORDS, m);
+    for (int i = 0; i < AX_WORDS; i++)
+        if (m[i])
+            REQUIRE(dfs_x_add(a, neg, (dfs_u128)m[i], e0 + 64 * i));
+}
+
+START_TEST(oz_combine_regs)
+{
+    rng r = rng_seed(62);
+    enum { CASES = 200000 };
+    enum { CK_NEAR, CK_FAR, CK_CANCEL, CK_ZERO, CK_EDGE, CK_COUNT };
+    static const char *const names[CK_COUNT] = {"near", "far", "cancel", "zero", "edge"};
+    long n_kind[CK_COUNT] = {0}, taken[CK_COUNT] = {0}, margins = 0, zeros = 0, negz = 0;
+    long near_ok = 0, near_declined = 0;
+    static int64_t w1[DFS_X_WORDS], w2[DFS_X_WORDS], scratch[DFS_X_WORDS];
+    mpfr_t v, t, lo, hi;
+    mpfr_inits2(PREC_R, v, t, lo, hi, (mpfr_ptr)0);
+    for (int it = 0; it < CASES; it++) {
+        const int kind = it % CK_COUNT;
+        ax_case k; /* for ax_fail's report: X1, alpha = a1, beta = b1, c = y1 */
+        memset(&k, 0, sizeof k);
+        k.kind = AXK_NEAR;
+        uint64_t x1[AX_WORDS], x2[AX_WORDS];
+        const int t1 = kind == CK_ZERO && below(&r, 2) ? 0 : 1 + below(&r, 189);
+        const int t2 = kind == CK_ZERO ? 0 : below(&r, 8) == 0 ? 0 : 1 + below(&r, 189);
+        rand_x(&r, x1, t1);
+        rand_x(&r, x2, t2);
+        const double sc[] = {1.0, -1.0, 0.0, -0.0};
+        const double a1 = below(&r, 4) == 0 ? sc[below(&r, 4)] : rand_d(&r, below(&r, 41) - 20);
+        const double a2 = below(&r, 4) == 0 ? sc[below(&r, 4)] : rand_d(&r, below(&r, 41) - 20);
+        int s = below(&r, 1600) - 800; /* the exponent of the a X terms */
+        if (kind == CK_EDGE)
+            s = below(&r, 2) ? -1022 + below(&r, 120) - 60 : 1023 - below(&r, 60);
+        const int tm = t1 > t2 ? t1 : t2;
+        const int e0 = s - (tm > 0 ? tm - 1 : 0);
+        const int with_c = below(&r, 4) != 0;
+        double b1 = below(&r, 4) == 0 ? sc[below(&r, 4)] : rand_d(&r, below(&r, 21) - 10);
+        double b2 = below(&r, 4) == 0 ? sc[below(&r, 4)] : rand_d(&r, below(&r, 21) - 10);
+        const int off = kind == CK_FAR ? (below(&r, 2) ? 1 : -1) * (41 + below(&r, 400))
+                                       : below(&r, 81) - 40;
+        double y1 = below(&r, 10) == 0 ? sc[2 + below(&r, 2)] : rand_d(&r, s + off);
+        double y2 = below(&r, 10) == 0 ? sc[2 + below(&r, 2)] : rand_d(&r, s + below(&r, 81) - 40);
+        /* the exact a terms */
+        mpfr_set_zero(v, +1);
+        x_to_mpfr(t, x1, e0);
+        mpfr_mul_d(t, t, a1, MPFR_RNDN);
+        mpfr_add(v, v, t, MPFR_RNDN);
+        x_to_mpfr(t, x2, e0);
+        mpfr_mul_d(t, t, a2, MPFR_RNDN);
+        mpfr_add(v, v, t, MPFR_RNDN);
+        if (kind == CK_CANCEL && with_c) { /* b1 y1 = -RN(the a terms) (+ a little) */
+            b1 = ldexp((next64(&r) & 1) ? -1.0 : 1.0, below(&r, 9) - 4);
+            y1 = -round_binary64(v) / b1;
+            if (!isfinite(y1))
+                y1 = 0.0;
+            b2 = below(&r, 2) ? 0.0 : b2;
+        }
+        if (with_c) {
+            mpfr_set_d(t, b1, MPFR_RNDN);
+            mpfr_mul_d(t, t, y1, MPFR_RNDN);
+            mpfr_add(v, v, t, MPFR_RNDN);
+            mpfr_set_d(t, b2, MPFR_RNDN);
+            mpfr_mul_d(t, t, y2, MPFR_RNDN);
+            mpfr_add(v, v, t, MPFR_RNDN);
+        }
+        memcpy(k.x, x1, sizeof x1);
+        k.e0 = e0, k.alpha = a1, k.beta = b1, k.c = y1;
+        n_kind[kind]++;
+        double got = 0;
+        int margin = 0;
+        const int ok = dfs_oz_w_combine_regs(x1, x2, AX_WORDS, e0, a1, a2, with_c, b1, y1, b2, y2,
+                                             &got, &margin);
+        const int below_top = mpfr_zero_p(v) || (mpfr_regular_p(v) && mpfr_get_exp(v) - 1 <= 1022);
+        if (kind == CK_NEAR && below_top) {
+            near_ok += ok;
+            near_declined += !ok;
+        }
+        if (!ok)
+            continue;
+        taken[kind]++;
+        AXREQ(&k, below_top);
+        /* the generic path on full accumulators gives the same bits */
+        dfs_xacc s1, s2;
+        x_to_acc(&s1, w1, x1, e0);
+        x_to_acc(&s2, w2, x2, e0);
+        dfs_x_term terms[4] = {{a1, &s1, 0, 0.0}, {a2, &s2, 0, 0.0}, {b1, NULL, 0, y1},
+                               {b2, NULL, 0, y2}};
+        double gen = 0;
+        REQUIRE(dfs_x_combine(terms, with_c ? 4 : 2, scratch, DFS_X_WORDS, &gen));
+        AXREQ(&k, same_bits(got, gen));
+        if (mpfr_zero_p(v)) {
+            zeros++;
+            negz += signbit(got) != 0;
+            AXREQ(&k, margin == DFS_X_NO_MARGIN);
+            continue;
+        }
+        AXREQ(&k, same_bits(got, round_binary64(v)));
+        if (margin != DFS_X_NO_MARGIN) {
+            margins++;
+            mpfr_set_ui_2exp(t, 1, 0, MPFR_RNDN);
+            mpfr_mul_2si(t, t, margin, MPFR_RNDN);
+            mpfr_sub(lo, v, t, MPFR_RNDN);
+            mpfr_add(hi, v, t, MPFR_RNDN);
+            AXREQ(&k, same_bits(round_binary64(lo), got) && same_bits(round_binary64(hi), got));
+        }
+    }
+    mpfr_clears(v, t, lo, hi, (mpfr_ptr)0);
+    for (int i = 0; i < CK_COUNT; i++)
+        REQUIRE(taken[i] > n_kind[i] / 10);
+    REQUIRE(near_declined == 0 && near_ok > CASES / 10);
+    REQUIRE(margins > CASES / 3 && zeros > 1000 && negz > 100);
+    printf("oz: complex part in registers: %d cases (taken/all:", CASES);
+    for (int i = 0; i < CK_COUNT; i++)
+        printf(" %s %ld/%ld", names[i], taken[i], n_kind[i]);
+    printf("), each = MPFR's RN and dfs_x_combine's bits; %ld margins sound in MPFR; %ld exact "
+           "zeros (%ld of them -0, as dfs_x_combine); all %ld results below 2^1023 with the c terms "
+           "within 2^+-40 taken\n",
+           margins, zeros, negz, near_ok);
+    fflush(stdout);
+}
+END_TEST
+
 void oz_axpby_tests(TCase *t)
 {
     tcase_add_test(t, oz_axpby_regs);
+    tcase_add_test(t, oz_combine_regs);
 }
