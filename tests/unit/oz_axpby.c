@@ -93,6 +93,31 @@ static double rn_d(const mpfr_t v)
     return round_binary64(v);
 }
 
+/* Whether v -+ 2^margin both round to got (what a margin promises), in MPFR. */
+static int margin_sound(const mpfr_t v, int margin, double got)
+{
+    mpfr_t e, lo, hi;
+    mpfr_inits2(PREC_R, e, lo, hi, (mpfr_ptr)0);
+    mpfr_set_ui_2exp(e, 1, margin, MPFR_RNDN);
+    mpfr_sub(lo, v, e, MPFR_RNDN);
+    mpfr_add(hi, v, e, MPFR_RNDN);
+    const int ok = same_bits(rn_d(lo), got) && same_bits(rn_d(hi), got);
+    mpfr_clears(e, lo, hi, (mpfr_ptr)0);
+    return ok;
+}
+
+/* Not vacuous, and the register path the one usually taken: fails unless every kind took it in
+ * more than a tenth of its cases; prints the line's head and "taken/all" per kind. */
+static void kinds_taken(const char *head, int cases, const char *const *names, const long *taken,
+                        const long *all, int n)
+{
+    for (int i = 0; i < n; i++)
+        REQUIRE(taken[i] > all[i] / 10);
+    printf("%s: %d cases (taken/all:", head, cases);
+    for (int i = 0; i < n; i++)
+        printf(" %s %ld/%ld", names[i], taken[i], all[i]);
+}
+
 /* The window path on a full accumulator: RN and its margin (dfs_x_axpby_margin). */
 static double window_path(const ax_case *k, int *margin)
 {
@@ -159,8 +184,8 @@ START_TEST(oz_axpby_regs)
     enum { CASES = 300000 };
     long n_kind[AXK_COUNT] = {0}, taken[AXK_COUNT] = {0}, margins = 0, wider = 0, zeros = 0;
     long declined_near = 0, near_normal = 0, sub = 0, sub_taken = 0;
-    mpfr_t v, lo, hi, cv;
-    mpfr_inits2(PREC_R, v, lo, hi, cv, (mpfr_ptr)0);
+    mpfr_t v, cv;
+    mpfr_inits2(PREC_R, v, cv, (mpfr_ptr)0);
     ax_case k;
     for (int it = 0; it < CASES; it++) {
         make_case(&r, &k, it % AXK_COUNT);
@@ -204,27 +229,18 @@ START_TEST(oz_axpby_regs)
         AXREQ(&k, same_bits(window_path(&k, &wm), got));
         if (margin != DFS_X_NO_MARGIN) {
             margins++;
-            mpfr_set_ui_2exp(cv, 1, 0, MPFR_RNDN);
-            mpfr_mul_2si(cv, cv, margin, MPFR_RNDN);
-            mpfr_sub(lo, v, cv, MPFR_RNDN);
-            mpfr_add(hi, v, cv, MPFR_RNDN);
-            AXREQ(&k, same_bits(rn_d(lo), got) && same_bits(rn_d(hi), got));
+            AXREQ(&k, margin_sound(v, margin, got));
         }
         if (wm != DFS_X_NO_MARGIN) { /* never narrower than the window path's */
             AXREQ(&k, margin != DFS_X_NO_MARGIN && margin >= wm);
             wider += margin > wm;
         }
     }
-    mpfr_clears(v, lo, hi, cv, (mpfr_ptr)0);
-    /* not vacuous, and the register path is the one usually taken */
-    for (int i = 0; i < AXK_COUNT; i++)
-        REQUIRE(taken[i] > n_kind[i] / 10);
+    mpfr_clears(v, cv, (mpfr_ptr)0);
     REQUIRE(declined_near == 0 && near_normal > CASES / 10);
     REQUIRE(margins > CASES / 2 && zeros > 1000 && sub_taken > 1000);
     REQUIRE(sub_taken * 10 > sub * 9); /* the rest: beta c far from it */
-    printf("oz: axpby in registers: %d cases (taken/all:", CASES);
-    for (int i = 0; i < AXK_COUNT; i++)
-        printf(" %s %ld/%ld", axk_name[i], taken[i], n_kind[i]);
+    kinds_taken("oz: axpby in registers", CASES, axk_name, taken, n_kind, AXK_COUNT);
     printf("), each = MPFR's RN and the window path's; %ld margins sound in MPFR (%ld wider than "
            "the window path's); %ld exact zeros with IEEE's sign; %ld of %ld subnormal results taken; "
            "all %ld results below 2^1023 with beta c within 2^+-40 of alpha S taken\n",
@@ -246,6 +262,20 @@ static void x_to_acc(dfs_xacc *a, int64_t *w, const uint64_t x[AX_WORDS], int e0
             REQUIRE(dfs_x_add(a, neg, (dfs_u128)m[i], e0 + 64 * i));
 }
 
+/* v += a X 2^e0, v += b y: exactly (t: scratch). */
+static void add_x_term(mpfr_t v, mpfr_t t, const uint64_t x[AX_WORDS], int e0, double a)
+{
+    x_to_mpfr(t, x, e0);
+    mpfr_mul_d(t, t, a, MPFR_RNDN);
+    mpfr_add(v, v, t, MPFR_RNDN);
+}
+static void add_d_term(mpfr_t v, mpfr_t t, double b, double y)
+{
+    mpfr_set_d(t, b, MPFR_RNDN);
+    mpfr_mul_d(t, t, y, MPFR_RNDN);
+    mpfr_add(v, v, t, MPFR_RNDN);
+}
+
 START_TEST(oz_combine_regs)
 {
     rng r = rng_seed(62);
@@ -255,8 +285,8 @@ START_TEST(oz_combine_regs)
     long n_kind[CK_COUNT] = {0}, taken[CK_COUNT] = {0}, margins = 0, zeros = 0, negz = 0;
     long near_ok = 0, near_declined = 0;
     static int64_t w1[DFS_X_WORDS], w2[DFS_X_WORDS], scratch[DFS_X_WORDS];
-    mpfr_t v, t, lo, hi;
-    mpfr_inits2(PREC_R, v, t, lo, hi, (mpfr_ptr)0);
+    mpfr_t v, t;
+    mpfr_inits2(PREC_R, v, t, (mpfr_ptr)0);
     for (int it = 0; it < CASES; it++) {
         const int kind = it % CK_COUNT;
         ax_case k; /* for ax_fail's report: X1, alpha = a1, beta = b1, c = y1 */
@@ -284,12 +314,8 @@ START_TEST(oz_combine_regs)
         double y2 = below(&r, 10) == 0 ? sc[2 + below(&r, 2)] : rand_d(&r, s + below(&r, 81) - 40);
         /* the exact a terms */
         mpfr_set_zero(v, +1);
-        x_to_mpfr(t, x1, e0);
-        mpfr_mul_d(t, t, a1, MPFR_RNDN);
-        mpfr_add(v, v, t, MPFR_RNDN);
-        x_to_mpfr(t, x2, e0);
-        mpfr_mul_d(t, t, a2, MPFR_RNDN);
-        mpfr_add(v, v, t, MPFR_RNDN);
+        add_x_term(v, t, x1, e0, a1);
+        add_x_term(v, t, x2, e0, a2);
         if (kind == CK_CANCEL && with_c) { /* b1 y1 = -RN(the a terms) (+ a little) */
             b1 = ldexp((next64(&r) & 1) ? -1.0 : 1.0, below(&r, 9) - 4);
             y1 = -round_binary64(v) / b1;
@@ -298,12 +324,8 @@ START_TEST(oz_combine_regs)
             b2 = below(&r, 2) ? 0.0 : b2;
         }
         if (with_c) {
-            mpfr_set_d(t, b1, MPFR_RNDN);
-            mpfr_mul_d(t, t, y1, MPFR_RNDN);
-            mpfr_add(v, v, t, MPFR_RNDN);
-            mpfr_set_d(t, b2, MPFR_RNDN);
-            mpfr_mul_d(t, t, y2, MPFR_RNDN);
-            mpfr_add(v, v, t, MPFR_RNDN);
+            add_d_term(v, t, b1, y1);
+            add_d_term(v, t, b2, y2);
         }
         memcpy(k.x, x1, sizeof x1);
         k.e0 = e0, k.alpha = a1, k.beta = b1, k.c = y1;
@@ -339,21 +361,13 @@ START_TEST(oz_combine_regs)
         AXREQ(&k, same_bits(got, round_binary64(v)));
         if (margin != DFS_X_NO_MARGIN) {
             margins++;
-            mpfr_set_ui_2exp(t, 1, 0, MPFR_RNDN);
-            mpfr_mul_2si(t, t, margin, MPFR_RNDN);
-            mpfr_sub(lo, v, t, MPFR_RNDN);
-            mpfr_add(hi, v, t, MPFR_RNDN);
-            AXREQ(&k, same_bits(round_binary64(lo), got) && same_bits(round_binary64(hi), got));
+            AXREQ(&k, margin_sound(v, margin, got));
         }
     }
-    mpfr_clears(v, t, lo, hi, (mpfr_ptr)0);
-    for (int i = 0; i < CK_COUNT; i++)
-        REQUIRE(taken[i] > n_kind[i] / 10);
+    mpfr_clears(v, t, (mpfr_ptr)0);
     REQUIRE(near_declined == 0 && near_ok > CASES / 10);
     REQUIRE(margins > CASES / 3 && zeros > 1000 && negz > 100);
-    printf("oz: complex part in registers: %d cases (taken/all:", CASES);
-    for (int i = 0; i < CK_COUNT; i++)
-        printf(" %s %ld/%ld", names[i], taken[i], n_kind[i]);
+    kinds_taken("oz: complex part in registers", CASES, names, taken, n_kind, CK_COUNT);
     printf("), each = MPFR's RN and dfs_x_combine's bits; %ld margins sound in MPFR; %ld exact "
            "zeros (%ld of them -0, as dfs_x_combine); all %ld results below 2^1023 with the c terms "
            "within 2^+-40 taken\n",
