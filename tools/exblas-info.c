@@ -103,23 +103,17 @@ static void print_decision(const dfs_config *cfg, const dfs_device *dev, int64_t
     for (int r = 0; r < DFS_R_COUNT; r++) {
         dfs_rule rule;
         dfs_config_rule(cfg, dev, (dfs_routine)r, &rule);
-        int e = rule.engine;
-        const char *note = "";
-        if (e != 0 && dev && !dfs_engines[e]->can_run(dev)) {
-            e = 0;
-            note = " (engine cannot run on this device)";
-        }
         int64_t mind = dims[r][0];
         for (int i = 1; i < (r == DFS_R_DGEMM ? 3 : r == DFS_R_DGEMV ? 2 : 1); i++)
             if (dims[r][i] < mind)
                 mind = dims[r][i];
-        if (mind < rule.min_dim) {
-            e = rule.below_engine;
-            note = " (below min_dim)";
-            if (e != 0 && dev && !dfs_engines[e]->can_run(dev)) {
-                e = 0;
-                note = " (below min_dim; its engine cannot run on this device)";
-            }
+        const int below = mind < rule.min_dim;
+        int e = below ? rule.below_engine : rule.engine;
+        const char *note = below ? " (below min_dim)" : "";
+        if (e != 0 && dev && !dfs_engines[e]->can_run(dev)) {
+            e = 0;
+            note = below ? " (below min_dim; its engine cannot run on this device)"
+                         : " (engine cannot run on this device)";
         }
         const dfs_engine *en = dfs_engines[e];
         if (e != 0 && !(r == DFS_R_DGEMM ? en->dgemm != NULL
@@ -129,12 +123,13 @@ static void print_decision(const dfs_config *cfg, const dfs_device *dev, int64_t
         }
         char sz[96];
         snprintf(sz, sizeof sz, shape[r], dims[r][0], dims[r][1], dims[r][2]);
-        char below[64] = "";
+        char below_eng[64] = "";
         if (rule.below_engine != 0)
-            snprintf(below, sizeof below, " (below: %s)", dfs_engines[rule.below_engine]->name);
+            snprintf(below_eng, sizeof below_eng, " (below: %s)",
+                     dfs_engines[rule.below_engine]->name);
         printf("    %-6s %-28s -> %s%s   [rule: %s -> %s, min_dim %" PRId64 "%s, from %s]\n",
                dfs_routine_names[r], sz, dfs_engines[e]->name, note, dfs_config_mode(cfg, (dfs_routine)r),
-               dfs_engines[rule.engine]->name, rule.min_dim, below, rule.source);
+               dfs_engines[rule.engine]->name, rule.min_dim, below_eng, rule.source);
         for (int i = 0; i < rule.options.nbase; i++)
             printf("           option %s = %s (%s)\n", rule.options.base[i].key,
                    rule.options.base[i].value, rule.options.base[i].where);
