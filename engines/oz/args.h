@@ -122,8 +122,9 @@ typedef struct {
 
 /* What a fast call counts on the device (the int8 engine's feedback, crt_gemm.h): need[n] the
  * outputs that would pass the contract's check with n moduli and not fewer (n =
- * DFS_CRT_FAST_MODULI + 1: with none), the failing ones all, the passing ones 1 in 16 (rows r
- * with r mod 128 < 32 and columns c multiples of 4, within the block), counted 16 times; failed: outputs recomputed by the repair;
+ * DFS_CRT_FAST_MODULI + 1: with none), the failing ones all, the passing ones 1 in 16 (in one
+ * finish block of four, each warp's every fourth column), counted 16 times; failed: outputs
+ * recomputed by the repair;
  * tiles: its tiles; seq: the call's number (set before the call). */
 #define DFS_CRT_NEED_BINS 32
 typedef struct {

@@ -492,13 +492,12 @@ DFS_HD void dfs_crt_reconstruct_limbs(const dfs_crt_table *t, const int n, const
     DFS_UNROLLED
     for (int w = 0; w < DFS_CRT_LIMBS; w++)
         acc[w] = 0;
-    /* the loads first, all of them in flight at once; a 32-bit offset stepped (on the GPU one
-     * addition and one address instruction per modulus) */
-    uint32_t off = 0;
+    /* the loads first; the address stepped (one 64-bit addition per modulus) */
+    const int32_t *p = c;
     DFS_UNROLLED
     for (int l = 0; l < nmax; l++) {
-        v[l] = l < n ? c[off] : 0;
-        off += stride;
+        v[l] = l < n ? *p : 0;
+        p += stride;
     }
     DFS_UNROLLED
     for (int l = 0; l < nmax; l++) {

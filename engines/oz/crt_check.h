@@ -120,17 +120,19 @@ DFS_HD int dfs_crt_fast_ok(const dfs_crt_check *c, int bA, int bB, double e)
 
 /* The fewest moduli (from lo to DFS_CRT_FAST_MODULI) with which the output's bound would meet the
  * goal (dfs_crt_goal_terms; it implies the contract), the rows' bits taken as dfs_crt_row_bits
- * gives them for that many (sA, sB: their sums of squares), or DFS_CRT_FAST_MODULI + 1 when none
- * would: for the next call's choice (the engine's feedback). */
-DFS_HD int dfs_crt_fast_need(const dfs_crt_check *c, double sA, double sB, int64_t k, int lo)
+ * gives them for that many (sA, sB: their sums of squares; Ln[n] = dfs_crt_bits(n), the step's
+ * table), or DFS_CRT_FAST_MODULI + 1 when none would: for the next call's choice (the engine's
+ * feedback). */
+DFS_HD int dfs_crt_fast_need(const dfs_crt_check *c, const int *Ln, double sA, double sB,
+                             int64_t k, int lo)
 {
     const int nmax = DFS_CRT_FAST_MODULI;
-    if (!dfs_crt_fast_within(c, dfs_crt_row_bits(dfs_crt_bits(nmax), sA, k),
-                             dfs_crt_row_bits(dfs_crt_bits(nmax), sB, k), c->goal))
+    if (!dfs_crt_fast_within(c, dfs_crt_row_bits(Ln[nmax], sA, k),
+                             dfs_crt_row_bits(Ln[nmax], sB, k), c->goal))
         return nmax + 1;
     int a = lo < 2 ? 2 : lo, b = nmax; /* passes at b; find the least */
     while (a < b) {
-        const int mid = (a + b) / 2, L = dfs_crt_bits(mid);
+        const int mid = (a + b) / 2, L = Ln[mid];
         if (dfs_crt_fast_within(c, dfs_crt_row_bits(L, sA, k), dfs_crt_row_bits(L, sB, k),
                                 c->goal))
             b = mid;

@@ -79,7 +79,8 @@ typedef struct {
 } dfs_crt_rowinfo;
 
 /* The int8 engine's output (fast) from residue sums c[l * stride] (the magnitude product after
- * the moduli, at c[n * stride]; nfix: dfs_crt_reconstruct) of a row and a column: *v = alpha
+ * the moduli, at c[n * stride], n = nfix or the table's; nfix: dfs_crt_reconstruct; the GPU
+ * passes its registers, stride 1) of a row and a column: *v = alpha
  * RN(X 2^e0) + beta cv (dfs_crt_axpby; cv not read when beta = 0) and DFS_OZ_WRITTEN when the
  * output meets the contract (crt_check.h), DFS_OZ_UNDECIDED when it does not (C untouched: the
  * repair recomputes it), DFS_OZ_LISTED when an operand holds Inf or NaN (the direct path).  With
@@ -108,10 +109,11 @@ DFS_HD int dfs_crt_output_fast(const dfs_crt_step *st, const int nfix, const int
                                      dfs_crt_rounds(1, rb->bits), ra->nrm, rb->nrm)
                 : 1.0 / 0.0;
         const dfs_crt_check ck = dfs_crt_check_init(st->k, ra->tau + rb->tau, ra->nrm, rb->nrm,
-                                                    sabs, c[(uint32_t)st->tab.n * stride], ecur);
+                                                    sabs, c[(uint32_t)(nfix ? nfix : st->tab.n) * stride],
+                                                    ecur);
         const int ok = dfs_crt_fast_ok(&ck, ra->bits, rb->bits, ecur);
         if (want_need || !ok)
-            *need = dfs_crt_fast_need(&ck, ra->ss, rb->ss, st->k, ok ? 2 : st->tab.n + 1);
+            *need = dfs_crt_fast_need(&ck, st->Ln, ra->ss, rb->ss, st->k, ok ? 2 : st->tab.n + 1);
         if (!ok)
             return DFS_OZ_UNDECIDED;
     }

@@ -248,9 +248,24 @@ __device__ __forceinline__ void crt_finish_verify(const dfs_crt_finish_args &a, 
 /* The fast finish (dfs_crt_output_fast) with NFIX moduli, or any number when NFIX = 0: outputs
  * that meet the contract written, those that do not marked in a.fail for dfs_crt_repair, those
  * with Inf or NaN operands listed for the direct kernel; the moduli outputs would need counted
- * in a block histogram, then in a.fstats. */
+ * in a block histogram, then in a.fstats.  With NFIX, the next column's sums (and C) are loaded
+ * while this one's are reconstructed: all of them in flight at once (the compiler otherwise
+ * waits on each load in turn). */
+/* An output's residue sums and magnitude product: NV values stride apart, into registers. */
+template <int NV>
+__device__ __forceinline__ void load_sums(int32_t *v, const int32_t *p, uint32_t stride)
+{
+    uint32_t off = 0;
+#pragma unroll
+    for (int l = 0; l < NV; l++) {
+        v[l] = p[off];
+        off += stride;
+    }
+}
+
 template <int NFIX> __device__ __forceinline__ void crt_finish_fast(const dfs_crt_finish_args &a)
 {
+    constexpr int NV = NFIX ? NFIX + 1 : 1;
     __shared__ unsigned hist[DFS_CRT_NEED_BINS];
     const dfs_oz_finish_args &b = a.blk;
     const int64_t r = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
@@ -258,6 +273,11 @@ template <int NFIX> __device__ __forceinline__ void crt_finish_fast(const dfs_cr
     const double alpha = blk_alpha(b), beta = blk_beta(b);
     const uint32_t stride = (uint32_t)(b.bm * b.bn);
     const int64_t words = (b.bm + 31) / 32;
+    const int warp = (int)(threadIdx.x >> 5);
+    /* the sample of passing outputs (1 in 16: args.h): whole warps, in one block of four, each
+     * warp on one column in four, so that every warp of a block does the same work (no lane
+     * waits for another's dfs_crt_fast_need, no warp for another at the barrier) */
+    const int sampled = ((blockIdx.x + blockIdx.y) & 3) == 0;
     if (threadIdx.x < DFS_CRT_NEED_BINS)
         hist[threadIdx.x] = 0;
     __syncthreads();
@@ -269,21 +289,34 @@ template <int NFIX> __device__ __forceinline__ void crt_finish_fast(const dfs_cr
         ra.nrm = b.nrmA[gr];
         ra.ss = a.ssA[gr];
     }
+    int32_t cur[NV], nxt[NV];
+    double cv = 0.0, cvn = 0.0;
+    if (NV > 1 && r < b.bm && blockIdx.y < b.bn) {
+        load_sums<NV>(cur, a.Cl + (int64_t)blockIdx.y * b.bm + r, stride);
+        if (beta != 0)
+            cv = b.C[gr + (b.c0 + blockIdx.y) * b.ldc];
+    }
     unsigned failed = 0;
-    for (int64_t c = blockIdx.y; c < b.bn; c += gridDim.y) {
+    int j = 0;
+    for (int64_t c = blockIdx.y; c < b.bn; c += gridDim.y, j++) {
         int how = DFS_OZ_WRITTEN;
         if (r < b.bm) {
-            const int64_t gc = b.c0 + c;
+            const int64_t gc = b.c0 + c, cn = c + gridDim.y;
+            if (NV > 1 && cn < b.bn) {
+                load_sums<NV>(nxt, a.Cl + cn * b.bm + r, stride);
+                if (beta != 0)
+                    cvn = b.C[gr + (b.c0 + cn) * b.ldc];
+            }
             const dfs_crt_rowinfo rb = {b.tauB[gc], a.bitsB[gc], b.needB[gc] == DFS_OZ_SPECIAL,
                                         b.nrmB[gc], a.ssB[gc]};
             double *out = b.C + gr + gc * b.ldc;
-            const double cv = beta != 0 ? *out : 0.0;
+            if (NV == 1)
+                cv = beta != 0 ? *out : 0.0;
             double v = 0.0;
             int need = 0;
-            /* the sample of passing outputs (1 in 16: args.h) by whole warps, the first of
-             * every four, on every fourth column: no lane waits for another's dfs_crt_fast_need */
-            how = dfs_crt_output_fast(&a.step, NFIX, a.Cl + c * b.bm + r, stride, &ra, &rb,
-                                      alpha, beta, cv, ((threadIdx.x >> 5) | (c & 3)) == 0, &v, &need);
+            how = dfs_crt_output_fast(&a.step, NFIX, NV > 1 ? cur : a.Cl + c * b.bm + r,
+                                      NV > 1 ? 1u : stride, &ra, &rb, alpha, beta, cv,
+                                      sampled && (j & 3) == (warp & 3), &v, &need);
             if (how == DFS_OZ_WRITTEN)
                 *out = v;
             else if (how == DFS_OZ_LISTED) /* C kept: the direct kernel reads it for beta * C */
@@ -291,6 +324,12 @@ template <int NFIX> __device__ __forceinline__ void crt_finish_fast(const dfs_cr
             if (need > 0)
                 atomicAdd(&hist[need < DFS_CRT_NEED_BINS ? need : DFS_CRT_NEED_BINS - 1],
                           how == DFS_OZ_UNDECIDED ? 1u : 16u);
+            if (NV > 1) {
+#pragma unroll
+                for (int l = 0; l < NV; l++)
+                    cur[l] = nxt[l];
+                cv = cvn;
+            }
         }
         /* the warp's 32 rows (aligned: blockDim is a multiple of 32) of column c: one word */
         const unsigned bad = __ballot_sync(0xffffffffu, how == DFS_OZ_UNDECIDED);
