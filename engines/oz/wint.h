@@ -217,6 +217,52 @@ DFS_HD int dfs_oz_w_axpby_regs(const uint64_t *x, int nw, int e0, double alpha, 
     return dfs_oz_w_round(acc, na, lsb, v, margin);
 }
 
+/* *v = RN(alpha (t[0] + ... + t[T-1]) + beta cv) for T finite binary64 terms (a thread's
+ * expansion, fpe.h; beta == 0: cv not read), in registers: the terms placed as one integer of
+ * DFS_OZ_TW words from the lowest set bit among them, then rounded once (dfs_oz_w_round when
+ * alpha = 1 and beta = 0, else dfs_oz_w_axpby_regs).  An exact zero sum is +0, as BLAS starts
+ * its sums.  Returns 0, leaving the output to an exact accumulator, when the terms span more than
+ * those words hold, or the rounding declines (alpha, beta or cv not finite, a result near
+ * overflow). */
+#define DFS_OZ_TW 4
+DFS_HD int dfs_oz_w_terms_axpby(const double *t, int T, double alpha, double beta, double cv,
+                                double *v)
+{
+    int lsb = 0, top = 0, any = 0;
+    for (int i = 0; i < T; i++) {
+        if (t[i] == 0)
+            continue;
+        uint64_t m;
+        int e;
+        dfs_d_split(t[i], &m, &e);
+        const int lo = e + dfs_ctz64(m), hi = e + 64 - dfs_clz64(m); /* |t| < 2^hi */
+        lsb = !any || lo < lsb ? lo : lsb;
+        top = !any || hi > top ? hi : top;
+        any = 1;
+    }
+    /* T terms below 2^top: their sum and its sign within the words (T <= 8) */
+    if (any && top - lsb > 64 * DFS_OZ_TW - 4)
+        return 0;
+    uint64_t x[DFS_OZ_TW], sh[DFS_OZ_TW];
+    DFS_UNROLLED
+    for (int i = 0; i < DFS_OZ_TW; i++)
+        x[i] = 0;
+    for (int i = 0; i < T; i++) {
+        if (t[i] == 0)
+            continue;
+        uint64_t m;
+        int e;
+        const int neg = dfs_d_split(t[i], &m, &e), z = dfs_ctz64(m);
+        m >>= z; /* from its lowest set bit: e + z >= lsb */
+        dfs_oz_w_shl(&m, 1, e + z - lsb, sh, DFS_OZ_TW);
+        dfs_oz_w_addsub(x, sh, DFS_OZ_TW, neg);
+    }
+    int margin;
+    if (alpha == 1.0 && beta == 0.0)
+        return dfs_oz_w_round(x, DFS_OZ_TW, lsb, v, &margin);
+    return dfs_oz_w_axpby_regs(x, DFS_OZ_TW, lsb, alpha, beta, cv, v, &margin);
+}
+
 /* *v = RN(alpha X 2^e0 + beta cv) for the integer X of nw words (beta == 0: cv not used), with
  * its margin (dfs_x_round_margin): directly when alpha = 1 and beta = 0, else in registers
  * (dfs_oz_w_axpby_regs) when it can, else through the

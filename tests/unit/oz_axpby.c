@@ -376,8 +376,117 @@ START_TEST(oz_combine_regs)
 }
 END_TEST
 
+
+/* A thread's expansion of T terms rounded in registers (dfs_oz_w_terms_axpby, repro's small
+ * DGEMMs): every result equals MPFR's RN(alpha sum t + beta c) and dfs_x_axpby's bits (the
+ * direct path's, on an exact accumulator; the README's signs of zero included); it declines only where the terms span
+ * more than its words, or the result is near overflow. */
+START_TEST(oz_terms_axpby)
+{
+    rng r = rng_seed(63);
+    enum { CASES = 200000, T = 4 };
+    enum { TK_NEAR, TK_SPREAD, TK_CANCEL, TK_ZERO, TK_TINY, TK_COUNT };
+    static const char *const names[TK_COUNT] = {"near", "spread", "cancel", "zero", "tiny"};
+    long n_kind[TK_COUNT] = {0}, taken[TK_COUNT] = {0}, zeros = 0, negz = 0, declined_wide = 0;
+    static int64_t w[DFS_X_WORDS], scratch[DFS_X_WORDS];
+    mpfr_t v, t;
+    mpfr_inits2(PREC_R, v, t, (mpfr_ptr)0);
+    for (int it = 0; it < CASES; it++) {
+        const int kind = it % TK_COUNT;
+        double x[T] = {0, 0, 0, 0};
+        int e = below(&r, 1800) - 900;
+        if (kind == TK_TINY)
+            e = -1074 + below(&r, 120);
+        for (int i = 0; i < T; i++) {
+            /* an expansion's shape: each term about 53 or more bits below the one before, or
+             * (spread) anywhere within 300 bits */
+            const int ei = kind == TK_SPREAD ? e - below(&r, 300) : e - 53 * i - below(&r, 12);
+            x[i] = ei >= -1074 && below(&r, 8) ? rand_d(&r, ei) : 0.0;
+        }
+        if (kind == TK_CANCEL) /* the top terms cancel but for a little */
+            x[1] = -x[0] + (below(&r, 2) ? ldexp(1.0, e - below(&r, 40)) : 0.0);
+        if (kind == TK_ZERO)
+            for (int i = 0; i < T; i++)
+                x[i] = below(&r, 3) ? 0.0 : x[i];
+        const double sc[] = {1.0, -1.0, 0.0, -0.0};
+        const int plain = below(&r, 3) == 0;
+        const double alpha = plain ? 1.0 : below(&r, 6) == 0 ? sc[below(&r, 2)]
+                                                            : rand_d(&r, below(&r, 41) - 20);
+        const double beta = plain ? 0.0 : below(&r, 4) == 0 ? sc[below(&r, 4)]
+                                                           : rand_d(&r, below(&r, 21) - 10);
+        const double c = below(&r, 8) == 0 ? sc[2 + below(&r, 2)]
+                                           : rand_d(&r, e + below(&r, 161) - 80 > -1074
+                                                            ? e + below(&r, 161) - 80 : -1074);
+        /* the exact value */
+        mpfr_set_zero(v, +1);
+        for (int i = 0; i < T; i++)
+            mpfr_add_d(v, v, x[i], MPFR_RNDN);
+        mpfr_mul_d(v, v, alpha, MPFR_RNDN);
+        if (beta != 0) {
+            mpfr_set_d(t, beta, MPFR_RNDN);
+            mpfr_mul_d(t, t, c, MPFR_RNDN);
+            mpfr_add(v, v, t, MPFR_RNDN);
+        }
+        n_kind[kind]++;
+        double got = 0;
+        const int ok = dfs_oz_w_terms_axpby(x, T, alpha, beta, c, &got);
+        /* the span it may decline for */
+        int lsb = 1 << 20, top = -(1 << 20);
+        for (int i = 0; i < T; i++)
+            if (x[i] != 0) {
+                uint64_t m;
+                int ex;
+                dfs_d_split(x[i], &m, &ex);
+                lsb = ex + dfs_ctz64(m) < lsb ? ex + dfs_ctz64(m) : lsb;
+                top = ex + 64 - dfs_clz64(m) > top ? ex + 64 - dfs_clz64(m) : top;
+            }
+        const int wide = top - lsb > 64 * DFS_OZ_TW - 4;
+        const int below_top = mpfr_zero_p(v) || (mpfr_regular_p(v) && mpfr_get_exp(v) - 1 <= 1020);
+        /* alpha S and beta c each fit dfs_oz_w_axpby_regs's words when within 2^+-80 of the
+         * terms: then only a wide span or a huge value may decline */
+        if (!ok) {
+            declined_wide += wide;
+            REQUIRE(wide || !below_top || kind == TK_TINY || (beta != 0 && c != 0));
+            continue;
+        }
+        taken[kind]++;
+        REQUIRE(!wide);
+        dfs_xacc acc;
+        full_init(&acc, w);
+        for (int i = 0; i < T; i++)
+            if (x[i] != 0) {
+                uint64_t m;
+                int ex;
+                const int neg = dfs_d_split(x[i], &m, &ex);
+                REQUIRE(dfs_x_add(&acc, neg, (dfs_u128)m, ex));
+            }
+        double gen = 0; /* what the direct path's finish gives (dfs_x_axpby) */
+        REQUIRE(dfs_x_axpby(&acc, 0u, alpha, beta, c, scratch, DFS_X_WORDS, &gen));
+        if (!same_bits(got, gen))
+            fprintf(stderr, "oz_terms_axpby: kind %s terms %a %a %a %a alpha %a beta %a c %a: "
+                    "%a, dfs_x_axpby %a\n", names[kind], x[0], x[1], x[2], x[3], alpha, beta, c,
+                    got, gen);
+        REQUIRE(same_bits(got, gen));
+        if (mpfr_zero_p(v)) {
+            zeros++;
+            negz += signbit(got) != 0;
+            continue;
+        }
+        REQUIRE(same_bits(got, round_binary64(v)));
+    }
+    mpfr_clears(v, t, (mpfr_ptr)0);
+    REQUIRE(zeros > 1000 && negz > 100 && declined_wide > 100);
+    kinds_taken("oz: expansions in registers", CASES, names, taken, n_kind, TK_COUNT);
+    printf("), each = MPFR's RN and dfs_x_axpby's bits; %ld exact zeros (%ld -0); %ld declined "
+           "for a span beyond %d bits\n",
+           zeros, negz, declined_wide, 64 * DFS_OZ_TW - 4);
+    fflush(stdout);
+}
+END_TEST
+
 void oz_axpby_tests(TCase *t)
 {
     tcase_add_test(t, oz_axpby_regs);
     tcase_add_test(t, oz_combine_regs);
+    tcase_add_test(t, oz_terms_axpby);
 }
