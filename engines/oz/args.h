@@ -20,7 +20,7 @@
     X(DFS_OZ_K_CRT_FAST19, dfs_crt_finish_fast19) X(DFS_OZ_K_CRT_FAST20, dfs_crt_finish_fast20)    \
     X(DFS_OZ_K_CRT_VERIFY, dfs_crt_finish_verify)                                                  \
     X(DFS_OZ_K_CRT_VERIFY_WIDE, dfs_crt_finish_verify_wide) X(DFS_OZ_K_CRT_REPAIR, dfs_crt_repair) \
-    X(DFS_OZ_K_KGROUPS, dfs_oz_kgroups)
+    X(DFS_OZ_K_KGROUPS, dfs_oz_kgroups) X(DFS_OZ_K_SMALL, dfs_oz_small)
 #define DFS_OZ_KERNEL_ID(id, symbol) id,
 enum { DFS_OZ_KERNELS(DFS_OZ_KERNEL_ID) DFS_OZ_K_COUNT };
 #undef DFS_OZ_KERNEL_ID
@@ -81,6 +81,13 @@ typedef struct {
     int64_t ars, aqs, bqs, bcs;
 } dfs_oz_finish_args;
 
+/* repro's small DGEMMs in one launch (dfs_oz_small, kernels_small.cuh): every output of batch
+ * entries of blk.bm x blk.bn, entry i's op(A), op(B) and C at blk.A + i sA, blk.B + i sB,
+ * blk.C + i sC (the list, the rows' data unused). */
+typedef struct {
+    dfs_oz_finish_args blk;
+    int64_t batch, sA, sB, sC;
+} dfs_oz_small_args;
 
 /* ---- the Ozaki scheme II on integer tensor cores (crt.h, crt_gemm.c) ---- */
 

@@ -88,28 +88,41 @@ void dfs_oz_finish_ws_fields(dfs_oz_finish_args *f, const dfs_oz_call_ws *w, uin
     f->count = w->count;
 }
 
+/* Every output of `batch` entries (the call's strides) by the small kernel, one launch. */
+static int launch_small(const CUfunction *kern, CUstream st, int sms, const dfs_ctx *x,
+                        const dfs_gemm_call *c, const double *A, const double *B, double *C,
+                        int64_t batch)
+{
+    dfs_oz_small_args s;
+    memset(&s, 0, sizeof s);
+    s.blk.bm = c->m;
+    s.blk.bn = c->n;
+    dfs_oz_finish_call_fields(&s.blk, x, c, A, B, C);
+    s.batch = batch;
+    s.sA = c->strideA;
+    s.sB = c->strideB;
+    s.sC = c->strideC;
+    const int64_t per_block = 32 / DFS_OZ_SMALL_LANES * DFS_OZ_SMALL_WARPS;
+    int64_t blocks = (c->m * c->n * batch + per_block - 1) / per_block;
+    const int64_t most = (int64_t)sms * 16; /* then the blocks step through the outputs */
+    blocks = blocks < most ? blocks : most;
+    return dfs_launch(kern[DFS_OZ_K_SMALL], (unsigned)(blocks > 0 ? blocks : 1), 1, 1,
+                      32 * DFS_OZ_SMALL_WARPS, 1, st, &s);
+}
+
 cublasStatus_t dfs_oz_dgemm_direct(const dfs_ctx *x, const dfs_gemm_call *c)
 {
     const CUfunction *k = dfs_oz_kernels();
     if (!k)
         return DFS_STATUS_DECLINED;
-    const int sms = dfs_sm_count(x->device);
-    for (int64_t i = 0; i < c->batch; i++)
-        if (dfs_oz_launch_direct_all(k, (CUstream)x->stream, sms, x, c, c->A + i * c->strideA,
-                                     c->B + i * c->strideB, c->C + i * c->strideC))
-            return CUBLAS_STATUS_EXECUTION_FAILED;
-    return CUBLAS_STATUS_SUCCESS;
+    return launch_small(k, (CUstream)x->stream, dfs_sm_count(x->device), x, c, c->A, c->B, c->C,
+                        c->batch)
+               ? CUBLAS_STATUS_EXECUTION_FAILED
+               : CUBLAS_STATUS_SUCCESS;
 }
 
 int dfs_oz_launch_direct_all(const CUfunction *kern, CUstream st, int sms, const dfs_ctx *x,
                              const dfs_gemm_call *c, const double *A, const double *B, double *C)
 {
-    dfs_oz_finish_args f;
-    memset(&f, 0, sizeof f);
-    f.bm = c->m;
-    f.bn = c->n;
-    dfs_oz_finish_call_fields(&f, x, c, A, B, C);
-    return dfs_launch(kern[DFS_OZ_K_DIRECT], (unsigned)sms * 4, 1, 1, 32 * DFS_OZ_DIRECT_WARPS, 1,
-                      st, &f);
+    return launch_small(kern, st, sms, x, c, A, B, C, 1);
 }
-

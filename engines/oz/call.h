@@ -13,9 +13,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Every output of the call (each entry of a batch) exact in one warp, one launch an entry, no
- * workspace, no cuBLAS call (the direct kernel): for repro's small calls (tuning.h's
- * direct_products) and calls without workspace.  DFS_STATUS_DECLINED without kernels. */
+/* Every output of the call (every entry of a batch) correctly rounded in one launch, no
+ * workspace, no cuBLAS call (the small kernel, kernels_small.cuh): for repro's small calls
+ * (tuning.h's direct_outputs, direct_products).  DFS_STATUS_DECLINED without kernels. */
 cublasStatus_t dfs_oz_dgemm_direct(const dfs_ctx *x, const dfs_gemm_call *c);
 
 /* The tuning numbers for the call's device (tuning.h). */
@@ -69,8 +69,8 @@ void dfs_oz_finish_call_fields(dfs_oz_finish_args *f, const dfs_ctx *x, const df
  * counters (stats only when verifying; seq the call's number). */
 void dfs_oz_finish_ws_fields(dfs_oz_finish_args *f, const dfs_oz_call_ws *w, uint32_t *list,
                              int verify, unsigned long long seq);
-/* Every output of C by the direct kernel (exact; with alpha = 0, C = RN(beta C) and A and B
- * are not read).  0 on success. */
+/* Every output of C correctly rounded by the small kernel (with alpha = 0, C = RN(beta C) and A
+ * and B are not read): the path without workspace.  0 on success. */
 int dfs_oz_launch_direct_all(const CUfunction *kern, CUstream st, int sms, const dfs_ctx *x,
                              const dfs_gemm_call *c, const double *A, const double *B, double *C);
 

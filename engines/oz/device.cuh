@@ -6,7 +6,19 @@
 #define DFS_OZ_DEVICE_CUH
 
 #include "../common/fpe.h"
+#include "args.h"
 #include "steps.h"
+
+/* A finish or direct block's alpha and beta: read through the device pointers, else the
+ * values the host passed. */
+__device__ __forceinline__ double blk_alpha(const dfs_oz_finish_args &b)
+{
+    return b.alpha ? *b.alpha : b.alpha_v;
+}
+__device__ __forceinline__ double blk_beta(const dfs_oz_finish_args &b)
+{
+    return b.beta_p ? *b.beta_p : b.beta_v;
+}
 
 /* Element i of a BLAS vector of n with increment inc. */
 __device__ __forceinline__ int64_t vidx(int64_t i, int64_t inc, int64_t n)

@@ -4,6 +4,8 @@
  *   dfs_oz_kgroups
  *   dfs_oz_direct         one warp per listed output: every product into a full accumulator
  *                         (with no list, every output: the path that needs no workspace);
+ *   dfs_oz_small          repro's small DGEMMs, every output of a batch in one launch
+ *                         (kernels_small.cuh);
  *   dfs_crt_residues(62)  the Ozaki scheme II: rows scaled to integers, their int8 residues
  *                         modulo each modulus (then cuBLAS: one int8 GEMM per modulus, exact);
  *   dfs_crt_finish_*      per output: the product reconstructed, rounded, alpha and beta (fast:
@@ -13,18 +15,8 @@
 #include "crt_finish.h"
 #include "device.cuh"
 #include "kernels_rows.cuh"
+#include "kernels_small.cuh"
 #include "steps.h"
-
-/* A finish or direct block's alpha and beta: read through the device pointers, else the
- * values the host passed. */
-__device__ __forceinline__ double blk_alpha(const dfs_oz_finish_args &b)
-{
-    return b.alpha ? *b.alpha : b.alpha_v;
-}
-__device__ __forceinline__ double blk_beta(const dfs_oz_finish_args &b)
-{
-    return b.beta_p ? *b.beta_p : b.beta_v;
-}
 
 /* ---------- direct ---------- */
 

@@ -10,6 +10,9 @@
 /* ---- compile time: the shared kernels' shapes (kernels.cu) ---- */
 #define DFS_OZ_FINISH_THREADS 128 /* threads per block of the finish kernels */
 #define DFS_OZ_DIRECT_WARPS 8     /* warps (outputs at a time) per block of the direct kernel */
+#define DFS_OZ_SMALL_WARPS 4      /* warps per block of repro's small kernel (dfs_oz_small) */
+#define DFS_OZ_SMALL_LANES 4      /* its lanes per output (a power of two, at most 32) */
+#define DFS_OZ_SMALL_TERMS 6      /* the terms of each lane's expansion */
 #define DFS_OZ_ROWS_PER_BLOCK 16  /* rows per block of the rows pass where they are not the
                                      contiguous dimension (32 threads each) */
 #define DFS_OZ_ROW_LOADS 4        /* loads a rows-pass thread issues at a time */
@@ -57,12 +60,13 @@ typedef struct {
      * or less of FP32) never prefer native. */
     double breakeven_size[8];
     double breakeven_moduli[8];
-    /* repro: a DGEMM (each entry of a batch) of at most direct_outputs outputs m n and
-     * direct_products products m n k is computed directly, every output exact in one warp
-     * (dfs_oz_dgemm_direct: one launch, no workspace, no cuBLAS call), where the rows pass, the
-     * residues and 20-odd int8 GEMMs cost more in launches than the arithmetic; an output costs
-     * a warp's accumulator and rounding besides its k products, hence both limits */
-    double direct_outputs, direct_products;
+    /* repro's cost model for small calls (engines/repro/engine.c): the small kernel (every
+     * output of a batch in one launch, dfs_oz_dgemm_direct) takes max(P small_ps, ceil(k /
+     * DFS_OZ_SMALL_LANES) small_chain_ns) for P products in all, the second term a lane's chain
+     * of dependent products where few outputs leave the GPU idle; the products (rows pass,
+     * residues, 20-odd int8 GEMMs per entry) take products_us + P products_ps per batch entry.
+     * The call goes where it is cheaper. */
+    double small_ps, small_chain_ns, products_us, products_ps;
 } dfs_oz_tuning;
 
 /* The numbers for a device of compute capability cc_major.cc_minor (core/types.h's
@@ -82,8 +86,11 @@ static inline const dfs_oz_tuning *dfs_oz_tuning_of(int cc_major, int cc_minor)
             .first_slices = 4,
             .breakeven_size = {4096, 6144, 8192, 16384},
             .breakeven_moduli = {11, 13.5, 16, 20},
-            .direct_outputs = 16384.0, /* README.md, "Measurements": direct wins to 96^3 */
-            .direct_products = 1048576.0,
+            /* README.md, "Measurements": the small kernel wins to about 256^3 */
+            .small_ps = 6.2,
+            .small_chain_ns = 360.0,
+            .products_us = 130.0,
+            .products_ps = 0.2,
         },
     };
     _Static_assert(sizeof from / sizeof from[0] == sizeof rows / sizeof rows[0], "a class a row");

@@ -45,9 +45,9 @@ static const dfs_option_spec repro_option_spec[] = {
                 "tensor cores (int8, where it can); auto: int8 where k < 2^17; the same bits"},
     {.key = "small", .kind = DFS_OPT_WORD, .def = SMALL_DIRECT,
      .words = (const char *const[]){"direct", "products", NULL},
-     .meaning = "a DGEMM of at most the device class's direct_outputs outputs and "
-                "direct_products products: every output exact in one launch (direct), or on the "
-                "products as larger ones are; the same bits"},
+     .meaning = "a DGEMM (or a batch of them) that the device class's cost model says is "
+                "faster so: every output in one launch of the small kernel (direct), or always on "
+                "the products as larger ones are; the same bits"},
     {.key = "kgroups", .kind = DFS_OPT_WORD, .def = KGROUPS_AUTO,
      .words = (const char *const[]){"auto", "1", "2", NULL},
      .meaning = "DGEMM on int8 residues: the inner dimension in two groups, each scaled on its "
@@ -100,16 +100,26 @@ static void read_options(const dfs_options *o, int knobs, dfs_oz_gemm_opts *g)
     g->fixed_sum = dfs_option_word(o, t, "sum") == SUM_FIXED && g->splits > 0;
 }
 
+/* tuning.h's cost model: the small kernel against the products, per call (all its batch). */
+static int small_is_faster(const dfs_oz_tuning *tu, const dfs_gemm_call *c)
+{
+    const double entry = (double)c->m * (double)c->n * (double)c->k, all = entry * (double)c->batch;
+    const double chain = (double)((c->k + DFS_OZ_SMALL_LANES - 1) / DFS_OZ_SMALL_LANES);
+    const double t_all = all * tu->small_ps * 1e-6, t_chain = chain * tu->small_chain_ns * 1e-3;
+    const double t_small = t_all > t_chain ? t_all : t_chain; /* microseconds (no libm) */
+    const double t_products = (double)c->batch * (tu->products_us + entry * tu->products_ps * 1e-6);
+    return t_small <= t_products;
+}
+
 static cublasStatus_t repro_dgemm(const dfs_ctx *x, const dfs_gemm_call *c)
 {
     dfs_oz_gemm_opts g;
     read_options(x->options, 0, &g);
     const int products = dfs_option_word(x->options, &repro_options, "products");
-    /* small products: every output directly, in one launch (the same bits: RN(exact)) */
-    const dfs_oz_tuning *tu = dfs_oz_tuning_ctx(x);
-    const double outputs = (double)c->m * (double)c->n;
+    /* small products: every output of the batch by the small kernel, in one launch, where the
+     * device class's cost model says it is faster (the same bits: RN(exact)) */
     if (dfs_option_word(x->options, &repro_options, "small") == SMALL_DIRECT &&
-        outputs <= tu->direct_outputs && outputs * (double)c->k <= tu->direct_products) {
+        small_is_faster(dfs_oz_tuning_ctx(x), c)) {
         const cublasStatus_t s = dfs_oz_dgemm_direct(x, c);
         if (s != DFS_STATUS_DECLINED)
             return s;

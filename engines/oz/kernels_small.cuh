@@ -1,0 +1,118 @@
+/* kernels_small.cuh — repro's small DGEMMs (kernels.cu includes it; one module):
+ *   dfs_oz_small  every output of a batch of small products in one launch, correctly rounded:
+ *                 DFS_OZ_SMALL_LANES lanes per output each add their share of the k products
+ *                 exactly into a short expansion (fpe.h), the lanes' expansions are merged
+ *                 (exactly, by the same insertions), and the output's lane rounds alpha S + beta
+ *                 c once from the terms (dfs_oz_w_terms_axpby, wint.h).  An output the
+ *                 expansions cannot carry (a product out of their range, an error left after the
+ *                 last term, Inf or NaN, terms too far apart) is then computed by its whole warp
+ *                 on the direct path (warp_exact_products, finish_output: every product into an
+ *                 exact accumulator), in the same launch.  Any path gives RN(exact): the same
+ *                 bits as every other repro path.  No workspace, no cuBLAS call. */
+#ifndef DFS_OZ_KERNELS_SMALL_CUH
+#define DFS_OZ_KERNELS_SMALL_CUH
+
+#include "args.h"
+#include "device.cuh"
+#include "tuning.h"
+#include "wint.h"
+
+/* Entry e, row r and column c of output o of a batch of bm x bn products. */
+__device__ __forceinline__ void small_output(const dfs_oz_small_args &s, int64_t o, int64_t *e,
+                                             int64_t *r, int64_t *c)
+{
+    const int64_t per = s.blk.bm * s.blk.bn;
+    *e = s.batch > 1 ? o / per : 0;
+    const int64_t rc = o - *e * per;
+    *r = rc % s.blk.bm;
+    *c = rc / s.blk.bm;
+}
+
+extern "C" __global__ void __launch_bounds__(32 * DFS_OZ_SMALL_WARPS)
+    dfs_oz_small(const __grid_constant__ dfs_oz_small_args s)
+{
+    constexpr int L = DFS_OZ_SMALL_LANES, T = DFS_OZ_SMALL_TERMS, PER_WARP = 32 / L;
+    __shared__ long long wa[DFS_OZ_SMALL_WARPS][DFS_X_WORDS];
+    __shared__ long long ws[DFS_OZ_SMALL_WARPS][DFS_X_WORDS];
+    const dfs_oz_finish_args &a = s.blk;
+    const int lane = threadIdx.x & 31, wp = threadIdx.x >> 5, g = lane % L;
+    const int64_t total = a.bm * a.bn * s.batch;
+    const double alpha = blk_alpha(a), beta = blk_beta(a);
+    /* a warp takes PER_WARP consecutive outputs at a time (consecutive rows: op(A)'s reads
+     * coalesce where its rows are contiguous, op(B)'s are shared) */
+    for (int64_t base = ((int64_t)blockIdx.x * DFS_OZ_SMALL_WARPS + wp) * PER_WARP; base < total;
+         base += (int64_t)gridDim.x * DFS_OZ_SMALL_WARPS * PER_WARP) {
+        const int64_t o = base + lane / L;
+        const int live = o < total;
+        int64_t e = 0, r = 0, c = 0;
+        if (live)
+            small_output(s, o, &e, &r, &c);
+        const double *A = a.A + e * s.sA + r * a.ars, *B = a.B + e * s.sB + c * a.bcs;
+        double *out = a.C + e * s.sC + r + c * a.ldc;
+        double t[T];
+#pragma unroll
+        for (int i = 0; i < T; i++)
+            t[i] = 0.0;
+        unsigned f = 0;
+        if (live && alpha != 0) { /* alpha = 0: A and B are not read */
+            /* four pairs loaded, then added: the loads in flight together (a lane's products
+             * are one chain of dependent additions, its loads otherwise one at a time) */
+            int64_t q = g;
+            for (; q + 3 * L < a.k; q += 4 * L) {
+                double x[4], y[4];
+#pragma unroll
+                for (int j = 0; j < 4; j++) {
+                    x[j] = A[(q + j * L) * a.aqs];
+                    y[j] = B[(q + j * L) * a.bqs];
+                }
+#pragma unroll
+                for (int j = 0; j < 4; j++)
+                    f |= dfs_fpe_add_product(t, T, x[j], y[j]);
+            }
+            for (; q < a.k; q += L)
+                f |= dfs_fpe_add_product(t, T, A[q * a.aqs], B[q * a.bqs]);
+        }
+        /* the lanes' expansions merged, butterfly: every lane of the output ends with the whole
+         * sum, and the flags of all of them */
+#pragma unroll
+        for (int sh = 1; sh < L; sh <<= 1) {
+            double u[T];
+#pragma unroll
+            for (int i = 0; i < T; i++)
+                u[i] = __shfl_xor_sync(0xffffffffu, t[i], sh);
+            f |= __shfl_xor_sync(0xffffffffu, f, sh);
+#pragma unroll
+            for (int i = 0; i < T; i++)
+                f |= dfs_fpe_insert(t, T, u[i]);
+        }
+        int slow = 0;
+        if (live && g == 0) {
+            const double cv = beta != 0 ? *out : 0.0;
+            double v;
+            if (alpha == 0) /* C = beta C, as cuBLAS */
+                *out = beta != 0 ? dfs_d_mul(beta, cv) : 0.0;
+            else if (f == 0 && dfs_oz_w_terms_axpby(t, T, alpha, beta, cv, &v))
+                *out = v;
+            else
+                slow = 1;
+        }
+        /* the warp's outputs the expansions could not carry: each by the whole warp, exactly */
+        unsigned m = __ballot_sync(0xffffffffu, slow);
+        while (m) {
+            const int src = __ffs(m) - 1;
+            m &= m - 1;
+            int64_t se, sr, sc;
+            small_output(s, base + src / L, &se, &sr, &sc);
+            long long *w = wa[wp];
+            zero_words(w, DFS_X_WORDS, lane, 32);
+            __syncwarp();
+            const unsigned sf = warp_exact_products(w, a.k, a.A + se * s.sA + sr * a.ars, a.aqs,
+                                                    a.B + se * s.sB + sc * a.bcs, a.bqs, a.k);
+            __syncwarp();
+            finish_output(w, ws[wp], sf, alpha, beta, a.C + se * s.sC + sr + sc * a.ldc);
+            __syncwarp();
+        }
+    }
+}
+
+#endif
