@@ -74,13 +74,21 @@ extern const char dfs_default_policy_text[];
 /* The decision for one routine on one device. */
 typedef struct {
     int engine;        /* index in the engine table (0 = native) */
-    int64_t min_dim;   /* calls whose smallest dimension is below this go to below_engine */
+    int64_t min_dim;   /* calls whose smallest dimension is below this go to below_engine, */
+    int64_t tiny_products; /* unless they have at most this many products (0: none) */
     int below_engine;  /* the rule's below= (0 = native, the default) */
     dfs_options below_options; /* below_engine's options: its [engine] section's, then the
                                   mode string's */
     dfs_options options;
     const char *source; /* where the decision came from, for exblas-info and traces */
 } dfs_rule;
+
+/* Whether a call goes to the rule's below= engine: its smallest dimension under min_dim and more
+ * than tiny_products products (m n k per batch entry for DGEMM, m n for DGEMV, n for DDOT). */
+static inline int dfs_rule_below(const dfs_rule *r, int64_t min_dim, double products)
+{
+    return min_dim < r->min_dim && !(r->tiny_products > 0 && products <= (double)r->tiny_products);
+}
 
 /* The policy's rule for (mode, device, routine); falls back to native when nothing matches.
  * The returned options point into the policy. */

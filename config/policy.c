@@ -3,7 +3,8 @@
  * Format (docs/POLICY.md):
  *
  *   [mode NAME SELECTOR...]      rules of mode NAME on devices matching every selector
- *   dgemm = ENGINE [min_dim=N [below=ENGINE]] [key=value...]      (also dgemv, ddot, all)
+ *   dgemm = ENGINE [min_dim=N [below=ENGINE] [tiny_products=N]] [key=value...]   (also dgemv,
+ *           ddot, all)
  *   [engine NAME]                options of engine NAME
  *   key = value
  *
@@ -319,7 +320,7 @@ static int parse_rule(dfs_policy *p, ctx *c, mode_section *ms, const char *key, 
     int e = lookup(tok[0]);
     if (e < 0)
         return fail(c, "unknown engine '%s'", tok[0]);
-    rule r = {1, e, 0, 0, {0, 0, NULL, NULL}, p->nopts, 0, NULL, 0, NULL};
+    rule r = {1, e, 0, 0, 0, {0, 0, NULL, NULL}, p->nopts, 0, NULL, 0, NULL};
     for (int i = 1; i < nt; i++) {
         char *eq = strchr(tok[i], '=');
         if (!eq || eq == tok[i] || !eq[1])
@@ -332,6 +333,11 @@ static int parse_rule(dfs_policy *p, ctx *c, mode_section *ms, const char *key, 
             if (parse_long(eq + 1, &v))
                 return fail(c, "min_dim must be a non-negative integer, not '%s'", eq + 1);
             r.min_dim = v;
+        } else if (!strcmp(tok[i], "tiny_products")) {
+            long v;
+            if (parse_long(eq + 1, &v))
+                return fail(c, "tiny_products must be a non-negative integer, not '%s'", eq + 1);
+            r.tiny_products = v;
         } else if (!strcmp(tok[i], "below")) {
             const int b = lookup(eq + 1);
             if (b < 0)

@@ -23,6 +23,7 @@ typedef struct {
     int set;
     int engine;
     int64_t min_dim;
+    int64_t tiny_products;     /* calls of at most this many products stay on engine (0: none) */
     int below;                 /* the engine of the calls below min_dim (0: native) */
     dfs_options below_options; /* its [engine] section's options (pointing into p->opts) */
     int opt_first, opt_count; /* inline options in p->opts */

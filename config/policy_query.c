@@ -84,6 +84,7 @@ static void rule_out(const rule *ru, dfs_rule *out)
 {
     out->engine = ru->engine;
     out->min_dim = ru->min_dim;
+    out->tiny_products = ru->tiny_products;
     out->below_engine = ru->below;
     out->below_options = ru->below_options;
     out->options.nbase = ru->nmerged;

@@ -144,7 +144,7 @@ static int null_operand(dfs_routine r, const void *call)
 }
 
 static cublasStatus_t dispatch(dfs_routine r, cublasHandle_t h, const void *call, int64_t min_dim,
-                               dfs_args args, const dfs_foreign *f)
+                               double products, dfs_args args, const dfs_foreign *f)
 {
     dfs_ctx x = {.handle = h};
     const dfs_config *cfg = dfs_config_current();
@@ -158,8 +158,9 @@ static cublasStatus_t dispatch(dfs_routine r, cublasHandle_t h, const void *call
     }
     dfs_rule rule = {0};
     dfs_handle_state *s = dfs_handle_get(h, cfg, r, &rule);
-    /* below the rule's min_dim: its below= engine (native unless the policy names one) */
-    const int below = min_dim < rule.min_dim;
+    /* below the rule's min_dim (and not tiny): its below= engine (native unless the policy
+     * names one) */
+    const int below = dfs_rule_below(&rule, min_dim, products);
     int engine = !s ? 0 : below ? rule.below_engine : rule.engine;
     if (engine != 0 || timed) {
         if (!DFS_REAL(cublasGetStream_v2) || !DFS_REAL(cublasGetPointerMode_v2))
@@ -213,15 +214,21 @@ static int64_t min3(int64_t a, int64_t b, int64_t c)
     return m < c ? m : c;
 }
 
+/* A DGEMM's products per batch entry, as the rules count them (dfs_rule_below). */
+static double gemm_products(const dfs_gemm_call *c)
+{
+    return (double)c->m * (double)c->n * (double)c->k;
+}
+
 cublasStatus_t dfs_dispatch_gemm(cublasHandle_t h, const dfs_gemm_call *c, dfs_args args)
 {
-    return dispatch(DFS_R_DGEMM, h, c, min3(c->m, c->n, c->k), args, NULL);
+    return dispatch(DFS_R_DGEMM, h, c, min3(c->m, c->n, c->k), gemm_products(c), args, NULL);
 }
 
 cublasStatus_t dfs_dispatch_gemm_foreign(cublasHandle_t h, const dfs_gemm_call *c, dfs_args args,
                                          const dfs_foreign *f)
 {
-    return dispatch(DFS_R_DGEMM, h, c, min3(c->m, c->n, c->k), args, f);
+    return dispatch(DFS_R_DGEMM, h, c, min3(c->m, c->n, c->k), gemm_products(c), args, f);
 }
 
 int dfs_dispatch_nested(void)
@@ -231,12 +238,13 @@ int dfs_dispatch_nested(void)
 
 cublasStatus_t dfs_dispatch_gemv(cublasHandle_t h, const dfs_gemv_call *c, dfs_args args)
 {
-    return dispatch(DFS_R_DGEMV, h, c, c->m < c->n ? c->m : c->n, args, NULL);
+    return dispatch(DFS_R_DGEMV, h, c, c->m < c->n ? c->m : c->n, (double)c->m * (double)c->n,
+                    args, NULL);
 }
 
 cublasStatus_t dfs_dispatch_dot(cublasHandle_t h, const dfs_dot_call *c, dfs_args args)
 {
-    return dispatch(DFS_R_DDOT, h, c, c->n, args, NULL);
+    return dispatch(DFS_R_DDOT, h, c, c->n, (double)c->n, args, NULL);
 }
 
 void dfs_trace_forwarded(const char *api, int64_t m, int64_t n, int64_t k, cublasStatus_t st)

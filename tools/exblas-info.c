@@ -107,7 +107,10 @@ static void print_decision(const dfs_config *cfg, const dfs_device *dev, int64_t
         for (int i = 1; i < (r == DFS_R_DGEMM ? 3 : r == DFS_R_DGEMV ? 2 : 1); i++)
             if (dims[r][i] < mind)
                 mind = dims[r][i];
-        const int below = mind < rule.min_dim;
+        double products = 1;
+        for (int i = 0; i < (r == DFS_R_DGEMM ? 3 : r == DFS_R_DGEMV ? 2 : 1); i++)
+            products *= (double)dims[r][i];
+        const int below = dfs_rule_below(&rule, mind, products);
         int e = below ? rule.below_engine : rule.engine;
         const char *note = below ? " (below min_dim)" : "";
         if (e != 0 && dev && !dfs_engines[e]->can_run(dev)) {
@@ -123,8 +126,12 @@ static void print_decision(const dfs_config *cfg, const dfs_device *dev, int64_t
         }
         char sz[96];
         snprintf(sz, sizeof sz, shape[r], dims[r][0], dims[r][1], dims[r][2]);
-        char below_eng[64] = "";
-        if (rule.below_engine != 0)
+        char below_eng[96] = "";
+        if (rule.below_engine != 0 && rule.tiny_products > 0)
+            snprintf(below_eng, sizeof below_eng, " (below: %s; at most %" PRId64 " products: %s)",
+                     dfs_engines[rule.below_engine]->name, rule.tiny_products,
+                     dfs_engines[rule.engine]->name);
+        else if (rule.below_engine != 0)
             snprintf(below_eng, sizeof below_eng, " (below: %s)",
                      dfs_engines[rule.below_engine]->name);
         printf("    %-6s %-28s -> %s%s   [rule: %s -> %s, min_dim %" PRId64 "%s, from %s]\n",

@@ -245,11 +245,12 @@ typedef struct {
 } gemm_job;
 
 /* Whether the mode accurate sends this DGEMM to the reproducible engine (config/default.policy:
- * every dimension 256 or more, on parts with integer tensor cores, cc 7.5 and later): its
- * reference is then RN(exact), not the dd engine's twin. */
+ * every dimension 256 or more, or at most 128^3 products, on parts with integer tensor cores,
+ * cc 7.5 and later): its reference is then RN(exact), not the dd engine's twin. */
 static int accurate_to_repro(int64_t m, int64_t n, int64_t k)
 {
-    if (!gt_mode_is("accurate") || m < 256 || n < 256 || k < 256)
+    const int tiny = (double)m * (double)n * (double)k <= 2097152.0;
+    if (!gt_mode_is("accurate") || ((m < 256 || n < 256 || k < 256) && !tiny))
         return 0;
     int dev = 0, major = 0, minor = 0;
     if (cudaGetDevice(&dev) != cudaSuccess ||

@@ -387,6 +387,8 @@ START_TEST(config_accurate_embedded)
     ck_assert_int_eq(r.engine, lookup("repro"));
     ck_assert_int_eq(r.min_dim, 256);
     ck_assert_int_eq(r.below_engine, lookup("dd"));
+    ck_assert(!dfs_rule_below(&r, 64, 64.0 * 64 * 64)); /* repro's small kernel */
+    ck_assert(dfs_rule_below(&r, 64, 4096.0 * 4096 * 64));
     for (int rt = DFS_R_DGEMV; rt <= DFS_R_DDOT; rt++) {
         dfs_config_rule(c, &h100, (dfs_routine)rt, &r);
         ck_assert_int_eq(r.engine, lookup("dd"));
@@ -434,6 +436,25 @@ START_TEST(policy_below)
     ck_assert(!dfs_policy_mode_is_native(p, "n", DFS_R_DDOT));
     ck_assert(dfs_policy_mode_is_native(p, "n", DFS_R_DGEMM));
     dfs_policy_free(p);
+    /* tiny_products: the calls under min_dim with at most that many products stay */
+    p = parse("[mode t]\ndgemm = repro min_dim=256 below=dd tiny_products=2097152\n", err);
+    ck_assert_msg(p != NULL, "%s", err);
+    dfs_policy_rule(p, "t", NULL, DFS_R_DGEMM, &r);
+    ck_assert_int_eq(r.tiny_products, 2097152);
+    ck_assert(!dfs_rule_below(&r, 128, 128.0 * 128 * 128));     /* 128^3: tiny, repro */
+    ck_assert(dfs_rule_below(&r, 129, 129.0 * 129 * 129));      /* over: dd */
+    ck_assert(dfs_rule_below(&r, 64, 4096.0 * 4096 * 64));      /* skinny: dd */
+    ck_assert(!dfs_rule_below(&r, 256, 256.0 * 256 * 4096));    /* min_dim met: repro */
+    dfs_policy_rule(p, "t", NULL, DFS_R_DGEMV, &r);
+    ck_assert_int_eq(r.tiny_products, 0);
+    dfs_policy_free(p);
+    p = parse("[mode u]\ndgemm = repro min_dim=256 below=dd\n", err);
+    ck_assert_msg(p != NULL, "%s", err);
+    dfs_policy_rule(p, "u", NULL, DFS_R_DGEMM, &r);
+    ck_assert(dfs_rule_below(&r, 1, 1.0)); /* no tiny_products: every call under min_dim */
+    dfs_policy_free(p);
+    expect_error("[mode m]\ndgemm = repro min_dim=9 tiny_products=-3\n", 2,
+                 "tiny_products must be a non-negative integer");
     expect_error("[mode m]\ndgemm = repro min_dim=9 below=nosuch\n", 2, "unknown engine 'nosuch'");
 }
 END_TEST
