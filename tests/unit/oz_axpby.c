@@ -7,6 +7,7 @@
  * also be dfs_x_combine's. */
 #include "ozfamily_test.h"
 
+#include "../../engines/oz/tuning.h"
 #include "../../engines/oz/wint.h"
 
 #include <inttypes.h>
@@ -379,12 +380,16 @@ END_TEST
 
 /* A thread's expansion of T terms rounded in registers (dfs_oz_w_terms_axpby, repro's small
  * DGEMMs): every result equals MPFR's RN(alpha sum t + beta c) and dfs_x_axpby's bits (the
- * direct path's, on an exact accumulator; the README's signs of zero included); it declines only where the terms span
- * more than its words, or the result is near overflow. */
-START_TEST(oz_terms_axpby)
+ * direct path's, on an exact accumulator; the README's signs of zero included); it declines only
+ * where the terms span more than its words, or the result is near overflow.  T = 4, and the
+ * small kernel's DFS_OZ_SMALL_TERMS. */
+enum { TERMS_MAX = 8 };
+static void terms_axpby_cases(int T, uint64_t seed)
 {
-    rng r = rng_seed(63);
-    enum { CASES = 200000, T = 4 };
+    rng r = rng_seed(seed);
+    enum { CASES = 200000 };
+    /* an expansion's terms about 53 bits apart, fewer when more of them must fit the words */
+    const int step = T <= 4 ? 53 : 200 / (T - 1);
     enum { TK_NEAR, TK_SPREAD, TK_CANCEL, TK_ZERO, TK_TINY, TK_COUNT };
     static const char *const names[TK_COUNT] = {"near", "spread", "cancel", "zero", "tiny"};
     long n_kind[TK_COUNT] = {0}, taken[TK_COUNT] = {0}, zeros = 0, negz = 0, declined_wide = 0;
@@ -393,14 +398,14 @@ START_TEST(oz_terms_axpby)
     mpfr_inits2(PREC_R, v, t, (mpfr_ptr)0);
     for (int it = 0; it < CASES; it++) {
         const int kind = it % TK_COUNT;
-        double x[T] = {0, 0, 0, 0};
+        double x[TERMS_MAX] = {0};
         int e = below(&r, 1800) - 900;
         if (kind == TK_TINY)
             e = -1074 + below(&r, 120);
         for (int i = 0; i < T; i++) {
-            /* an expansion's shape: each term about 53 or more bits below the one before, or
-             * (spread) anywhere within 300 bits */
-            const int ei = kind == TK_SPREAD ? e - below(&r, 300) : e - 53 * i - below(&r, 12);
+            /* an expansion's shape: each term about step bits below the one before, or (spread)
+             * anywhere within 300 bits */
+            const int ei = kind == TK_SPREAD ? e - below(&r, 300) : e - step * i - below(&r, 12);
             x[i] = ei >= -1074 && below(&r, 8) ? rand_d(&r, ei) : 0.0;
         }
         if (kind == TK_CANCEL) /* the top terms cancel but for a little */
@@ -463,9 +468,9 @@ START_TEST(oz_terms_axpby)
         double gen = 0; /* what the direct path's finish gives (dfs_x_axpby) */
         REQUIRE(dfs_x_axpby(&acc, 0u, alpha, beta, c, scratch, DFS_X_WORDS, &gen));
         if (!same_bits(got, gen))
-            fprintf(stderr, "oz_terms_axpby: kind %s terms %a %a %a %a alpha %a beta %a c %a: "
-                    "%a, dfs_x_axpby %a\n", names[kind], x[0], x[1], x[2], x[3], alpha, beta, c,
-                    got, gen);
+            fprintf(stderr, "oz_terms_axpby: T %d kind %s terms %a %a %a %a ... alpha %a beta %a "
+                    "c %a: %a, dfs_x_axpby %a\n", T, names[kind], x[0], x[1], x[2], x[3], alpha,
+                    beta, c, got, gen);
         REQUIRE(same_bits(got, gen));
         if (mpfr_zero_p(v)) {
             zeros++;
@@ -476,11 +481,20 @@ START_TEST(oz_terms_axpby)
     }
     mpfr_clears(v, t, (mpfr_ptr)0);
     REQUIRE(zeros > 1000 && negz > 100 && declined_wide > 100);
-    kinds_taken("oz: expansions in registers", CASES, names, taken, n_kind, TK_COUNT);
+    char head[64];
+    snprintf(head, sizeof head, "oz: expansions of %d terms in registers", T);
+    kinds_taken(head, CASES, names, taken, n_kind, TK_COUNT);
     printf("), each = MPFR's RN and dfs_x_axpby's bits; %ld exact zeros (%ld -0); %ld declined "
            "for a span beyond %d bits\n",
            zeros, negz, declined_wide, 64 * DFS_OZ_TW - 4);
     fflush(stdout);
+}
+
+START_TEST(oz_terms_axpby)
+{
+    terms_axpby_cases(4, 63);
+    _Static_assert(DFS_OZ_SMALL_TERMS <= TERMS_MAX, "the kernel's terms");
+    terms_axpby_cases(DFS_OZ_SMALL_TERMS, 64);
 }
 END_TEST
 
