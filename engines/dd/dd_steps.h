@@ -94,6 +94,54 @@ DFS_HD int dfs_dd_finish(dfs_dd s, double alpha, double beta, double c, double *
     return 1;
 }
 
+/* One part of a complex output from its DD sums: *out = RN(a1 s1 + a2 s2 + b1 y1 + b2 y2), each
+ * product with a double exact to DD accuracy (DWTimesDW3 for the sums, TwoProd for the others),
+ * added in this order by AccurateDWPlusDW and rounded once.  Re(alpha S + beta c) is (ar, sr) +
+ * (-ai, si) + (br, cr) + (-bi, ci), Im is (ar, si) + (ai, sr) + (br, ci) + (bi, cr).  A zero
+ * coefficient's term is left out (alpha = 0: the sums are not used; beta = 0: C is not read).
+ * 0 when something is not finite: then the plain sums decide (dfs_dd_finish_plain_z). */
+DFS_HD int dfs_dd_finish_z(dfs_dd s1, dfs_dd s2, double a1, double a2, double b1, double y1,
+                           double b2, double y2, double *out)
+{
+    const dfs_dd s[2] = {s1, s2};
+    const double a[2] = {a1, a2}, b[2] = {b1, b2}, y[2] = {y1, y2};
+    dfs_dd r = dfs_dd_make(0.0, 0.0);
+    for (int i = 0; i < 2; i++) {
+        if (!dfs_dd_finite(a[i]))
+            return 0;
+        if (a[i] == 0.0)
+            continue;
+        if (!dfs_dd_finite(s[i].hi) || !dfs_dd_finite(s[i].lo))
+            return 0;
+        r = dfs_dd_add_accurate(r, dfs_dd_mul_accurate(dfs_dd_make(a[i], 0.0), s[i]));
+    }
+    for (int i = 0; i < 2; i++) {
+        if (b[i] == 0.0)
+            continue;
+        double lo, hi = dfs_d_two_prod(b[i], y[i], &lo);
+        if (!dfs_dd_finite(hi) || !dfs_dd_finite(lo))
+            return 0;
+        r = dfs_dd_add_accurate(r, dfs_dd_make(hi, lo));
+    }
+    const double v = dfs_dd_to_double(r);
+    if (!dfs_dd_finite(r.hi) || !dfs_dd_finite(r.lo) || !dfs_dd_finite(v))
+        return 0;
+    *out = v;
+    return 1;
+}
+
+/* The same part in binary64 from the plain sums p1, p2, in the same order, as native. */
+DFS_HD double dfs_dd_finish_plain_z(double p1, double p2, double a1, double a2, double b1,
+                                    double y1, double b2, double y2)
+{
+    double r = dfs_d_add(dfs_d_mul(a1, p1), dfs_d_mul(a2, p2));
+    if (b1 != 0.0)
+        r = dfs_d_add(r, dfs_d_mul(b1, y1));
+    if (b2 != 0.0)
+        r = dfs_d_add(r, dfs_d_mul(b2, y2));
+    return r;
+}
+
 /* alpha * p + beta * c in binary64, as native (beta == 0: c not used). */
 DFS_HD double dfs_dd_finish_plain(double p, double alpha, double beta, double c)
 {

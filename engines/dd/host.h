@@ -20,4 +20,11 @@ void dfs_dd_gemm_host(int transa, int transb, int64_t m, int64_t n, int64_t k, d
                       const double *A, int64_t lda, const double *B, int64_t ldb, double beta,
                       double *C, int64_t ldc);
 
+/* C = alpha * op(A) op(B) + beta C for complex double (each element two doubles, re and im, as
+ * cuDoubleComplex), column-major; transa/transb: 0 = N, 1 = T, 2 = C (conjugate transpose);
+ * alpha and beta two doubles each (zhost.c: the order, what is read). */
+void dfs_dd_zgemm_host(int transa, int transb, int64_t m, int64_t n, int64_t k,
+                       const double alpha[2], const double *A, int64_t lda, const double *B,
+                       int64_t ldb, const double beta[2], double *C, int64_t ldc);
+
 #endif

@@ -15,7 +15,8 @@
  *     phi data (phi 0..4): at least
  *     99.9% of the outputs equal RN(exact) (the MPFR reference of exact_ref.c), never more
  *     wrong outputs than a plain binary64 FMA loop, never more than 1 ulp off; Inf/NaN kinds as
- *     binary64's.
+ *     binary64's;
+ *   - its CPU ZGEMM (engines/dd/zhost.c), part by part against RN(exact) (dd_complex.c).
  * Deterministic (own PRNG).  The worst errors are printed on lines starting "dd:". */
 #include "../../engines/common/dd.h"
 #include "../../engines/dd/host.h"
@@ -330,6 +331,8 @@ START_TEST(dd_mode_routines)
 }
 END_TEST
 
+void dd_complex_tests(TCase *t); /* dd_complex.c: the CPU ZGEMM */
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("dd");
@@ -339,6 +342,7 @@ static Suite *suite(void)
     tcase_add_test(t, dot_accuracy);
     tcase_add_test(t, triple_formats);
     tcase_add_test(t, dd_mode_routines);
+    dd_complex_tests(t);
     suite_add_tcase(s, t);
     return s;
 }
