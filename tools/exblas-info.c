@@ -104,12 +104,11 @@ static void print_decision(const dfs_config *cfg, const dfs_device *dev, int64_t
         dfs_rule rule;
         dfs_config_rule(cfg, dev, (dfs_routine)r, &rule);
         int64_t mind = dims[r][0];
-        for (int i = 1; i < (r == DFS_R_DGEMM ? 3 : r == DFS_R_DGEMV ? 2 : 1); i++)
-            if (dims[r][i] < mind)
-                mind = dims[r][i];
         double products = 1;
-        for (int i = 0; i < (r == DFS_R_DGEMM ? 3 : r == DFS_R_DGEMV ? 2 : 1); i++)
+        for (int i = 0; i < (r == DFS_R_DGEMM ? 3 : r == DFS_R_DGEMV ? 2 : 1); i++) {
+            mind = dims[r][i] < mind ? dims[r][i] : mind;
             products *= (double)dims[r][i];
+        }
         const int below = dfs_rule_below(&rule, mind, products);
         int e = below ? rule.below_engine : rule.engine;
         const char *note = below ? " (below min_dim)" : "";

@@ -1,7 +1,8 @@
 /* call.h — what every Ozaki-family DGEMM on the GPU does per call, whichever products it takes
  * (repro's binary64 slices, the integer tensor cores of crt_gemm.c): the shared kernels
  * (kernels.cu, args.h), the call's share of the workspace, the rows pass, the fields of a
- * finish/direct block, and the direct path (every output exact, no workspace). */
+ * finish/direct block, and the small kernel's launches (every output correctly rounded, no
+ * workspace). */
 #ifndef DFS_OZ_CALL_H
 #define DFS_OZ_CALL_H
 

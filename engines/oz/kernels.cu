@@ -2,8 +2,7 @@
  * the list; call.c and crt_gemm.c launch them):
  *   dfs_oz_rows and       the rows passes and the inner dimension's groups (kernels_rows.cuh);
  *   dfs_oz_kgroups
- *   dfs_oz_direct         one warp per listed output: every product into a full accumulator
- *                         (with no list, every output: the path that needs no workspace);
+ *   dfs_oz_direct         one warp per listed output: every product into a full accumulator;
  *   dfs_oz_small          repro's small DGEMMs, every output of a batch in one launch
  *                         (kernels_small.cuh);
  *   dfs_crt_residues(62)  the Ozaki scheme II: rows scaled to integers, their int8 residues
@@ -26,20 +25,13 @@ extern "C" __global__ void __launch_bounds__(32 * DFS_OZ_DIRECT_WARPS)
     __shared__ long long wa[DFS_OZ_DIRECT_WARPS][DFS_X_WORDS];
     __shared__ long long ws[DFS_OZ_DIRECT_WARPS][DFS_X_WORDS];
     const int lane = threadIdx.x & 31, wp = threadIdx.x / 32;
-    /* the listed outputs, or (no list: no workspace) every output of the block */
-    const int64_t count = a.list ? (int64_t)*(volatile unsigned *)a.count : a.bm * a.bn;
+    /* the listed outputs (the path without workspace is the small kernel's) */
+    const int64_t count = (int64_t)*(volatile unsigned *)a.count;
     const double alpha = blk_alpha(a), beta = blk_beta(a);
     for (int64_t it = (int64_t)blockIdx.x * DFS_OZ_DIRECT_WARPS + wp; it < count;
          it += (int64_t)gridDim.x * DFS_OZ_DIRECT_WARPS) {
-        int64_t gr, gc;
-        if (a.list) {
-            const uint32_t rc = a.list[it];
-            gr = a.r0 + (rc & 0xffffu);
-            gc = a.c0 + (rc >> 16);
-        } else {
-            gr = a.r0 + it % a.bm;
-            gc = a.c0 + it / a.bm;
-        }
+        const uint32_t rc = a.list[it];
+        const int64_t gr = a.r0 + (rc & 0xffffu), gc = a.c0 + (rc >> 16);
         long long *w = wa[wp];
         zero_words(w, DFS_X_WORDS, lane, 32);
         __syncwarp();
