@@ -9,17 +9,8 @@
  * read; beta = 0: C is not read. */
 #include "host.h"
 
+#include "../common/zelem.h"
 #include "dd_steps.h"
-
-/* Element (r, q) of op(X) for the column-major complex X (interleaved re, im), leading dimension
- * ld; op: 0 = N, 1 = T, 2 = C. */
-static void elem(const double *X, int64_t ld, int op, int64_t r, int64_t q, double *re,
-                 double *im)
-{
-    const double *p = op ? X + 2 * (q + r * ld) : X + 2 * (r + q * ld);
-    *re = p[0];
-    *im = op == 2 ? -p[1] : p[1];
-}
 
 void dfs_dd_zgemm_host(int transa, int transb, int64_t m, int64_t n, int64_t k,
                        const double alpha[2], const double *A, int64_t lda, const double *B,
@@ -33,8 +24,8 @@ void dfs_dd_zgemm_host(int transa, int transb, int64_t m, int64_t n, int64_t k,
             double pr = 0.0, pi = 0.0; /* the plain sums, for a part that is not finite */
             for (int64_t q = 0; read_ab && q < k; q++) {
                 double ar, ai, br, bi;
-                elem(A, lda, transa, i, q, &ar, &ai);
-                elem(B, ldb, transb, q, j, &br, &bi);
+                dfs_z_op_elem(A, lda, transa, i, q, &ar, &ai);
+                dfs_z_op_elem(B, ldb, transb, q, j, &br, &bi);
                 sr = dfs_dd_mad_d(dfs_dd_mad_d(sr, ar, br), -ai, bi);
                 si = dfs_dd_mad_d(dfs_dd_mad_d(si, ar, bi), ai, br);
                 pr = dfs_d_fma(-ai, bi, dfs_d_fma(ar, br, pr));

@@ -12,19 +12,10 @@
 #include "host.h"
 
 #include "../common/xacc.h"
+#include "../common/zelem.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-/* Element (r, q) of op(X) for the column-major complex X (interleaved re, im) with leading
- * dimension ld; op: 0 = N, 1 = T, 2 = C (conjugate transpose). */
-static void elem(const double *X, int64_t ld, int op, int64_t r, int64_t q, double *re,
-                 double *im)
-{
-    const double *p = op ? X + 2 * (q + r * ld) : X + 2 * (r + q * ld);
-    *re = p[0];
-    *im = op == 2 ? -p[1] : p[1];
-}
 
 /* Adds x y to the accumulator (exactly) or to the flags (Inf, NaN). */
 static void add_product(dfs_xacc *a, unsigned *flags, double x, double y)
@@ -56,8 +47,8 @@ int dfs_repro_zgemm_host(int transa, int transb, int64_t m, int64_t n, int64_t k
             unsigned fr = 0, fi = 0;
             for (int64_t q = 0; read_ab && q < k; q++) {
                 double ar, ai, br, bi;
-                elem(A, lda, transa, i, q, &ar, &ai);
-                elem(B, ldb, transb, q, j, &br, &bi);
+                dfs_z_op_elem(A, lda, transa, i, q, &ar, &ai);
+                dfs_z_op_elem(B, ldb, transb, q, j, &br, &bi);
                 add_product(&sr, &fr, ar, br);
                 add_product(&sr, &fr, -ai, bi);
                 add_product(&si, &fi, ar, bi);
