@@ -19,6 +19,10 @@
     X(DFS_OZ_K_CRT_FAST17, dfs_crt_finish_fast17) X(DFS_OZ_K_CRT_FAST18, dfs_crt_finish_fast18)    \
     X(DFS_OZ_K_CRT_FAST19, dfs_crt_finish_fast19) X(DFS_OZ_K_CRT_FAST20, dfs_crt_finish_fast20)    \
     X(DFS_OZ_K_CRT_VERIFY, dfs_crt_finish_verify)                                                  \
+    X(DFS_OZ_K_CRT_VERIFY21, dfs_crt_finish_verify21)                                              \
+    X(DFS_OZ_K_CRT_VERIFY22, dfs_crt_finish_verify22)                                              \
+    X(DFS_OZ_K_CRT_VERIFY23, dfs_crt_finish_verify23)                                              \
+    X(DFS_OZ_K_CRT_VERIFY24, dfs_crt_finish_verify24)                                              \
     X(DFS_OZ_K_CRT_VERIFY_WIDE, dfs_crt_finish_verify_wide) X(DFS_OZ_K_CRT_REPAIR, dfs_crt_repair) \
     X(DFS_OZ_K_KGROUPS, dfs_oz_kgroups) X(DFS_OZ_K_SMALL, dfs_oz_small)
 #define DFS_OZ_KERNEL_ID(id, symbol) id,
@@ -26,6 +30,8 @@ enum { DFS_OZ_KERNELS(DFS_OZ_KERNEL_ID) DFS_OZ_K_COUNT };
 #undef DFS_OZ_KERNEL_ID
 #ifndef __cplusplus /* crt_gemm.c picks the fast finish for N moduli as FAST13 + N - 13 */
 _Static_assert(DFS_OZ_K_CRT_FAST20 == DFS_OZ_K_CRT_FAST13 + 7, "the fast finishes in order");
+/* and the verifying finish for N moduli as VERIFY21 + N - 21 */
+_Static_assert(DFS_OZ_K_CRT_VERIFY24 == DFS_OZ_K_CRT_VERIFY21 + 3, "the verifying finishes in order");
 #endif
 
 #define DFS_OZ_SPECIAL (-1)  /* need[] of a row holding Inf or NaN */

@@ -169,7 +169,8 @@ DFS_HD int dfs_crt_verify_need(const dfs_crt_step *st, int ta, int tb, double nA
  * the rounding).  *lower (written): one modulus
  * fewer would have left it undecided.  win, res: DFS_OZ_WIN and DFS_OZ_RWIN words (verify
  * only).  wide: the table has more than DFS_CRT_FAST_MODULI moduli (X in five words; a
- * constant in each GPU kernel, so the narrow one keeps its registers).  *need (written):
+ * constant in each GPU kernel, so the narrow one keeps its registers).  nfix: 0, or (narrow
+ * only) st->tab.n as a constant where inlined (dfs_crt_reconstruct).  *need (written):
  * for an undecided output, the fewest moduli that would have decided it with the same
  * margin (dfs_crt_verify_need), else 0.  eo: with the inner dimension in two groups, these
  * are the larger part's (crt_gemm.c), and the other part of the sum is below 2^eo
@@ -178,7 +179,7 @@ DFS_HD int dfs_crt_output(const dfs_crt_step *st, const int32_t *c, uint32_t str
                           int tb, int bA, int bB, double nA, double nB, double sA, double sB,
                           int eo, int special, double alpha, double beta, double cv,
                           int64_t *win, int64_t *res, double *v, int *lower, const int wide,
-                          int *need)
+                          const int nfix, int *need)
 {
     *lower = 0;
     *need = 0;
@@ -196,7 +197,7 @@ DFS_HD int dfs_crt_output(const dfs_crt_step *st, const int32_t *c, uint32_t str
             dfs_crt_reconstruct_wide(&st->tab, c, stride, &x);
         } else {
             dfs_oz_i192 x3;
-            dfs_crt_reconstruct(&st->tab, c, stride, &x3, 0);
+            dfs_crt_reconstruct(&st->tab, c, stride, &x3, nfix);
             x.w[0] = x3.w[0], x.w[1] = x3.w[1], x.w[2] = x3.w[2];
         }
     }

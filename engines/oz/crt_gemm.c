@@ -374,7 +374,11 @@ static cublasStatus_t one_gemm(const run *R, const dfs_gemm_call *c, const doubl
              * columns per block (crt_finish, kernels.cu) */
             const int fk = N >= 13 && N <= 20 ? DFS_OZ_K_CRT_FAST13 + (N - 13) : DFS_OZ_K_CRT_FAST;
             const int64_t gy = (nb + 3) / 4;
-            const int vk = N > DFS_CRT_FAST_MODULI ? DFS_OZ_K_CRT_VERIFY_WIDE : DFS_OZ_K_CRT_VERIFY;
+            /* and the verifying ones for 21 to 24 with one group (the counts correct rounding
+             * takes on most data from n = 1024 on) */
+            const int vk = N > DFS_CRT_FAST_MODULI   ? DFS_OZ_K_CRT_VERIFY_WIDE
+                           : N >= 21 && G == 1 ? DFS_OZ_K_CRT_VERIFY21 + (N - 21)
+                                               : DFS_OZ_K_CRT_VERIFY;
             err |= dfs_launch(R->k[verify ? vk : fk],
                               (unsigned)((mb + DFS_OZ_FINISH_THREADS - 1) /
                                          DFS_OZ_FINISH_THREADS),

@@ -172,7 +172,7 @@ void dfs_oz_crt_gemm_host_groups(int transa, int transb, int64_t m, int64_t n, i
                                          bB[d * n + c], dfs_oz_row_l1(ra, k), dfs_oz_row_l1(cb, k),
                                          dfs_oz_row_l2sq(ra, k), dfs_oz_row_l2sq(cb, k), eo,
                                          special, alpha, beta, beta != 0 ? *out : 0.0, win, res,
-                                         &v, &lower, nmod > DFS_CRT_FAST_MODULI, &need);
+                                         &v, &lower, nmod > DFS_CRT_FAST_MODULI, 0, &need);
                     if (how == DFS_OZ_UNDECIDED && need > 0 && need <= DFS_CRT_MODULI + 1)
                         st->need[need]++;
                 }

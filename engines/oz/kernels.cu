@@ -153,10 +153,25 @@ extern "C" __global__ void __launch_bounds__(256)
 
 /* ---------- the scheme II: finish ---------- */
 
+/* NV values stride apart (an output's residue sums, and in the fast finish its magnitude
+ * product), into registers. */
+template <int NV>
+__device__ __forceinline__ void load_sums(int32_t *v, const int32_t *p, uint32_t stride)
+{
+    uint32_t off = 0;
+#pragma unroll
+    for (int l = 0; l < NV; l++) {
+        v[l] = p[off];
+        off += stride;
+    }
+}
+
 /* The verifying finish (dfs_crt_output; WIDE: more than DFS_CRT_FAST_MODULI moduli, X in five
  * words).  Threads along the rows of the block (coalesced), the grid's y along its columns,
- * several per block when there are many. */
-template <int WIDE>
+ * several per block when there are many.  NFIX: 0, or the count of moduli as a constant (not
+ * wide, one group of the inner dimension only): the next column's sums are then loaded into
+ * registers while this one's are reconstructed, as in the fast finish. */
+template <int WIDE, int NFIX>
 __device__ __forceinline__ void crt_finish_verify(const dfs_crt_finish_args &a, int64_t *win,
                                                   int64_t *res)
 {
@@ -178,7 +193,7 @@ __device__ __forceinline__ void crt_finish_verify(const dfs_crt_finish_args &a, 
         specA = b.needA[gr] == DFS_OZ_SPECIAL;
         nA = b.nrmA[gr];
         sA = a.ssA[gr];
-        if (a.kgroups == 2) {
+        if (!NFIX && a.kgroups == 2) {
             ta1 = a.tauA1[gr];
             bA1 = a.bitsA1[gr];
             specA |= a.needA1[gr] == DFS_OZ_SPECIAL;
@@ -186,21 +201,31 @@ __device__ __forceinline__ void crt_finish_verify(const dfs_crt_finish_args &a, 
             sA1 = a.ssA1[gr];
         }
     }
+    /* NFIX (one group only): the sums in registers, the next column's in flight (with two
+     * groups, which group's sums an output reads is known only once its row and column are) */
+    constexpr int NV = NFIX ? NFIX : 1;
+    constexpr int ahead = NFIX > 0;
+    int32_t cur[NV], nxt[NV];
+    if (ahead && r < b.bm && blockIdx.y < b.bn)
+        load_sums<NV>(cur, a.Cl + (int64_t)blockIdx.y * b.bm + r, stride);
     /* the whole block on one column at a time: op(B)'s column data is the same for all */
     for (int64_t c = blockIdx.y; c < b.bn; c += gridDim.y) {
         int how = DFS_OZ_WRITTEN, lower = 0;
         if (r < b.bm) {
-            const int64_t gc = b.c0 + c;
+            const int64_t gc = b.c0 + c, cn = c + gridDim.y;
+            if (ahead && cn < b.bn)
+                load_sums<NV>(nxt, a.Cl + cn * b.bm + r, stride);
             double *out = b.C + gr + gc * b.ldc;
             const double cv = beta != 0 ? *out : 0.0;
-            const int32_t *cl = a.Cl + c * b.bm + r;
+            const int32_t *cl = ahead ? cur : a.Cl + c * b.bm + r;
+            const uint32_t cs = ahead ? 1u : stride;
             int special = specA || b.needB[gc] == DFS_OZ_SPECIAL;
             double v = 0.0;
             int need = 0, eo = DFS_OZ_NO_EXP;
             /* the output's larger part: group 0's, or with two groups maybe group 1's */
             int tb = b.tauB[gc], bB = a.bitsB[gc], rta = ta, rbA = bA;
             double nB = b.nrmB[gc], sB = a.ssB[gc], rnA = nA, rsA = sA;
-            if (a.kgroups == 2) {
+            if (!NFIX && a.kgroups == 2) {
                 special |= a.needB1[gc] == DFS_OZ_SPECIAL;
                 const int tb1 = a.tauB1[gc];
                 const double nB1 = a.nrmB1[gc];
@@ -211,14 +236,20 @@ __device__ __forceinline__ void crt_finish_verify(const dfs_crt_finish_args &a, 
                     tb = tb1, bB = a.bitsB1[gc], nB = nB1, sB = a.ssB1[gc];
                 }
             }
-            how = dfs_crt_output(&a.step, cl, stride, rta, tb, rbA, bB, rnA, nB, rsA, sB, eo,
-                                 special, alpha, beta, cv, win, res, &v, &lower, WIDE, &need);
+            how = dfs_crt_output(&a.step, cl, cs, rta, tb, rbA, bB, rnA, nB, rsA, sB, eo,
+                                 special, alpha, beta, cv, win, res, &v, &lower, WIDE, NFIX,
+                                 &need);
             if (need > 0 && need < DFS_CRT_VNEED_BINS)
                 atomicAdd(&hist[need], 1u);
             if (how == DFS_OZ_WRITTEN)
                 *out = v;
             else /* C kept as it was: the direct kernel reads it for beta * C */
                 b.list[atomicAdd(b.count, 1u)] = pack_rc(r, c);
+            if (ahead) {
+#pragma unroll
+                for (int l = 0; l < NV; l++)
+                    cur[l] = nxt[l];
+            }
         }
         tally_output(&t, how, lower);
     }
@@ -235,18 +266,6 @@ __device__ __forceinline__ void crt_finish_verify(const dfs_crt_finish_args &a, 
  * in a block histogram, then in a.fstats.  With NFIX, the next column's sums (and C) are loaded
  * while this one's are reconstructed: all of them in flight at once (the compiler otherwise
  * waits on each load in turn). */
-/* An output's residue sums and magnitude product: NV values stride apart, into registers. */
-template <int NV>
-__device__ __forceinline__ void load_sums(int32_t *v, const int32_t *p, uint32_t stride)
-{
-    uint32_t off = 0;
-#pragma unroll
-    for (int l = 0; l < NV; l++) {
-        v[l] = p[off];
-        off += stride;
-    }
-}
-
 template <int NFIX> __device__ __forceinline__ void crt_finish_fast(const dfs_crt_finish_args &a)
 {
     constexpr int NV = NFIX ? NFIX + 1 : 1;
@@ -344,15 +363,19 @@ CRT_FAST(dfs_crt_finish_fast18, 18)
 CRT_FAST(dfs_crt_finish_fast19, 19)
 CRT_FAST(dfs_crt_finish_fast20, 20)
 
-#define CRT_VERIFY(name, wide)                                                                    \
+#define CRT_VERIFY(name, wide, nfix)                                                              \
     extern "C" __global__ void __launch_bounds__(DFS_OZ_FINISH_THREADS)                           \
         name(const __grid_constant__ dfs_crt_finish_args a)                                       \
     {                                                                                             \
         int64_t win[DFS_OZ_WIN], res[DFS_OZ_RWIN];                                                \
-        crt_finish_verify<wide>(a, win, res);                                                     \
+        crt_finish_verify<wide, nfix>(a, win, res);                                               \
     }
-CRT_VERIFY(dfs_crt_finish_verify, 0)
-CRT_VERIFY(dfs_crt_finish_verify_wide, 1)
+CRT_VERIFY(dfs_crt_finish_verify, 0, 0)
+CRT_VERIFY(dfs_crt_finish_verify_wide, 1, 0)
+CRT_VERIFY(dfs_crt_finish_verify21, 0, 21)
+CRT_VERIFY(dfs_crt_finish_verify22, 0, 22)
+CRT_VERIFY(dfs_crt_finish_verify23, 0, 23)
+CRT_VERIFY(dfs_crt_finish_verify24, 0, 24)
 
 /* ---------- the scheme II, fast: the repair ---------- */
 
