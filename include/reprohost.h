@@ -22,6 +22,15 @@ void repro_dgemm_host(char transa, char transb, int64_t m, int64_t n, int64_t k,
                       const double *A, int64_t lda, const double *B, int64_t ldb, double beta,
                       double *C, int64_t ldc);
 
+/* Complex double (cuDoubleComplex: each element two doubles, real part first; ld in elements),
+ * trans 'N', 'T' or 'C' (the conjugate transpose), alpha and beta two doubles each: each part of
+ * every output RN(Re / Im (alpha S + beta c)); a term whose scalar part is zero is left out (no
+ * 0 * Inf).  What EXBLAS_MODE=repro gives where it computes complex GEMM (README.md).  Returns 0,
+ * or -1 when out of memory (C untouched). */
+int repro_zgemm_host(char transa, char transb, int64_t m, int64_t n, int64_t k,
+                     const double alpha[2], const double *A, int64_t lda, const double *B,
+                     int64_t ldb, const double beta[2], double *C, int64_t ldc);
+
 #ifdef __cplusplus
 }
 #endif

@@ -32,3 +32,16 @@ void repro_dgemm_host(char transa, char transb, int64_t m, int64_t n, int64_t k,
     dfs_oz_stats st;
     dfs_oz_gemm_host(&p, op(transa), op(transb), m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, &st);
 }
+
+static int zop(char t)
+{
+    return t == 'C' || t == 'c' ? 2 : op(t);
+}
+
+int repro_zgemm_host(char transa, char transb, int64_t m, int64_t n, int64_t k,
+                     const double alpha[2], const double *A, int64_t lda, const double *B,
+                     int64_t ldb, const double beta[2], double *C, int64_t ldc)
+{
+    return dfs_repro_zgemm_host(zop(transa), zop(transb), m, n, k, alpha, A, lda, B, ldb, beta, C,
+                                ldc);
+}
