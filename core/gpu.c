@@ -89,6 +89,25 @@ static CUdeviceptr allocate(size_t bytes, size_t *got, CUstream stream)
     return 0;
 }
 
+CUdeviceptr dfs_temp_alloc(size_t bytes, CUstream stream)
+{
+    CUdeviceptr p = 0;
+    if (!DFS_DRV(cuMemAllocAsync) || !DFS_DRV(cuMemFreeAsync))
+        return 0;
+    if (!refuse_workspace() && DFS_DRV(cuMemAllocAsync)(&p, bytes, stream) == CUDA_SUCCESS)
+        return p;
+    dfs_log_once(DFS_LOG_WARN, "temp-alloc", "no device memory for an engine's temporaries "
+                 "(%zu bytes%s): such calls run natively (said once)",
+                 bytes, refuse_workspace() ? ", refused: EXBLAS_TEST_NO_WORKSPACE=1" : "");
+    return 0;
+}
+
+void dfs_temp_free(CUdeviceptr p, CUstream stream)
+{
+    if (p)
+        DFS_DRV(cuMemFreeAsync)(p, stream);
+}
+
 CUdeviceptr dfs_scratch_get(dfs_scratch *s, size_t bytes, CUstream stream)
 {
     if (!DFS_DRV(cuMemAllocAsync) || !DFS_DRV(cuMemFreeAsync) || !DFS_DRV(cuEventCreate) ||

@@ -99,6 +99,11 @@ CUdeviceptr dfs_scratch_get(dfs_scratch *s, size_t bytes, CUstream stream);
 void dfs_scratch_unlock(dfs_scratch *s);
 /* Frees the space when the handle goes away (waits for its last use). */
 void dfs_scratch_release(dfs_scratch *s);
+/* Device memory of `bytes` for one call's temporaries, stream-ordered on `stream` (graph capture
+ * included: an allocation node), or 0 when it cannot be had (logged once); free it on the same
+ * stream with dfs_temp_free once the call's work using it is enqueued. */
+CUdeviceptr dfs_temp_alloc(size_t bytes, CUstream stream);
+void dfs_temp_free(CUdeviceptr p, CUstream stream);
 /* A test hook: on = 1 makes every later allocation fail, as on a full device. */
 void dfs_scratch_refuse_all(int on);
 

@@ -23,7 +23,8 @@
     X(cublasGetStream_v2) X(cublasGetPointerMode_v2) X(cublasSetPointerMode_v2)                    \
     X(cublasGetMathMode) X(cublasGetVersion_v2) X(cublasCreate_v2) X(cublasSetStream_v2)           \
     X(cublasDgemm) X(cublasDgemv) X(cublasDdot) X(cublasGetError) X(cublasSetKernelStream)         \
-    X(cublasShutdown)
+    X(cublasShutdown) X(cublasZgemm_v2) X(cublasZgemm_v2_64) X(cublasZgemm3m) X(cublasZgemm3m_64)  \
+    X(cublasZgemmStridedBatched) X(cublasZgemmStridedBatched_64) X(cublasZgemm)
 
 /* cuBLASLt entry points (libcublasLt), for the cublasLtMatmul hook. */
 #define DFS_CUBLASLT_SYMBOLS(X)                                                                    \

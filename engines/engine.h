@@ -38,11 +38,23 @@ typedef enum {
     /* cublasLtMatmul (cuBLASLt): the shim passes an internal handle and a column-major record of
      * the product; natively the shim itself forwards the original call */
     DFS_API_LT_MATMUL,
+    /* complex double (dfs_gemm_call.type = DFS_C64; the GemmEx forms above take it too, with
+     * CUDA_C_64F) */
+    DFS_API_ZGEMM, DFS_API_ZGEMM_64,
+    DFS_API_ZGEMM3M, DFS_API_ZGEMM3M_64,
+    DFS_API_ZGEMM_STRIDED, DFS_API_ZGEMM_STRIDED_64,
+    DFS_API_LEGACY_ZGEMM,
 } dfs_api;
 
-/* C(i) = alpha * op(A(i)) * op(B(i)) + beta * C(i) for i < batch, column-major, FP64.
- * Non-batched calls have batch = 1 and strides 0.  alpha and beta are host or device pointers
- * according to ctx->pointer_mode. */
+/* The element type of a call's matrices and scalars: binary64, or complex binary64 (real and
+ * imaginary parts interleaved, cuDoubleComplex: the pointers below then point at an element's
+ * real part, leading dimensions and strides count elements, alpha and beta at two doubles). */
+typedef enum { DFS_R64 = 0, DFS_C64 = 1 } dfs_dtype;
+
+/* C(i) = alpha * op(A(i)) * op(B(i)) + beta * C(i) for i < batch, column-major, of the element
+ * type `type` (op C: the conjugate transpose; on real data the same as T).  Non-batched calls
+ * have batch = 1 and strides 0.  alpha and beta are host or device pointers according to
+ * ctx->pointer_mode. */
 typedef struct {
     dfs_api api;
     cublasOperation_t transa, transb;
@@ -54,6 +66,7 @@ typedef struct {
     double *C; int64_t ldc; long long strideC;
     int64_t batch;
     cublasGemmAlgo_t algo; /* GemmEx forms only, forwarded unchanged when run natively */
+    dfs_dtype type;
 } dfs_gemm_call;
 
 /* y = alpha * op(A) * x + beta * y. */
@@ -91,6 +104,10 @@ typedef struct {
     const dfs_options *options;       /* engine options from the policy and the mode string */
 } dfs_ctx;
 
+/* What an engine computes beyond real GEMM, GEMV and DOT (dfs_engine.caps): the shim sends it
+ * nothing else (a call it lacks the capability for runs natively, said once). */
+enum { DFS_CAP_COMPLEX = 1 /* GEMM with type DFS_C64 */ };
+
 typedef struct dfs_engine {
     const char *name;
     const char *summary; /* one line for exblas-info */
@@ -102,7 +119,9 @@ typedef struct dfs_engine {
     const dfs_option_table *options;
     /* Whether the engine can run on this device at all. */
     int (*can_run)(const dfs_device *dev);
-    cublasStatus_t (*dgemm)(const dfs_ctx *ctx, const dfs_gemm_call *c);
+    unsigned caps; /* DFS_CAP_* */
+    /* GEMM of every element type in caps (real always). */
+    cublasStatus_t (*gemm)(const dfs_ctx *ctx, const dfs_gemm_call *c);
     cublasStatus_t (*dgemv)(const dfs_ctx *ctx, const dfs_gemv_call *c);
     cublasStatus_t (*ddot)(const dfs_ctx *ctx, const dfs_dot_call *c);
 } dfs_engine;

@@ -35,7 +35,20 @@ static const char *const api_names[] = {
     [DFS_API_LEGACY_DGEMV] = "cublasDgemv (legacy)",
     [DFS_API_LEGACY_DDOT] = "cublasDdot (legacy)",
     [DFS_API_LT_MATMUL] = "cublasLtMatmul",
+    [DFS_API_ZGEMM] = "cublasZgemm_v2",
+    [DFS_API_ZGEMM_64] = "cublasZgemm_v2_64",
+    [DFS_API_ZGEMM3M] = "cublasZgemm3m",
+    [DFS_API_ZGEMM3M_64] = "cublasZgemm3m_64",
+    [DFS_API_ZGEMM_STRIDED] = "cublasZgemmStridedBatched",
+    [DFS_API_ZGEMM_STRIDED_64] = "cublasZgemmStridedBatched_64",
+    [DFS_API_LEGACY_ZGEMM] = "cublasZgemm (legacy)",
 };
+
+/* DGEMM and ZGEMM share the call record (dfs_gemm_call, its type telling them apart). */
+static int is_gemm(dfs_routine r)
+{
+    return r == DFS_R_DGEMM || r == DFS_R_ZGEMM;
+}
 
 static char op_char(cublasOperation_t op)
 {
@@ -44,11 +57,12 @@ static char op_char(cublasOperation_t op)
 
 static void describe(dfs_routine r, const void *call, char *buf, size_t len)
 {
-    if (r == DFS_R_DGEMM) {
+    if (is_gemm(r)) {
         const dfs_gemm_call *c = call;
-        snprintf(buf, len, "%s op=%c%c m=%" PRId64 " n=%" PRId64 " k=%" PRId64 " batch=%" PRId64,
-                 api_names[c->api], op_char(c->transa), op_char(c->transb), c->m, c->n, c->k,
-                 c->batch);
+        snprintf(buf, len, "%s%s op=%c%c m=%" PRId64 " n=%" PRId64 " k=%" PRId64 " batch=%" PRId64,
+                 api_names[c->api], c->type == DFS_C64 && c->api <= DFS_API_GEMMEX_STRIDED_64
+                                        ? " (CUDA_C_64F)" : "",
+                 op_char(c->transa), op_char(c->transb), c->m, c->n, c->k, c->batch);
     } else if (r == DFS_R_DGEMV) {
         const dfs_gemv_call *c = call;
         snprintf(buf, len, "%s op=%c m=%" PRId64 " n=%" PRId64 " incx=%" PRId64 " incy=%" PRId64,
@@ -86,7 +100,10 @@ static cublasStatus_t invoke(int engine, dfs_routine r, const dfs_ctx *x, const 
     }
     switch (r) {
     case DFS_R_DGEMM:
-        st = e->dgemm ? e->dgemm(x, call) : DFS_STATUS_DECLINED;
+        st = e->gemm ? e->gemm(x, call) : DFS_STATUS_DECLINED;
+        break;
+    case DFS_R_ZGEMM: /* only to an engine that computes complex GEMM */
+        st = e->gemm && (e->caps & DFS_CAP_COMPLEX) ? e->gemm(x, call) : DFS_STATUS_DECLINED;
         break;
     case DFS_R_DGEMV:
         st = e->dgemv ? e->dgemv(x, call) : DFS_STATUS_DECLINED;
@@ -122,6 +139,10 @@ static int alpha_is_zero(dfs_routine r, const void *call, cublasPointerMode_t mo
         return 0;
     if (r == DFS_R_DGEMM)
         return *((const dfs_gemm_call *)call)->alpha == 0.0;
+    if (r == DFS_R_ZGEMM) {
+        const double *a = ((const dfs_gemm_call *)call)->alpha;
+        return a[0] == 0.0 && a[1] == 0.0;
+    }
     if (r == DFS_R_DGEMV)
         return *((const dfs_gemv_call *)call)->alpha == 0.0;
     return 0;
@@ -131,7 +152,7 @@ static int alpha_is_zero(dfs_routine r, const void *call, cublasPointerMode_t mo
  * is not read) are not the engines' business, so such calls run natively. */
 static int null_operand(dfs_routine r, const void *call)
 {
-    if (r == DFS_R_DGEMM) {
+    if (is_gemm(r)) {
         const dfs_gemm_call *c = call;
         return !c->A || !c->B || !c->C || !c->alpha || !c->beta;
     }
@@ -222,7 +243,8 @@ static double gemm_products(const dfs_gemm_call *c)
 
 cublasStatus_t dfs_dispatch_gemm(cublasHandle_t h, const dfs_gemm_call *c, dfs_args args)
 {
-    return dispatch(DFS_R_DGEMM, h, c, min3(c->m, c->n, c->k), gemm_products(c), args, NULL);
+    return dispatch(c->type == DFS_C64 ? DFS_R_ZGEMM : DFS_R_DGEMM, h, c, min3(c->m, c->n, c->k),
+                    gemm_products(c), args, NULL);
 }
 
 cublasStatus_t dfs_dispatch_gemm_foreign(cublasHandle_t h, const dfs_gemm_call *c, dfs_args args,

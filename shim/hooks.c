@@ -13,6 +13,22 @@
 
 /* ---------- GEMM ---------- */
 
+/* The call record of a real (type DFS_R64) or complex (DFS_C64: the pointers are to the
+ * interleaved parts) GEMM, classified and dispatched. */
+static cublasStatus_t gemm_t(dfs_api api, dfs_dtype type, cublasHandle_t h, cublasOperation_t ta,
+                             cublasOperation_t tb, int64_t m, int64_t n, int64_t k,
+                             const void *alpha, const void *A, int64_t lda, long long sA,
+                             const void *B, int64_t ldb, long long sB, const void *beta, void *C,
+                             int64_t ldc, long long sC, int64_t batch, cublasGemmAlgo_t algo)
+{
+    dfs_gemm_call c = {api, ta, tb, m, n, k, alpha, A, lda, sA, B, ldb, sB, beta, C, ldc, sC,
+                       batch, algo, type};
+    int ex = api == DFS_API_GEMMEX || api == DFS_API_GEMMEX_64 || api == DFS_API_GEMMEX_STRIDED ||
+             api == DFS_API_GEMMEX_STRIDED_64;
+    dfs_args a = dfs_check_gemm(h, ex, ta, tb, m, n, k, lda, ldb, ldc, batch, algo, NULL);
+    return dfs_dispatch_gemm(h, &c, a);
+}
+
 static cublasStatus_t gemm(dfs_api api, cublasHandle_t h, cublasOperation_t ta,
                            cublasOperation_t tb, int64_t m, int64_t n, int64_t k,
                            const double *alpha, const double *A, int64_t lda, long long sA,
@@ -20,12 +36,8 @@ static cublasStatus_t gemm(dfs_api api, cublasHandle_t h, cublasOperation_t ta,
                            double *C, int64_t ldc, long long sC, int64_t batch,
                            cublasGemmAlgo_t algo)
 {
-    dfs_gemm_call c = {api, ta, tb, m, n, k, alpha, A, lda, sA, B, ldb, sB, beta, C, ldc, sC,
-                       batch, algo};
-    int ex = api == DFS_API_GEMMEX || api == DFS_API_GEMMEX_64 || api == DFS_API_GEMMEX_STRIDED ||
-             api == DFS_API_GEMMEX_STRIDED_64;
-    dfs_args a = dfs_check_gemm(h, ex, ta, tb, m, n, k, lda, ldb, ldc, batch, algo, NULL);
-    return dfs_dispatch_gemm(h, &c, a);
+    return gemm_t(api, DFS_R64, h, ta, tb, m, n, k, alpha, A, lda, sA, B, ldb, sB, beta, C, ldc,
+                  sC, batch, algo);
 }
 
 DFS_EXPORT cublasStatus_t cublasDgemm_v2(cublasHandle_t h, cublasOperation_t ta,
@@ -66,12 +78,16 @@ DFS_EXPORT cublasStatus_t cublasDgemmStridedBatched_64(
                 C, ldc, sC, batch, CUBLAS_GEMM_DEFAULT);
 }
 
-/* GemmEx: the engine path only for A, B, C in FP64 with CUBLAS_COMPUTE_64F (the pedantic and
- * emulated compute types, and every other type, go to cuBLAS untouched). */
+/* GemmEx: the engine path only for A, B, C all in FP64 or all in complex FP64 with
+ * CUBLAS_COMPUTE_64F (the pedantic and emulated compute types, and every other type, go to
+ * cuBLAS untouched).  Returns 0 (forward), 1 (real) or 2 (complex). */
 static int fp64_product(cudaDataType at, cudaDataType bt, cudaDataType ct, cublasComputeType_t ctype)
 {
-    return at == CUDA_R_64F && bt == CUDA_R_64F && ct == CUDA_R_64F && ctype == CUBLAS_COMPUTE_64F;
+    if (ctype != CUBLAS_COMPUTE_64F || at != bt || at != ct)
+        return 0;
+    return at == CUDA_R_64F ? 1 : at == CUDA_C_64F ? 2 : 0;
 }
+#define EX_TYPE(at) ((at) == CUDA_C_64F ? DFS_C64 : DFS_R64)
 
 DFS_EXPORT cublasStatus_t cublasGemmEx(cublasHandle_t h, cublasOperation_t ta,
                                        cublasOperation_t tb, int m, int n, int k,
@@ -88,7 +104,7 @@ DFS_EXPORT cublasStatus_t cublasGemmEx(cublasHandle_t h, cublasOperation_t ta,
         dfs_trace_forwarded("cublasGemmEx", m, n, k, st);
         return st;
     }
-    return gemm(DFS_API_GEMMEX, h, ta, tb, m, n, k, alpha, A, lda, 0, B, ldb, 0, beta, C, ldc, 0, 1,
+    return gemm_t(DFS_API_GEMMEX, EX_TYPE(at), h, ta, tb, m, n, k, alpha, A, lda, 0, B, ldb, 0, beta, C, ldc, 0, 1,
                 algo);
 }
 
@@ -107,7 +123,7 @@ DFS_EXPORT cublasStatus_t cublasGemmEx_64(cublasHandle_t h, cublasOperation_t ta
         dfs_trace_forwarded("cublasGemmEx_64", m, n, k, st);
         return st;
     }
-    return gemm(DFS_API_GEMMEX_64, h, ta, tb, m, n, k, alpha, A, lda, 0, B, ldb, 0, beta, C, ldc, 0,
+    return gemm_t(DFS_API_GEMMEX_64, EX_TYPE(at), h, ta, tb, m, n, k, alpha, A, lda, 0, B, ldb, 0, beta, C, ldc, 0,
                 1, algo);
 }
 
@@ -126,7 +142,7 @@ DFS_EXPORT cublasStatus_t cublasGemmStridedBatchedEx(
         dfs_trace_forwarded("cublasGemmStridedBatchedEx", m, n, k, st);
         return st;
     }
-    return gemm(DFS_API_GEMMEX_STRIDED, h, ta, tb, m, n, k, alpha, A, lda, sA, B, ldb, sB, beta, C,
+    return gemm_t(DFS_API_GEMMEX_STRIDED, EX_TYPE(at), h, ta, tb, m, n, k, alpha, A, lda, sA, B, ldb, sB, beta, C,
                 ldc, sC, batch, algo);
 }
 
@@ -145,8 +161,74 @@ DFS_EXPORT cublasStatus_t cublasGemmStridedBatchedEx_64(
         dfs_trace_forwarded("cublasGemmStridedBatchedEx_64", m, n, k, st);
         return st;
     }
-    return gemm(DFS_API_GEMMEX_STRIDED_64, h, ta, tb, m, n, k, alpha, A, lda, sA, B, ldb, sB, beta,
+    return gemm_t(DFS_API_GEMMEX_STRIDED_64, EX_TYPE(at), h, ta, tb, m, n, k, alpha, A, lda, sA, B, ldb, sB, beta,
                 C, ldc, sC, batch, algo);
+}
+
+/* ---------- ZGEMM ---------- */
+
+DFS_EXPORT cublasStatus_t cublasZgemm_v2(cublasHandle_t h, cublasOperation_t ta,
+                                         cublasOperation_t tb, int m, int n, int k,
+                                         const cuDoubleComplex *alpha, const cuDoubleComplex *A,
+                                         int lda, const cuDoubleComplex *B, int ldb,
+                                         const cuDoubleComplex *beta, cuDoubleComplex *C, int ldc)
+{
+    return gemm_t(DFS_API_ZGEMM, DFS_C64, h, ta, tb, m, n, k, alpha, A, lda, 0, B, ldb, 0, beta, C,
+                  ldc, 0, 1, CUBLAS_GEMM_DEFAULT);
+}
+
+DFS_EXPORT cublasStatus_t cublasZgemm_v2_64(cublasHandle_t h, cublasOperation_t ta,
+                                            cublasOperation_t tb, int64_t m, int64_t n, int64_t k,
+                                            const cuDoubleComplex *alpha, const cuDoubleComplex *A,
+                                            int64_t lda, const cuDoubleComplex *B, int64_t ldb,
+                                            const cuDoubleComplex *beta, cuDoubleComplex *C,
+                                            int64_t ldc)
+{
+    return gemm_t(DFS_API_ZGEMM_64, DFS_C64, h, ta, tb, m, n, k, alpha, A, lda, 0, B, ldb, 0, beta,
+                  C, ldc, 0, 1, CUBLAS_GEMM_DEFAULT);
+}
+
+/* Zgemm3m: the caller accepts the three-product method's rounding; the engines compute it as
+ * ZGEMM (each within its own contract), natively it stays Zgemm3m. */
+DFS_EXPORT cublasStatus_t cublasZgemm3m(cublasHandle_t h, cublasOperation_t ta,
+                                        cublasOperation_t tb, int m, int n, int k,
+                                        const cuDoubleComplex *alpha, const cuDoubleComplex *A,
+                                        int lda, const cuDoubleComplex *B, int ldb,
+                                        const cuDoubleComplex *beta, cuDoubleComplex *C, int ldc)
+{
+    return gemm_t(DFS_API_ZGEMM3M, DFS_C64, h, ta, tb, m, n, k, alpha, A, lda, 0, B, ldb, 0, beta,
+                  C, ldc, 0, 1, CUBLAS_GEMM_DEFAULT);
+}
+
+DFS_EXPORT cublasStatus_t cublasZgemm3m_64(cublasHandle_t h, cublasOperation_t ta,
+                                           cublasOperation_t tb, int64_t m, int64_t n, int64_t k,
+                                           const cuDoubleComplex *alpha, const cuDoubleComplex *A,
+                                           int64_t lda, const cuDoubleComplex *B, int64_t ldb,
+                                           const cuDoubleComplex *beta, cuDoubleComplex *C,
+                                           int64_t ldc)
+{
+    return gemm_t(DFS_API_ZGEMM3M_64, DFS_C64, h, ta, tb, m, n, k, alpha, A, lda, 0, B, ldb, 0,
+                  beta, C, ldc, 0, 1, CUBLAS_GEMM_DEFAULT);
+}
+
+DFS_EXPORT cublasStatus_t cublasZgemmStridedBatched(
+    cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m, int n, int k,
+    const cuDoubleComplex *alpha, const cuDoubleComplex *A, int lda, long long sA,
+    const cuDoubleComplex *B, int ldb, long long sB, const cuDoubleComplex *beta,
+    cuDoubleComplex *C, int ldc, long long sC, int batch)
+{
+    return gemm_t(DFS_API_ZGEMM_STRIDED, DFS_C64, h, ta, tb, m, n, k, alpha, A, lda, sA, B, ldb, sB,
+                  beta, C, ldc, sC, batch, CUBLAS_GEMM_DEFAULT);
+}
+
+DFS_EXPORT cublasStatus_t cublasZgemmStridedBatched_64(
+    cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int64_t m, int64_t n, int64_t k,
+    const cuDoubleComplex *alpha, const cuDoubleComplex *A, int64_t lda, long long sA,
+    const cuDoubleComplex *B, int64_t ldb, long long sB, const cuDoubleComplex *beta,
+    cuDoubleComplex *C, int64_t ldc, long long sC, int64_t batch)
+{
+    return gemm_t(DFS_API_ZGEMM_STRIDED_64, DFS_C64, h, ta, tb, m, n, k, alpha, A, lda, sA, B, ldb,
+                  sB, beta, C, ldc, sC, batch, CUBLAS_GEMM_DEFAULT);
 }
 
 /* ---------- GEMV and DOT ---------- */

@@ -57,7 +57,29 @@ DFS_EXPORT void cublasDgemm(char transa, char transb, int m, int n, int k, doubl
         return;
     }
     dfs_gemm_call c = {DFS_API_LEGACY_DGEMM, (cublasOperation_t)ta, (cublasOperation_t)tb, m, n, k,
-                       &alpha, A, lda, 0, B, ldb, 0, &beta, C, ldc, 0, 1, CUBLAS_GEMM_DEFAULT};
+                       &alpha, A, lda, 0, B, ldb, 0, &beta, C, ldc, 0, 1, CUBLAS_GEMM_DEFAULT,
+                       DFS_R64};
+    dfs_args a = dfs_check_gemm(h, 0, c.transa, c.transb, m, n, k, lda, ldb, ldc, 1,
+                                CUBLAS_GEMM_DEFAULT, NULL);
+    note(dfs_dispatch_gemm(h, &c, a));
+    dfs_internal_release(token);
+}
+
+DFS_EXPORT void cublasZgemm(char transa, char transb, int m, int n, int k, cuDoubleComplex alpha,
+                            const cuDoubleComplex *A, int lda, const cuDoubleComplex *B, int ldb,
+                            cuDoubleComplex beta, cuDoubleComplex *C, int ldc)
+{
+    const int ta = op_of(transa), tb = op_of(transb);
+    void *token = NULL;
+    cublasHandle_t h = ta >= 0 && tb >= 0 ? internal_handle(&token) : NULL;
+    if (!h) {
+        if (DFS_REAL(cublasZgemm))
+            DFS_REAL(cublasZgemm)(transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
+        return;
+    }
+    dfs_gemm_call c = {DFS_API_LEGACY_ZGEMM, (cublasOperation_t)ta, (cublasOperation_t)tb, m, n, k,
+                       (const double *)&alpha, (const double *)A, lda, 0, (const double *)B, ldb, 0,
+                       (const double *)&beta, (double *)C, ldc, 0, 1, CUBLAS_GEMM_DEFAULT, DFS_C64};
     dfs_args a = dfs_check_gemm(h, 0, c.transa, c.transb, m, n, k, lda, ldb, ldc, 1,
                                 CUBLAS_GEMM_DEFAULT, NULL);
     note(dfs_dispatch_gemm(h, &c, a));

@@ -23,12 +23,14 @@ typedef struct {
 
 static void usage(FILE *f)
 {
-    fputs("usage: exblas-info [--policy] [--dgemm M,N,K] [--dgemv M,N] [--ddot N]\n"
+    fputs("usage: exblas-info [--policy] [--dgemm M,N,K] [--dgemv M,N] [--ddot N] [--zgemm M,N,K]\n"
           "  --policy        print the text of the policy in use (embedded or EXBLAS_POLICY)\n"
           "  --dgemm M,N,K   sizes for the per-routine decision (default 1024,1024,1024)\n"
           "  --dgemv M,N     (default 1024,1024)\n"
           "  --ddot N        (default 1048576)\n"
-          "Reads EXBLAS_MODE, EXBLAS_MODE_DGEMM/_DGEMV/_DDOT and EXBLAS_POLICY like libdfshim.so.\n",
+          "  --zgemm M,N,K   (default 1024,1024,1024)\n"
+          "Reads EXBLAS_MODE, EXBLAS_MODE_DGEMM/_DGEMV/_DDOT/_ZGEMM and EXBLAS_POLICY like\n"
+          "libdfshim.so.\n",
           f);
 }
 
@@ -96,16 +98,19 @@ static void diag(const char *line)
     printf("  ! %s\n", line);
 }
 
-static void print_decision(const dfs_config *cfg, const dfs_device *dev, int64_t dims[3][3])
+static void print_decision(const dfs_config *cfg, const dfs_device *dev,
+                           int64_t dims[DFS_R_COUNT][3])
 {
     static const char *const shape[DFS_R_COUNT] = {"m=%" PRId64 " n=%" PRId64 " k=%" PRId64,
-                                                   "m=%" PRId64 " n=%" PRId64, "n=%" PRId64};
+                                                   "m=%" PRId64 " n=%" PRId64, "n=%" PRId64,
+                                                   "m=%" PRId64 " n=%" PRId64 " k=%" PRId64};
     for (int r = 0; r < DFS_R_COUNT; r++) {
         dfs_rule rule;
         dfs_config_rule(cfg, dev, (dfs_routine)r, &rule);
         int64_t mind = dims[r][0];
         double products = 1;
-        for (int i = 0; i < (r == DFS_R_DGEMM ? 3 : r == DFS_R_DGEMV ? 2 : 1); i++) {
+        const int gemm = r == DFS_R_DGEMM || r == DFS_R_ZGEMM;
+        for (int i = 0; i < (gemm ? 3 : r == DFS_R_DGEMV ? 2 : 1); i++) {
             mind = dims[r][i] < mind ? dims[r][i] : mind;
             products *= (double)dims[r][i];
         }
@@ -118,8 +123,10 @@ static void print_decision(const dfs_config *cfg, const dfs_device *dev, int64_t
                          : " (engine cannot run on this device)";
         }
         const dfs_engine *en = dfs_engines[e];
-        if (e != 0 && !(r == DFS_R_DGEMM ? en->dgemm != NULL
-                        : r == DFS_R_DGEMV ? en->dgemv != NULL : en->ddot != NULL)) {
+        if (e != 0 && !(r == DFS_R_DGEMM   ? en->gemm != NULL
+                        : r == DFS_R_ZGEMM ? en->gemm != NULL && (en->caps & DFS_CAP_COMPLEX)
+                        : r == DFS_R_DGEMV ? en->dgemv != NULL
+                                           : en->ddot != NULL)) {
             e = 0;
             note = " (the engine does not compute this routine)";
         }
@@ -180,7 +187,8 @@ static int print_policy_text(const char *path)
 int main(int argc, char **argv)
 {
     int show_policy = 0;
-    int64_t dims[3][3] = {{1024, 1024, 1024}, {1024, 1024, 0}, {1048576, 0, 0}};
+    int64_t dims[DFS_R_COUNT][3] = {
+        {1024, 1024, 1024}, {1024, 1024, 0}, {1048576, 0, 0}, {1024, 1024, 1024}};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         int ok = 1;
@@ -190,6 +198,8 @@ int main(int argc, char **argv)
             ok = !parse_dims(argv[++i], dims[0], 3);
         else if (!strcmp(a, "--dgemv") && i + 1 < argc)
             ok = !parse_dims(argv[++i], dims[1], 2);
+        else if (!strcmp(a, "--zgemm") && i + 1 < argc)
+            ok = !parse_dims(argv[++i], dims[3], 3);
         else if (!strcmp(a, "--ddot") && i + 1 < argc)
             ok = !parse_dims(argv[++i], dims[2], 1);
         else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {

@@ -56,7 +56,10 @@ typedef struct {
     dfs_dd xalpha, xbeta; /* ddblas */
 } dfs_dd_gemv_args;
 
-/* C(b) = alpha op(A(b)) op(B(b)) + beta C(b), b < batch, each output summed over k in order. */
+/* C(b) = alpha op(A(b)) op(B(b)) + beta C(b), b < batch, each output summed over k in order.
+ * The complex kernel (dfs_dd_zgemm) takes the same block: the matrices interleaved complex (ld
+ * and strides in elements), ta / tb 0, 1, 2 for N, T, C, alpha and beta two doubles each
+ * (device), or alpha_v + i alpha_vi, beta_v + i beta_vi. */
 typedef struct {
     int64_t m, n, k, batch;
     dfs_ddx_in A;
@@ -68,7 +71,8 @@ typedef struct {
     int ta, tb;
     const double *alpha, *beta; /* device pointers, or NULL: the values below */
     double alpha_v, beta_v;
-    dfs_dd xalpha, xbeta; /* ddblas */
+    double alpha_vi, beta_vi; /* dfs_dd_zgemm */
+    dfs_dd xalpha, xbeta;     /* ddblas */
 } dfs_dd_gemm_args;
 
 /* ddblas: y = alpha x + y (n elements). */
@@ -89,5 +93,8 @@ typedef struct {
 #define DFS_DD_GEMM_BM 64 /* C tile of a block of 16 x 16 threads, 4 x 4 outputs each */
 #define DFS_DD_GEMM_BN 64
 #define DFS_DD_GEMM_BK 16
+#define DFS_DD_ZGEMM_BM 32 /* complex: 16 x 16 threads, 2 x 2 outputs each */
+#define DFS_DD_ZGEMM_BN 32
+#define DFS_DD_ZGEMM_BK 16
 
 #endif

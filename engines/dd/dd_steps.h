@@ -130,11 +130,14 @@ DFS_HD int dfs_dd_finish_z(dfs_dd s1, dfs_dd s2, double a1, double a2, double b1
     return 1;
 }
 
-/* The same part in binary64 from the plain sums p1, p2, in the same order, as native. */
+/* The same part in binary64 from the plain sums p1, p2, in the same order, as native; a term
+ * whose coefficient is zero left out, as above (no 0 * Inf), but a1 p1 when every one is. */
 DFS_HD double dfs_dd_finish_plain_z(double p1, double p2, double a1, double a2, double b1,
                                     double y1, double b2, double y2)
 {
-    double r = dfs_d_add(dfs_d_mul(a1, p1), dfs_d_mul(a2, p2));
+    double r = a1 != 0.0 || a2 == 0.0 ? dfs_d_mul(a1, p1) : dfs_d_mul(a2, p2);
+    if (a1 != 0.0 && a2 != 0.0)
+        r = dfs_d_add(r, dfs_d_mul(a2, p2));
     if (b1 != 0.0)
         r = dfs_d_add(r, dfs_d_mul(b1, y1));
     if (b2 != 0.0)

@@ -28,7 +28,7 @@ extern const unsigned char dfs_dd_fatbin[];
     X(K_DOT_FINAL, dfs_dd_dot_final)                                                               \
     X(K_GEMV, dfs_dd_gemv)                                                                         \
     X(K_GEMV_FINAL, dfs_dd_gemv_final)                                                             \
-    X(K_GEMM, dfs_dd_gemm)
+    X(K_GEMM, dfs_dd_gemm) X(K_ZGEMM, dfs_dd_zgemm)
 enum { DD_KERNELS(DFS_KERNEL_ID) K_COUNT };
 DFS_MODULE(module, dfs_dd_fatbin, DD_KERNELS);
 
@@ -119,7 +119,7 @@ static cublasStatus_t dd_dgemv(const dfs_ctx *x, const dfs_gemv_call *c)
     return launched(r, "DGEMV");
 }
 
-static cublasStatus_t dd_dgemm(const dfs_ctx *x, const dfs_gemm_call *c)
+static cublasStatus_t dd_gemm(const dfs_ctx *x, const dfs_gemm_call *c)
 {
     const CUfunction *k = dfs_module_kernels(&module);
     if (!k)
@@ -140,14 +140,18 @@ static cublasStatus_t dd_dgemm(const dfs_ctx *x, const dfs_gemm_call *c)
     a.C.hi = c->C;
     a.ldc = c->ldc;
     a.sC = c->strideC;
-    a.ta = c->transa != CUBLAS_OP_N;
-    a.tb = c->transb != CUBLAS_OP_N;
+    const int z = c->type == DFS_C64;
+    /* real: N or not; complex: 0, 1, 2 for N, T, C (the conjugate matters) */
+    a.ta = z ? (int)c->transa : c->transa != CUBLAS_OP_N;
+    a.tb = z ? (int)c->transb : c->transb != CUBLAS_OP_N;
     a.alpha = dev ? c->alpha : NULL;
     a.beta = dev ? c->beta : NULL;
-    a.alpha_v = dev ? 0 : *c->alpha;
-    a.beta_v = dev ? 0 : *c->beta;
-    if (dfs_dd_launch_gemm(k[K_GEMM], (CUstream)x->stream, &a))
-        return launch_failed("DGEMM");
+    a.alpha_v = dev ? 0 : c->alpha[0];
+    a.beta_v = dev ? 0 : c->beta[0];
+    a.alpha_vi = dev || !z ? 0 : c->alpha[1];
+    a.beta_vi = dev || !z ? 0 : c->beta[1];
+    if (dfs_dd_launch_gemm(k[z ? K_ZGEMM : K_GEMM], z, (CUstream)x->stream, &a))
+        return launch_failed(z ? "ZGEMM" : "DGEMM");
     return CUBLAS_STATUS_SUCCESS;
 }
 
@@ -158,7 +162,8 @@ const dfs_engine dfs_engine_dd = {
     .summary = "double-double accumulation, rounded once: RN(exact) but near ties (accurate mode)",
     .options = &dd_options, /* none */
     .can_run = dd_can_run,
-    .dgemm = dd_dgemm,
+    .caps = DFS_CAP_COMPLEX,
+    .gemm = dd_gemm,
     .dgemv = dd_dgemv,
     .ddot = dd_ddot,
 };

@@ -534,6 +534,10 @@ extern "C" __global__ void __launch_bounds__(256, DD_GEMM_MIN_BLOCKS)
     gemm_body<true, 1>(a);
 }
 
+/* ---------- ZGEMM ---------- */
+
+#include "zgemm.cuh"
+
 /* ---------- ddblas: AXPY and the conversion (grid-stride, one element per thread) ---------- */
 
 extern "C" __global__ void __launch_bounds__(256) dfs_ddx_axpy(dfs_ddx_axpy_args a)

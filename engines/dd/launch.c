@@ -73,10 +73,11 @@ int dfs_dd_launch_gemv(CUfunction gemv, CUfunction final, const dfs_dd_gpu *g, d
     return err ? DFS_DD_LAUNCH_FAILED : DFS_DD_LAUNCHED;
 }
 
-int dfs_dd_launch_gemm(CUfunction gemm, CUstream st, dfs_dd_gemm_args *a)
+int dfs_dd_launch_gemm(CUfunction gemm, int complex, CUstream st, dfs_dd_gemm_args *a)
 {
-    const int64_t mt = (a->m + DFS_DD_GEMM_BM - 1) / DFS_DD_GEMM_BM,
-                  nt = (a->n + DFS_DD_GEMM_BN - 1) / DFS_DD_GEMM_BN;
+    const int64_t bm = complex ? DFS_DD_ZGEMM_BM : DFS_DD_GEMM_BM,
+                  bn = complex ? DFS_DD_ZGEMM_BN : DFS_DD_GEMM_BN;
+    const int64_t mt = (a->m + bm - 1) / bm, nt = (a->n + bn - 1) / bn;
     /* the kernel strides over what does not fit the grid's limits */
     const unsigned gx = (unsigned)min64(mt, 0x7fffffff), gy = (unsigned)min64(nt, 65535),
                    gz = (unsigned)min64(a->batch, 65535);

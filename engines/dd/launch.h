@@ -33,8 +33,8 @@ int dfs_dd_launch_dot(CUfunction dot, CUfunction final, const dfs_dd_gpu *g, dfs
 int dfs_dd_launch_gemv(CUfunction gemv, CUfunction final, const dfs_dd_gpu *g, dfs_scratch *s,
                        CUstream st, dfs_dd_gemv_args *a);
 
-/* GEMM (a->batch >= 1 products): its grid of 64 x 64 tiles. */
-int dfs_dd_launch_gemm(CUfunction gemm, CUstream st, dfs_dd_gemm_args *a);
+/* GEMM (a->batch >= 1 products): its grid of 64 x 64 tiles (complex: dfs_dd_zgemm's 32 x 32). */
+int dfs_dd_launch_gemm(CUfunction gemm, int complex, CUstream st, dfs_dd_gemm_args *a);
 
 /* A grid of the tuning row's waves of 256-thread blocks of f, at most `items` blocks (at least
  * 1). */

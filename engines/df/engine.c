@@ -17,6 +17,7 @@
  * The tuning numbers (defaults, grids, the GEMV's split) are a row per device class in tuning.h,
  * looked up by the call's device. */
 #include "../engine.h"
+#include "../zreal/zreal.h"
 #include "../../core/gpu.h"
 #include "../../core/log.h"
 #include "../../core/resolve.h"
@@ -257,12 +258,19 @@ static cublasStatus_t df_dgemv(const dfs_ctx *x, const dfs_gemv_call *c)
     return CUBLAS_STATUS_SUCCESS;
 }
 
+/* Complex calls through the real representation (../zreal/zreal.h). */
+static cublasStatus_t df_gemm(const dfs_ctx *x, const dfs_gemm_call *c)
+{
+    return c->type == DFS_C64 ? dfs_zr_gemm(x, c, df_dgemm, 0) : df_dgemm(x, c);
+}
+
 const dfs_engine dfs_engine_df = {
     .name = "df",
     .summary = "double-float arithmetic on the FP32 units (for FP64-starved GPUs)",
     .options = &df_options,
     .can_run = df_can_run,
-    .dgemm = df_dgemm,
+    .caps = DFS_CAP_COMPLEX,
+    .gemm = df_gemm,
     .dgemv = df_dgemv,
     .ddot = df_ddot,
 };

@@ -10,6 +10,7 @@
  * Options: moduli and workspace_mb (the table int8_options below).  A call it
  * cannot take (k >= 2^17, no workspace) runs natively. */
 #include "../engine.h"
+#include "../zreal/zreal.h"
 #include "../oz/crt.h"
 #include "../oz/crt_gemm.h"
 #include "choice.h"
@@ -45,11 +46,18 @@ static cublasStatus_t int8_dgemm(const dfs_ctx *x, const dfs_gemm_call *c)
     return dfs_crt_dgemm_gpu(x, c, &o);
 }
 
+/* Complex calls through the real representation (../zreal/zreal.h). */
+static cublasStatus_t int8_gemm(const dfs_ctx *x, const dfs_gemm_call *c)
+{
+    return c->type == DFS_C64 ? dfs_zr_gemm(x, c, int8_dgemm, 0) : int8_dgemm(x, c);
+}
+
 const dfs_engine dfs_engine_int8 = {
     .name = "int8",
     .summary = "DGEMM from exact int8 tensor-core products (Ozaki scheme II), native accuracy "
                "or better",
     .options = &int8_options,
     .can_run = int8_can_run,
-    .dgemm = int8_dgemm,
+    .caps = DFS_CAP_COMPLEX,
+    .gemm = int8_gemm,
 };

@@ -21,9 +21,51 @@ static int native_can_run(const dfs_device *dev)
     return 1;
 }
 
-static cublasStatus_t native_dgemm(const dfs_ctx *x, const dfs_gemm_call *c)
+/* The complex calls of the Z entry points (their pointers are to cuDoubleComplex). */
+static cublasStatus_t native_zgemm(const dfs_ctx *x, const dfs_gemm_call *c)
 {
     cublasHandle_t h = x->handle;
+    const cuDoubleComplex *al = (const cuDoubleComplex *)c->alpha,
+                          *be = (const cuDoubleComplex *)c->beta,
+                          *A = (const cuDoubleComplex *)c->A, *B = (const cuDoubleComplex *)c->B;
+    cuDoubleComplex *C = (cuDoubleComplex *)c->C;
+    switch (c->api) {
+    case DFS_API_ZGEMM:
+        return CALL(cublasZgemm_v2, h, c->transa, c->transb, (int)c->m, (int)c->n, (int)c->k, al,
+                    A, (int)c->lda, B, (int)c->ldb, be, C, (int)c->ldc);
+    case DFS_API_ZGEMM_64:
+        return CALL(cublasZgemm_v2_64, h, c->transa, c->transb, c->m, c->n, c->k, al, A, c->lda, B,
+                    c->ldb, be, C, c->ldc);
+    case DFS_API_ZGEMM3M:
+        return CALL(cublasZgemm3m, h, c->transa, c->transb, (int)c->m, (int)c->n, (int)c->k, al, A,
+                    (int)c->lda, B, (int)c->ldb, be, C, (int)c->ldc);
+    case DFS_API_ZGEMM3M_64:
+        return CALL(cublasZgemm3m_64, h, c->transa, c->transb, c->m, c->n, c->k, al, A, c->lda, B,
+                    c->ldb, be, C, c->ldc);
+    case DFS_API_ZGEMM_STRIDED:
+        return CALL(cublasZgemmStridedBatched, h, c->transa, c->transb, (int)c->m, (int)c->n,
+                    (int)c->k, al, A, (int)c->lda, c->strideA, B, (int)c->ldb, c->strideB, be, C,
+                    (int)c->ldc, c->strideC, (int)c->batch);
+    case DFS_API_ZGEMM_STRIDED_64:
+        return CALL(cublasZgemmStridedBatched_64, h, c->transa, c->transb, c->m, c->n, c->k, al, A,
+                    c->lda, c->strideA, B, c->ldb, c->strideB, be, C, c->ldc, c->strideC,
+                    c->batch);
+    case DFS_API_LEGACY_ZGEMM:
+        return LEGACY(cublasZgemm, op_char(c->transa), op_char(c->transb), (int)c->m, (int)c->n,
+                      (int)c->k, *al, A, (int)c->lda, B, (int)c->ldb, *be, C, (int)c->ldc);
+    default:
+        return CUBLAS_STATUS_INTERNAL_ERROR;
+    }
+}
+
+static cublasStatus_t native_gemm(const dfs_ctx *x, const dfs_gemm_call *c)
+{
+    cublasHandle_t h = x->handle;
+    /* the GemmEx forms carry the element type; the others are one type's entry points */
+    const cudaDataType t = c->type == DFS_C64 ? CUDA_C_64F : CUDA_R_64F;
+    if (c->type == DFS_C64 && c->api != DFS_API_GEMMEX && c->api != DFS_API_GEMMEX_64 &&
+        c->api != DFS_API_GEMMEX_STRIDED && c->api != DFS_API_GEMMEX_STRIDED_64)
+        return native_zgemm(x, c);
     switch (c->api) {
     case DFS_API_DGEMM:
         return CALL(cublasDgemm_v2, h, c->transa, c->transb, (int)c->m, (int)c->n, (int)c->k,
@@ -41,22 +83,21 @@ static cublasStatus_t native_dgemm(const dfs_ctx *x, const dfs_gemm_call *c)
                     c->ldc, c->strideC, c->batch);
     case DFS_API_GEMMEX:
         return CALL(cublasGemmEx, h, c->transa, c->transb, (int)c->m, (int)c->n, (int)c->k,
-                    c->alpha, c->A, CUDA_R_64F, (int)c->lda, c->B, CUDA_R_64F, (int)c->ldb,
-                    c->beta, c->C, CUDA_R_64F, (int)c->ldc, CUBLAS_COMPUTE_64F, c->algo);
+                    c->alpha, c->A, t, (int)c->lda, c->B, t, (int)c->ldb, c->beta, c->C, t,
+                    (int)c->ldc, CUBLAS_COMPUTE_64F, c->algo);
     case DFS_API_GEMMEX_64:
         return CALL(cublasGemmEx_64, h, c->transa, c->transb, c->m, c->n, c->k, c->alpha, c->A,
-                    CUDA_R_64F, c->lda, c->B, CUDA_R_64F, c->ldb, c->beta, c->C, CUDA_R_64F,
-                    c->ldc, CUBLAS_COMPUTE_64F, c->algo);
+                    t, c->lda, c->B, t, c->ldb, c->beta, c->C, t, c->ldc, CUBLAS_COMPUTE_64F,
+                    c->algo);
     case DFS_API_GEMMEX_STRIDED:
         return CALL(cublasGemmStridedBatchedEx, h, c->transa, c->transb, (int)c->m, (int)c->n,
-                    (int)c->k, c->alpha, c->A, CUDA_R_64F, (int)c->lda, c->strideA, c->B,
-                    CUDA_R_64F, (int)c->ldb, c->strideB, c->beta, c->C, CUDA_R_64F, (int)c->ldc,
-                    c->strideC, (int)c->batch, CUBLAS_COMPUTE_64F, c->algo);
+                    (int)c->k, c->alpha, c->A, t, (int)c->lda, c->strideA, c->B, t, (int)c->ldb,
+                    c->strideB, c->beta, c->C, t, (int)c->ldc, c->strideC, (int)c->batch,
+                    CUBLAS_COMPUTE_64F, c->algo);
     case DFS_API_GEMMEX_STRIDED_64:
         return CALL(cublasGemmStridedBatchedEx_64, h, c->transa, c->transb, c->m, c->n, c->k,
-                    c->alpha, c->A, CUDA_R_64F, c->lda, c->strideA, c->B, CUDA_R_64F, c->ldb,
-                    c->strideB, c->beta, c->C, CUDA_R_64F, c->ldc, c->strideC, c->batch,
-                    CUBLAS_COMPUTE_64F, c->algo);
+                    c->alpha, c->A, t, c->lda, c->strideA, c->B, t, c->ldb, c->strideB, c->beta,
+                    c->C, t, c->ldc, c->strideC, c->batch, CUBLAS_COMPUTE_64F, c->algo);
     case DFS_API_LEGACY_DGEMM:
         return LEGACY(cublasDgemm, op_char(c->transa), op_char(c->transb), (int)c->m, (int)c->n,
                       (int)c->k, *c->alpha, c->A, (int)c->lda, c->B, (int)c->ldb, *c->beta, c->C,
@@ -100,7 +141,8 @@ const dfs_engine dfs_engine_native = {
     .summary = "pass-through to the application's cuBLAS (bitwise cuBLAS results)",
     .options = &native_options, /* none */
     .can_run = native_can_run,
-    .dgemm = native_dgemm,
+    .caps = DFS_CAP_COMPLEX,
+    .gemm = native_gemm,
     .dgemv = native_dgemv,
     .ddot = native_ddot,
 };

@@ -34,5 +34,5 @@ const dfs_engine dfs_engine_ozaki_sgemm = {
     .summary = "DGEMM from exact binary32 slice products on SGEMM (Ozaki scheme), for slow FP64",
     .options = &sgemm_options,
     .can_run = sgemm_can_run,
-    .dgemm = sgemm_dgemm,
+    .gemm = sgemm_dgemm,
 };

@@ -11,6 +11,7 @@
  * repro_options and ozaki_options below.  DDOT and DGEMV are always exact (one pass, vec.c); the
  * options are DGEMM's. */
 #include "../engine.h"
+#include "../zreal/zreal.h"
 #include "../../core/log.h"
 #include "../oz/call.h"
 #include "../oz/crt_gemm.h"
@@ -149,12 +150,19 @@ static cublasStatus_t ozaki_dgemm(const dfs_ctx *x, const dfs_gemm_call *c)
     return dfs_oz_dgemm_gpu(x, c, &g);
 }
 
+/* Complex calls through the real representation (../zreal/zreal.h): each part rounded once. */
+static cublasStatus_t repro_gemm(const dfs_ctx *x, const dfs_gemm_call *c)
+{
+    return c->type == DFS_C64 ? dfs_zr_gemm(x, c, repro_dgemm, 1) : repro_dgemm(x, c);
+}
+
 const dfs_engine dfs_engine_repro = {
     .name = "repro",
     .summary = "correctly rounded, bitwise reproducible results (exact accumulation, Ozaki scheme)",
     .options = &repro_options,
     .can_run = repro_can_run,
-    .dgemm = repro_dgemm,
+    .caps = DFS_CAP_COMPLEX,
+    .gemm = repro_gemm,
     .dgemv = dfs_oz_dgemv_gpu,
     .ddot = dfs_oz_ddot_gpu,
 };
@@ -164,7 +172,7 @@ const dfs_engine dfs_engine_ozaki = {
     .summary = "the Ozaki scheme with the paper's knobs (splits, fast mode, fixed-order sum)",
     .options = &ozaki_options,
     .can_run = repro_can_run,
-    .dgemm = ozaki_dgemm,
+    .gemm = ozaki_dgemm,
     .dgemv = dfs_oz_dgemv_gpu,
     .ddot = dfs_oz_ddot_gpu,
 };

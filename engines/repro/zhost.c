@@ -6,7 +6,9 @@
  *     Re = RN(ar' Sr + (-ai') Si + br' cr + (-bi') ci),  Im = RN(ar' Si + ai' Sr + br' ci + bi' cr)
  * for alpha = ar' + i ai', beta = br' + i bi', c = C's value, rounded once by dfs_x_combine (IEEE
  * results for Inf and NaN operands, term by term on the exact values, as the real DGEMM; an
- * exact zero part is -0 only when every term is a zero of negative sign).  beta = 0: C is not
+ * exact zero part is -0 only when every term is a zero of negative sign).  A term whose scalar
+ * part is zero is left out (alpha = 1: Re = RN(Sr), whatever Si holds, as a real alpha gives
+ * it; no 0 * Inf), except alpha's two when alpha = 0.  beta = 0: C is not
  * read (no beta terms); alpha = 0 or k = 0: A and B are not read (S = +0).  The reference the GPU
  * paths of issue 28 must equal bit for bit; plain loops, one output at a time. */
 #include "host.h"
@@ -62,13 +64,21 @@ int dfs_repro_zgemm_host(int transa, int transb, int64_t m, int64_t n, int64_t k
             si2.pending = si.pending;
             double *c = C + 2 * (i + j * ldc);
             const double c_re = read_c ? c[0] : 0.0, c_im = read_c ? c[1] : 0.0;
-            dfs_x_term re[4] = {{alpha[0], &sr, fr, 0.0}, {-alpha[1], &si, fi, 0.0},
-                                {beta[0], NULL, 0, c_re}, {-beta[1], NULL, 0, c_im}};
-            dfs_x_term im[4] = {{alpha[0], &si2, fi, 0.0}, {alpha[1], &sr2, fr, 0.0},
-                                {beta[0], NULL, 0, c_im}, {beta[1], NULL, 0, c_re}};
+            const dfs_x_term re_all[4] = {{alpha[0], &sr, fr, 0.0}, {-alpha[1], &si, fi, 0.0},
+                                          {beta[0], NULL, 0, c_re}, {-beta[1], NULL, 0, c_im}};
+            const dfs_x_term im_all[4] = {{alpha[0], &si2, fi, 0.0}, {alpha[1], &sr2, fr, 0.0},
+                                          {beta[0], NULL, 0, c_im}, {beta[1], NULL, 0, c_re}};
+            /* the terms whose scalar is not zero (alpha = 0: its two, as S = +0) */
+            dfs_x_term re[4], im[4];
+            int nt = 0;
+            for (int t = 0; t < (read_c ? 4 : 2); t++)
+                if (re_all[t].coef != 0.0 || (t < 2 && alpha[0] == 0.0 && alpha[1] == 0.0)) {
+                    re[nt] = re_all[t];
+                    im[nt++] = im_all[t];
+                }
             double vr, vi;
-            dfs_x_combine(re, read_c ? 4 : 2, scratch, DFS_X_WORDS, &vr);
-            dfs_x_combine(im, read_c ? 4 : 2, scratch, DFS_X_WORDS, &vi);
+            dfs_x_combine(re, nt, scratch, DFS_X_WORDS, &vr);
+            dfs_x_combine(im, nt, scratch, DFS_X_WORDS, &vi);
             c[0] = vr;
             c[1] = vi;
         }

@@ -15,6 +15,8 @@ expected=(
     cublasDgemv_v2 cublasDgemv_v2_64
     cublasDdot_v2 cublasDdot_v2_64
     cublasDgemmStridedBatched cublasDgemmStridedBatched_64
+    cublasZgemm_v2 cublasZgemm_v2_64 cublasZgemm3m cublasZgemm3m_64
+    cublasZgemmStridedBatched cublasZgemmStridedBatched_64 cublasZgemm
     cublasGemmEx cublasGemmEx_64
     cublasGemmStridedBatchedEx cublasGemmStridedBatchedEx_64
     cublasDestroy_v2

@@ -1,0 +1,40 @@
+/* args.h — the argument blocks of the real representation's kernels (kernels.cu), shared with
+ * zreal.c. */
+#ifndef DFS_ZREAL_ARGS_H
+#define DFS_ZREAL_ARGS_H
+
+#include <stdint.h>
+
+/* Planes of op(X) (R x Q, X interleaved complex with leading dimension ld, op 0/1/2 for N/T/C):
+ * for r < R, q < Q and every batch entry z,
+ *     re[z sp + r + q ldp] = Re op(X)(r, q)    (and re2 likewise when not NULL),
+ *     im[...]  = Im op(X)(r, q),               im2[...] = -Im op(X)(r, q) (when not NULL).
+ * one: when not NULL, one[0] = 1 and one[1] = 0 are written too (device scalars for the real
+ * call in device pointer mode).  A grid of 32 x 32 tiles of (r, q), blocks of 32 x 8 threads. */
+typedef struct {
+    const double *X;
+    int64_t ld, sx;
+    int op;
+    int64_t R, Q, batch;
+    double *re, *re2, *im, *im2;
+    int64_t ldp, sp;
+    double *one;
+} dfs_zr_stage_args;
+
+/* C(i, j) from the real product's planes P (m x 2n, leading dimension m, batch stride sp): S =
+ * P(i, j) + i P(i, n + j).  exact: C = S (the real call applied alpha and beta: the planes hold
+ * the rounded parts); otherwise C = alpha S + beta C in binary64 (beta = 0: C not read; a term
+ * whose scalar part is zero left out, S altogether when alpha = 0), alpha
+ * and beta device pointers (two doubles each) or the values given. */
+typedef struct {
+    const double *P;
+    int64_t sp;
+    double *C;
+    int64_t ldc, sc;
+    int64_t m, n, batch;
+    int exact;
+    const double *alpha, *beta;
+    double alpha_v[2], beta_v[2];
+} dfs_zr_scatter_args;
+
+#endif

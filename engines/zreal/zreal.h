@@ -1,0 +1,29 @@
+/* zreal.h — complex GEMM through an engine's real GEMM: the real representation (LEVEL3.md,
+ * "Forms"), for engines without a complex kernel of their own.
+ *
+ * With op(A) = Ar + i Ai (m x k) and op(B) = Br + i Bi (k x n), one real GEMM of m x 2n x 2k,
+ *     [Ar Ai] . [Br  Bi]  =  [Re S  Im S],
+ *              [-Bi Br]
+ * gives both parts of S = op(A) op(B), each part one real dot product of length 2k of exact
+ * binary64 values (moves and negations only): the real engine's per-output contract holds for
+ * each part with k' = 2k.  The operands are staged as real planes in temporaries (the size of
+ * A, twice B's, C's), op T and C applied there. */
+#ifndef DFS_ZREAL_H
+#define DFS_ZREAL_H
+
+#include "../engine.h"
+
+/* The engine's real GEMM (a dfs_engine's gemm, given calls of type DFS_R64 only). */
+typedef cublasStatus_t (*dfs_zr_real_gemm)(const dfs_ctx *x, const dfs_gemm_call *c);
+
+/* The complex call c through real.  exact = 1 (an engine that rounds each output once, repro):
+ * real alpha and beta (imaginary parts zero, host pointer mode) go into the real call, so each
+ * part of C is the engine's rounding of Re / Im (alpha S + beta C); other scalars are declined.
+ * exact = 0: the real call computes S (alpha 1, beta 0) and alpha S + beta C follows in
+ * binary64, as cuBLAS forms it (a term with a zero scalar left out).  Returns the real call's
+ * status, or DFS_STATUS_DECLINED (C untouched) when the temporaries cannot be had, the scalars
+ * do not suit exact, or the real engine declines. */
+cublasStatus_t dfs_zr_gemm(const dfs_ctx *x, const dfs_gemm_call *c, dfs_zr_real_gemm real,
+                           int exact);
+
+#endif
