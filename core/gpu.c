@@ -74,32 +74,44 @@ static int refuse_workspace(void)
     return atomic_load_explicit(&refuse, memory_order_relaxed);
 }
 
+/* bytes on stream (stream-ordered), or 0 (the test hook refuses all). */
+static CUdeviceptr try_alloc(size_t bytes, CUstream stream)
+{
+    CUdeviceptr p = 0;
+    if (refuse_workspace() || DFS_DRV(cuMemAllocAsync)(&p, bytes, stream) != CUDA_SUCCESS)
+        return 0;
+    return p;
+}
+
+/* The one warning of an allocation that failed: key, what it was for, what the calls do. */
+static void alloc_failed(const char *key, const char *what, const char *then, size_t bytes)
+{
+    dfs_log_once(DFS_LOG_WARN, key, "no device memory for an engine's %s (%zu bytes%s): such "
+                 "calls %s (said once)", what, bytes,
+                 refuse_workspace() ? ", refused: EXBLAS_TEST_NO_WORKSPACE=1" : "", then);
+}
+
 /* A workspace of `bytes` on `stream`, with some headroom when it can be had; 0 when not. */
 static CUdeviceptr allocate(size_t bytes, size_t *got, CUstream stream)
 {
-    CUdeviceptr p = 0;
     *got = bytes + bytes / 8; /* some headroom against regrowth */
-    if (!refuse_workspace() && (DFS_DRV(cuMemAllocAsync)(&p, *got, stream) == CUDA_SUCCESS ||
-                                (*got = bytes, DFS_DRV(cuMemAllocAsync)(&p, bytes, stream) ==
-                                                   CUDA_SUCCESS)))
-        return p;
-    dfs_log_once(DFS_LOG_WARN, "scratch-alloc", "no device memory for an engine's workspace "
-                 "(%zu bytes%s): such calls take a path without it or run natively (said once)",
-                 bytes, refuse_workspace() ? ", refused: EXBLAS_TEST_NO_WORKSPACE=1" : "");
-    return 0;
+    CUdeviceptr p = try_alloc(*got, stream);
+    if (!p)
+        p = try_alloc(*got = bytes, stream);
+    if (!p)
+        alloc_failed("scratch-alloc", "workspace", "take a path without it or run natively",
+                     bytes);
+    return p;
 }
 
 CUdeviceptr dfs_temp_alloc(size_t bytes, CUstream stream)
 {
-    CUdeviceptr p = 0;
     if (!DFS_DRV(cuMemAllocAsync) || !DFS_DRV(cuMemFreeAsync))
         return 0;
-    if (!refuse_workspace() && DFS_DRV(cuMemAllocAsync)(&p, bytes, stream) == CUDA_SUCCESS)
-        return p;
-    dfs_log_once(DFS_LOG_WARN, "temp-alloc", "no device memory for an engine's temporaries "
-                 "(%zu bytes%s): such calls run natively (said once)",
-                 bytes, refuse_workspace() ? ", refused: EXBLAS_TEST_NO_WORKSPACE=1" : "");
-    return 0;
+    const CUdeviceptr p = try_alloc(bytes, stream);
+    if (!p)
+        alloc_failed("temp-alloc", "temporaries", "run natively", bytes);
+    return p;
 }
 
 void dfs_temp_free(CUdeviceptr p, CUstream stream)

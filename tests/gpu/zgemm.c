@@ -92,17 +92,6 @@ static int64_t cols_a(const zprob *p) { return p->ta == CUBLAS_OP_N ? p->k : p->
 static int64_t rows_b(const zprob *p) { return p->tb == CUBLAS_OP_N ? p->k : p->n; }
 static int64_t cols_b(const zprob *p) { return p->tb == CUBLAS_OP_N ? p->n : p->k; }
 
-/* zgemm_cases.c: the data (kind: K_*) and the twin, tight, batch entry b at b * tstride
- * complex elements. */
-void zgemm_gen(int kind, int ta, int tb, int64_t m, int64_t n, int64_t k, int64_t batch,
-               int bshared, uint64_t seed, int64_t tstride, double *A, double *B, double *C0);
-void zgemm_twin(int ta, int tb, int64_t m, int64_t n, int64_t k, int64_t batch,
-                const double alpha[2], const double beta[2], const double *A, const double *B,
-                const double *C0, int64_t tstride, int threads, int repro, double *T);
-void zgemm_scale(int ta, int tb, int64_t m, int64_t n, int64_t k, int64_t batch,
-                 const double alpha[2], const double beta[2], const double *A, const double *B,
-                 const double *C0, int64_t tstride, double *S);
-
 /* ---------- layouts and runs ---------- */
 
 typedef struct {

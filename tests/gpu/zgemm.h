@@ -1,5 +1,5 @@
-/* zgemm.h — what zgemm.c (the groups) and zgemm_calls.c (one call of an entry point, real or
- * through the shim) share. */
+/* zgemm.h — what zgemm.c (the groups), zgemm_calls.c (one call of an entry point, real or
+ * through the shim) and zgemm_cases.c (data, twins) share. */
 #ifndef GT_ZGEMM_H
 #define GT_ZGEMM_H
 
@@ -40,5 +40,17 @@ void zlookup(void);
 char op_char(cublasOperation_t op, int lower);
 /* Runs c for real (real = 1) or through the shim; the legacy call's status is cublasGetError's. */
 cublasStatus_t zrun(int real, const zcall *c);
+
+/* zgemm_cases.c: a problem's data (kind: zgemm.c's K_*), a twin over it (dd's, or with repro
+ * set the correctly rounded one, on threads) and the scale of its error bound, all tight, batch
+ * entry b at b * tstride complex elements. */
+void zgemm_gen(int kind, int ta, int tb, int64_t m, int64_t n, int64_t k, int64_t batch,
+               int bshared, uint64_t seed, int64_t tstride, double *A, double *B, double *C0);
+void zgemm_twin(int ta, int tb, int64_t m, int64_t n, int64_t k, int64_t batch,
+                const double alpha[2], const double beta[2], const double *A, const double *B,
+                const double *C0, int64_t tstride, int threads, int repro, double *T);
+void zgemm_scale(int ta, int tb, int64_t m, int64_t n, int64_t k, int64_t batch,
+                 const double alpha[2], const double beta[2], const double *A, const double *B,
+                 const double *C0, int64_t tstride, double *S);
 
 #endif

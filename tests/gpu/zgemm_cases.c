@@ -14,6 +14,7 @@
  *      a NaN (imaginary part, row k/3) and, when k >= 3, -Inf (real part, row k-1)
  * bshared: every B(b) is B(0) (for a B stride of 0).  Deterministic in seed. */
 #include "common.h"
+#include "zgemm.h"
 
 #include "../../engines/dd/host.h"
 #include "../../engines/repro/host.h"
@@ -22,15 +23,6 @@
 #include <math.h>
 #include <pthread.h>
 #include <string.h>
-
-void zgemm_gen(int kind, int ta, int tb, int64_t m, int64_t n, int64_t k, int64_t batch,
-               int bshared, uint64_t seed, int64_t tstride, double *A, double *B, double *C0);
-void zgemm_twin(int ta, int tb, int64_t m, int64_t n, int64_t k, int64_t batch,
-                const double alpha[2], const double beta[2], const double *A, const double *B,
-                const double *C0, int64_t tstride, int threads, int repro, double *T);
-void zgemm_scale(int ta, int tb, int64_t m, int64_t n, int64_t k, int64_t batch,
-                 const double alpha[2], const double beta[2], const double *A, const double *B,
-                 const double *C0, int64_t tstride, double *S);
 
 static void gen_tight(double *x, int64_t count, int kind, uint64_t seed)
 {
