@@ -15,6 +15,7 @@
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 
 static _Thread_local int depth; /* > 0 while an engine runs: its cuBLAS calls are not routed */
 
@@ -60,8 +61,9 @@ static void describe(dfs_routine r, const void *call, char *buf, size_t len)
     if (is_gemm(r)) {
         const dfs_gemm_call *c = call;
         snprintf(buf, len, "%s%s op=%c%c m=%" PRId64 " n=%" PRId64 " k=%" PRId64 " batch=%" PRId64,
-                 api_names[c->api], c->type == DFS_C64 && c->api <= DFS_API_GEMMEX_STRIDED_64
-                                        ? " (CUDA_C_64F)" : "",
+                 api_names[c->api],
+                 c->type == DFS_C64 && strncmp(api_names[c->api], "cublasZ", 7) ? " (CUDA_C_64F)"
+                                                                                : "",
                  op_char(c->transa), op_char(c->transb), c->m, c->n, c->k, c->batch);
     } else if (r == DFS_R_DGEMV) {
         const dfs_gemv_call *c = call;
@@ -250,7 +252,8 @@ cublasStatus_t dfs_dispatch_gemm(cublasHandle_t h, const dfs_gemm_call *c, dfs_a
 cublasStatus_t dfs_dispatch_gemm_foreign(cublasHandle_t h, const dfs_gemm_call *c, dfs_args args,
                                          const dfs_foreign *f)
 {
-    return dispatch(DFS_R_DGEMM, h, c, min3(c->m, c->n, c->k), gemm_products(c), args, f);
+    return dispatch(c->type == DFS_C64 ? DFS_R_ZGEMM : DFS_R_DGEMM, h, c, min3(c->m, c->n, c->k),
+                    gemm_products(c), args, f);
 }
 
 int dfs_dispatch_nested(void)

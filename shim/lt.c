@@ -2,7 +2,7 @@
  * the engines too.
  *
  * The call's descriptors are read with the real cublasLt*GetAttribute functions; ltplan.c says
- * whether the call is a plain FP64 GEMM and as what column-major GEMM.  Those calls are
+ * whether the call is a plain FP64 (or complex FP64) GEMM and as what column-major GEMM.  Those calls are
  * dispatched like cublasDgemm on an internal cuBLAS handle of the current context (internal.h),
  * its stream and pointer mode set to the call's; when an engine computes one and C is not D, C
  * is first copied into D on the stream.  Natively (by rule, on an engine's decline, for every
@@ -60,7 +60,7 @@ static cublasStatus_t copy_c(void *arg, cudaStream_t stream)
         return CUBLAS_STATUS_SUCCESS;
     if (!DFS_DRV(cuMemcpy2DAsync) || !DFS_DRV(cuMemcpy3DAsync))
         return CUBLAS_STATUS_NOT_SUPPORTED;
-    const size_t e = sizeof(double);
+    const size_t e = (p->complex ? 2 : 1) * sizeof(double);
     const int64_t src_h = p->sC / p->ldc, dst_h = p->sD / p->ldd;
     if (p->batch > 1 && p->sC % p->ldc == 0 && p->sD % p->ldd == 0 && src_h >= p->c_cols &&
         dst_h >= p->c_cols) {
@@ -77,10 +77,10 @@ static cublasStatus_t copy_c(void *arg, cudaStream_t stream)
     for (int64_t i = 0; i < p->batch; i++) {
         CUDA_MEMCPY2D m = {
             .srcMemoryType = CU_MEMORYTYPE_UNIFIED,
-            .srcDevice = (CUdeviceptr)((const double *)c->C + i * p->sC),
+            .srcDevice = (CUdeviceptr)((const char *)c->C + (size_t)(i * p->sC) * e),
             .srcPitch = (size_t)p->ldc * e,
             .dstMemoryType = CU_MEMORYTYPE_UNIFIED,
-            .dstDevice = (CUdeviceptr)((double *)c->D + i * p->sD),
+            .dstDevice = (CUdeviceptr)((char *)c->D + (size_t)(i * p->sD) * e),
             .dstPitch = (size_t)p->ldd * e,
             .WidthInBytes = (size_t)p->c_rows * e, .Height = (size_t)p->c_cols};
         if (DFS_DRV(cuMemcpy2DAsync)(&m, (CUstream)stream) != CUDA_SUCCESS)
@@ -209,8 +209,9 @@ static const char *plan(lt_call *c, dfs_lt_desc *d)
     for (int i = 0; i < 4; i++)
         if (!read_layout(ls[i], &l[i]))
             return "a layout that cannot be read";
-    int host_beta_zero = d->pointer_mode == CUBLASLT_POINTER_MODE_HOST && c->beta &&
-                         *(const double *)c->beta == 0.0;
+    const double *hb = d->pointer_mode == CUBLASLT_POINTER_MODE_HOST ? c->beta : NULL;
+    const int host_beta_zero =
+        hb && hb[0] == 0.0 && (d->scale_type != CUDA_C_64F || hb[1] == 0.0);
     if (d->pointer_mode == CUBLASLT_POINTER_MODE_HOST && (!c->alpha || !c->beta))
         return "a NULL alpha or beta";
     return dfs_lt_plan_make(d, l, c->C == c->D, host_beta_zero, &c->plan);
@@ -234,7 +235,8 @@ static cublasStatus_t run_planned(lt_call *c, const dfs_lt_desc *d)
     const double *first = p->swap ? c->B : c->A, *second = p->swap ? c->A : c->B;
     dfs_gemm_call g = {DFS_API_LT_MATMUL, p->transa, p->transb, p->m, p->n, p->k,
                        c->alpha, first, p->lda, p->sA, second, p->ldb, p->sB,
-                       c->beta, c->D, p->ldd, p->sD, p->batch, CUBLAS_GEMM_DEFAULT, DFS_R64};
+                       c->beta, c->D, p->ldd, p->sD, p->batch, CUBLAS_GEMM_DEFAULT,
+                       p->complex ? DFS_C64 : DFS_R64};
     dfs_args a = dfs_check_gemm(h, 0, p->transa, p->transb, p->m, p->n, p->k, p->lda, p->ldb,
                                 p->ldd, p->batch, CUBLAS_GEMM_DEFAULT, NULL);
     const dfs_foreign f = {forward, copy_c, c};
@@ -267,8 +269,8 @@ DFS_EXPORT cublasStatus_t cublasLtMatmul(cublasLtHandle_t lightHandle,
         return run_planned(&c, &d);
     cublasStatus_t st = forward(&c);
     if (d.compute == CUBLAS_COMPUTE_64F && !dfs_config_all_native(cfg))
-        dfs_log_once(DFS_LOG_INFO, why, "an FP64 cublasLtMatmul with %s runs natively (said once "
-                     "per reason)", why);
+        dfs_log_once(DFS_LOG_INFO, why, "an FP64 (or complex FP64) cublasLtMatmul with %s runs "
+                     "natively (said once per reason)", why);
     if (trace)
         dfs_log(DFS_LOG_TRACE, "cublasLtMatmul -> forwarded (%s) status=%d", why, (int)st);
     return st;

@@ -3,9 +3,14 @@
 
 #include <cublasLt.h>
 
-static cublasOperation_t flip(cublasOperation_t op)
+/* The op on the transposed storage: N <-> T; C is T on real data, and on complex data would be
+ * a conjugation without transposition (then 0: not expressible). */
+static int flip(cublasOperation_t op, int complex, cublasOperation_t *out)
 {
-    return op == CUBLAS_OP_N ? CUBLAS_OP_T : CUBLAS_OP_N; /* real data: C is T */
+    if (op == CUBLAS_OP_C && complex)
+        return 0;
+    *out = op == CUBLAS_OP_N ? CUBLAS_OP_T : CUBLAS_OP_N;
+    return 1;
 }
 
 static int is_op(int32_t op)
@@ -24,8 +29,8 @@ static const char *check_desc(const dfs_lt_desc *d)
 {
     if (d->compute != CUBLAS_COMPUTE_64F)
         return "compute type is not CUBLAS_COMPUTE_64F";
-    if (d->scale_type != CUDA_R_64F)
-        return "scale type is not CUDA_R_64F";
+    if (d->scale_type != CUDA_R_64F && d->scale_type != CUDA_C_64F)
+        return "scale type is neither CUDA_R_64F nor CUDA_C_64F";
     if (d->pointer_mode != CUBLASLT_POINTER_MODE_HOST &&
         d->pointer_mode != CUBLASLT_POINTER_MODE_DEVICE)
         return "alpha and beta are vectors";
@@ -42,8 +47,8 @@ static const char *check_desc(const dfs_lt_desc *d)
 
 static const char *check_layout(const dfs_lt_layout *l)
 {
-    if (l->type != CUDA_R_64F)
-        return "a matrix is not CUDA_R_64F";
+    if (l->type != CUDA_R_64F && l->type != CUDA_C_64F)
+        return "a matrix is neither CUDA_R_64F nor CUDA_C_64F";
     if (l->order != CUBLASLT_ORDER_COL && l->order != CUBLASLT_ORDER_ROW)
         return "a matrix order other than column- or row-major";
     if (l->plane_offset != 0 || l->batch_mode != CUBLASLT_BATCH_MODE_STRIDED)
@@ -68,6 +73,10 @@ const char *dfs_lt_plan_make(const dfs_lt_desc *d, const dfs_lt_layout l[4], int
     if (why)
         return why;
     const dfs_lt_layout *A = &l[DFS_LT_A], *B = &l[DFS_LT_B], *C = &l[DFS_LT_C], *D = &l[DFS_LT_D];
+    for (int i = 0; i < 4; i++)
+        if (l[i].type != (uint32_t)d->scale_type)
+            return "matrices of another type than the scale type";
+    const int complex = d->scale_type == CUDA_C_64F;
     const cublasOperation_t opa = (cublasOperation_t)d->transa, opb = (cublasOperation_t)d->transb;
     const int64_t m = (int64_t)D->rows, n = (int64_t)D->cols;
     const int64_t k = (int64_t)(opa == CUBLAS_OP_N ? A->cols : A->rows);
@@ -87,13 +96,17 @@ const char *dfs_lt_plan_make(const dfs_lt_desc *d, const dfs_lt_layout l[4], int
     if (D->batch > 1 && D->stride < D->ld * dc)
         return "overlapping batches of D";
 
-    const cublasOperation_t ea = A->order == CUBLASLT_ORDER_COL ? opa : flip(opa);
-    const cublasOperation_t eb = B->order == CUBLASLT_ORDER_COL ? opb : flip(opb);
+    cublasOperation_t ea = opa, eb = opb;
+    if ((A->order != CUBLASLT_ORDER_COL && !flip(opa, complex, &ea)) ||
+        (B->order != CUBLASLT_ORDER_COL && !flip(opb, complex, &eb)))
+        return "a conjugated complex operand stored row-major";
     const int batched = D->batch > 1;
     p->swap = D->order == CUBLASLT_ORDER_ROW;
     const dfs_lt_layout *first = p->swap ? B : A, *second = p->swap ? A : B;
-    p->transa = p->swap ? flip(eb) : ea;
-    p->transb = p->swap ? flip(ea) : eb;
+    p->transa = ea;
+    p->transb = eb;
+    if (p->swap && (!flip(eb, complex, &p->transa) || !flip(ea, complex, &p->transb)))
+        return "a conjugated complex operand with a row-major D";
     p->m = p->swap ? n : m;
     p->n = p->swap ? m : n;
     p->k = k;
@@ -109,5 +122,6 @@ const char *dfs_lt_plan_make(const dfs_lt_desc *d, const dfs_lt_layout l[4], int
     p->c_rows = dr;
     p->c_cols = dc;
     p->copy_c = !C_is_D && !host_beta_zero;
+    p->complex = complex;
     return NULL;
 }

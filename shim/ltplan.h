@@ -3,8 +3,9 @@
  * A pure function of the attributes read from the call's descriptors (shim/lt.c reads them with
  * the real cublasLt*GetAttribute functions), so that the CPU tests check it.  Taken are the calls
  * that cuBLASLt itself accepts and that mean D = alpha op(A) op(B) + beta C in FP64 and nothing
- * else: compute type CUBLAS_COMPUTE_64F, scale type and every matrix CUDA_R_64F, alpha and beta
- * host or device scalars, the default epilogue, full fill mode, no scaling or amax pointers, no
+ * else: compute type CUBLAS_COMPUTE_64F, scale type and every matrix CUDA_R_64F, or all of them
+ * CUDA_C_64F (complex: an operand that a row-major layout would need conjugated without
+ * transposition is left to cuBLASLt), alpha and beta host or device scalars, the default epilogue, full fill mode, no scaling or amax pointers, no
  * emulation descriptor, strided batches (equal batch counts, strides >= 0) in column- or row-
  * major order, dimensions that agree and leading dimensions large enough.  Everything else goes
  * to the real cuBLASLt, which returns its own status. */
@@ -51,6 +52,7 @@ typedef struct {
     int64_t batch;
     int64_t c_rows, c_cols;         /* C's (and D's) storage, column-major, for the copy */
     int copy_c;
+    int complex;                    /* CUDA_C_64F: elements of two doubles */
 } dfs_lt_plan;
 
 /* NULL and *p filled when the shim computes the call; else why not (for the trace).  C_is_D:

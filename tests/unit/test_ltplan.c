@@ -7,6 +7,8 @@
  * and every entry of D must equal the definition D = alpha op(A) op(B) + beta C computed on the
  * logical matrices (small integers: exact), with the padding of D untouched and, with beta = 0
  * and C != D, C never needed.
+ * zmapping: the same for complex matrices (op C conjugating), and the refusals a row-major
+ * layout brings to conjugated operands; mixed real and complex types refused.
  * reasons: one valid call, then one attribute at a time changed to something the shim must not
  * take: each must be refused (and the valid call taken). */
 #include "../../shim/ltplan.h"
@@ -147,6 +149,120 @@ START_TEST(mapping)
 }
 END_TEST
 
+/* Complex (all CUDA_C_64F): the same on interleaved data, op C conjugating; the shim refuses
+ * exactly the conjugated operands that a row-major A, B or D would need conjugated without
+ * transposition. */
+static void zop_at(const double *X, const dfs_lt_layout *l, cublasOperation_t op, int b, int64_t i,
+                   int64_t j, double *re, double *im)
+{
+    const size_t e = op == CUBLAS_OP_N ? at(l, b, i, j) : at(l, b, j, i);
+    *re = X[2 * e];
+    *im = op == CUBLAS_OP_C ? -X[2 * e + 1] : X[2 * e + 1];
+}
+
+static void zmapping_case(int oa, int ob, int od, cublasOperation_t ta, cublasOperation_t tb,
+                          int batch, int c_is_d)
+{
+    const int64_t m = 3, n = 4, k = 5;
+    const double al[2] = {3, -1}, be[2] = {-2, 1};
+    dfs_lt_layout l[4];
+    l[DFS_LT_A] = lay(oa, ta == CUBLAS_OP_N ? m : k, ta == CUBLAS_OP_N ? k : m, 2, batch);
+    l[DFS_LT_B] = lay(ob, tb == CUBLAS_OP_N ? k : n, tb == CUBLAS_OP_N ? n : k, 1, batch);
+    l[DFS_LT_C] = lay(od, m, n, 3, batch);
+    l[DFS_LT_D] = c_is_d ? l[DFS_LT_C] : lay(od, m, n, 1, batch);
+    for (int i = 0; i < 4; i++)
+        l[i].type = CUDA_C_64F;
+    dfs_lt_desc d = desc(ta, tb);
+    d.scale_type = CUDA_C_64F;
+    dfs_lt_plan p;
+    const char *why = dfs_lt_plan_make(&d, l, c_is_d, 0, &p);
+    const int refuse = (ta == CUBLAS_OP_C && (oa == ROW || od == ROW)) ||
+                       (tb == CUBLAS_OP_C && (ob == ROW || od == ROW));
+    ck_assert_msg(!why == !refuse, "orders %d%d%d ops %d%d: %s", oa, ob, od, (int)ta, (int)tb,
+                  why ? why : "taken");
+    if (refuse)
+        return;
+    ck_assert_int_eq(p.complex, 1);
+    const dfs_lt_layout *la = &l[0], *lb = &l[1], *lc = &l[2], *ld = &l[3];
+    const size_t na = elems(la), nb = elems(lb), nc = elems(lc), nd = elems(ld);
+    double *A = malloc(na * 16), *B = malloc(nb * 16), *C = malloc(nc * 16), *D = malloc(nd * 16);
+    fill_ints(A, 2 * na, 5u + (unsigned)batch), fill_ints(B, 2 * nb, 6u + (unsigned)oa);
+    fill_ints(C, 2 * nc, 7u + (unsigned)od);
+    if (c_is_d)
+        memcpy(D, C, nc * 16);
+    /* the plan carried out by a complex column-major GEMM on the storage */
+    const double *A1 = p.swap ? B : A, *B1 = p.swap ? A : B;
+    if (p.copy_c)
+        for (int64_t q = 0; q < p.batch; q++)
+            for (int64_t j = 0; j < p.c_cols; j++)
+                for (int64_t i = 0; i < p.c_rows; i++)
+                    memcpy(&D[2 * (q * p.sD + i + j * p.ldd)], &C[2 * (q * p.sC + i + j * p.ldc)],
+                           16);
+    for (int64_t q = 0; q < p.batch; q++)
+        for (int64_t j = 0; j < p.n; j++)
+            for (int64_t i = 0; i < p.m; i++) {
+                double sr = 0, si = 0;
+                for (int64_t x = 0; x < p.k; x++) {
+                    const double *a = A1 + 2 * (q * p.sA + (p.transa == CUBLAS_OP_N ? i + x * p.lda
+                                                                                   : x + i * p.lda));
+                    const double *b = B1 + 2 * (q * p.sB + (p.transb == CUBLAS_OP_N ? x + j * p.ldb
+                                                                                   : j + x * p.ldb));
+                    const double ai = p.transa == CUBLAS_OP_C ? -a[1] : a[1];
+                    const double bi = p.transb == CUBLAS_OP_C ? -b[1] : b[1];
+                    sr += a[0] * b[0] - ai * bi;
+                    si += a[0] * bi + ai * b[0];
+                }
+                double *dd = &D[2 * (q * p.sD + i + j * p.ldd)];
+                const double cr = dd[0], ci = dd[1];
+                dd[0] = al[0] * sr - al[1] * si + be[0] * cr - be[1] * ci;
+                dd[1] = al[0] * si + al[1] * sr + be[0] * ci + be[1] * cr;
+            }
+    for (int q = 0; q < batch; q++)
+        for (int64_t i = 0; i < m; i++)
+            for (int64_t j = 0; j < n; j++) {
+                double sr = 0, si = 0;
+                for (int64_t x = 0; x < k; x++) {
+                    double ar, ai, br, bi;
+                    zop_at(A, la, ta, q, i, x, &ar, &ai);
+                    zop_at(B, lb, tb, q, x, j, &br, &bi);
+                    sr += ar * br - ai * bi;
+                    si += ar * bi + ai * br;
+                }
+                const double *c = &C[2 * at(lc, q, i, j)], *g = &D[2 * at(ld, q, i, j)];
+                const double wr = al[0] * sr - al[1] * si + be[0] * c[0] - be[1] * c[1];
+                const double wi = al[0] * si + al[1] * sr + be[0] * c[1] + be[1] * c[0];
+                ck_assert_msg(g[0] == wr && g[1] == wi,
+                              "complex orders %d%d%d ops %d%d batch %d: D[%d](%lld,%lld) = %g%+gi, "
+                              "want %g%+gi", oa, ob, od, (int)ta, (int)tb, batch, q, (long long)i,
+                              (long long)j, g[0], g[1], wr, wi);
+            }
+    free(A), free(B), free(C), free(D);
+}
+
+START_TEST(zmapping)
+{
+    static const cublasOperation_t ops[3] = {CUBLAS_OP_N, CUBLAS_OP_T, CUBLAS_OP_C};
+    for (int o = 0; o < 8; o++)
+        for (int a = 0; a < 3; a++)
+            for (int b = 0; b < 3; b++)
+                for (int v = 0; v < 4; v++)
+                    zmapping_case(o & 1, (o >> 1) & 1, o >> 2, ops[a], ops[b], v & 1 ? 3 : 1,
+                                  v >> 1);
+    /* mixed types: refused */
+    dfs_lt_layout l[4] = {lay(COL, 3, 5, 0, 1), lay(COL, 5, 4, 0, 1), lay(COL, 3, 4, 0, 1),
+                          lay(COL, 3, 4, 0, 1)};
+    dfs_lt_desc d = desc(CUBLAS_OP_N, CUBLAS_OP_N);
+    dfs_lt_plan p;
+    d.scale_type = CUDA_C_64F;
+    ck_assert_ptr_nonnull(dfs_lt_plan_make(&d, l, 1, 0, &p)); /* C_64F scale, R_64F matrices */
+    for (int i = 0; i < 4; i++)
+        l[i].type = CUDA_C_64F;
+    ck_assert_ptr_null(dfs_lt_plan_make(&d, l, 1, 0, &p));
+    l[DFS_LT_B].type = CUDA_R_64F;
+    ck_assert_ptr_nonnull(dfs_lt_plan_make(&d, l, 1, 0, &p));
+}
+END_TEST
+
 START_TEST(reasons)
 {
     dfs_lt_layout base[4] = {lay(COL, 6, 5, 1, 2), lay(COL, 5, 4, 0, 2), lay(COL, 6, 4, 2, 2),
@@ -222,6 +338,7 @@ static Suite *suite(void)
     Suite *s = suite_create("ltplan");
     TCase *t = tcase_create("plan");
     tcase_add_test(t, mapping);
+    tcase_add_test(t, zmapping);
     tcase_add_test(t, reasons);
     suite_add_tcase(s, t);
     return s;
