@@ -84,15 +84,15 @@ static void load_policy(dfs_config *c, const char *path, dfs_engine_lookup looku
     say_policy_warnings(c, "the embedded default policy", diag);
 }
 
-/* The engines a policy mode's rules name (distinct; below= ones too), at most max; their
- * number. */
+/* The engines a policy mode's rules name (distinct; below= and fallback= ones too), at most max;
+ * their number. */
 static int mode_engines(const dfs_policy *p, const char *mode, int *engines, int max)
 {
     int n = 0;
     dfs_rule ru;
     for (int i = 0; dfs_policy_nth_rule(p, mode, i, &ru); i++)
-        for (int b = 0; b < 2; b++) {
-            const int e = b ? ru.below_engine : ru.engine;
+        for (int b = 0; b < 3; b++) {
+            const int e = b == 2 ? ru.fallback_engine : b ? ru.below_engine : ru.engine;
             int seen = 0;
             for (int j = 0; j < n; j++)
                 seen |= engines[j] == e;
@@ -168,12 +168,15 @@ static void mode_options(dfs_config *c, routine_mode *m, int engine, int report,
     }
     dfs_rule ru;
     for (int i = 0; m->noverride && dfs_policy_nth_rule(c->policy, m->mode.name, i, &ru); i++)
-        for (int b = 0; b < 2; b++) {
-            const dfs_options *base = b ? &ru.below_options : &ru.options;
+        for (int b = 0; b < 3; b++) {
+            const dfs_options *base = b == 2 ? &ru.fallback_options
+                                      : b    ? &ru.below_options
+                                             : &ru.options;
             dfs_options with = *base;
             with.noverride = m->noverride;
             with.override = m->overrides;
-            say_conflicts(m, b ? ru.below_engine : ru.engine, &with, base, said, &nsaid, diag);
+            say_conflicts(m, b == 2 ? ru.fallback_engine : b ? ru.below_engine : ru.engine, &with,
+                          base, said, &nsaid, diag);
         }
 }
 
@@ -306,6 +309,8 @@ void dfs_config_rule(const dfs_config *c, const dfs_device *dev, dfs_routine r, 
     out->options.override = m->overrides;
     out->below_options.noverride = m->noverride; /* checked against the below= engines too */
     out->below_options.override = m->overrides;
+    out->fallback_options.noverride = m->noverride; /* and the fallback= ones */
+    out->fallback_options.override = m->overrides;
 }
 
 const dfs_policy *dfs_config_policy(const dfs_config *c)

@@ -80,6 +80,9 @@ typedef struct {
     int below_engine;  /* the rule's below= (0 = native, the default) */
     dfs_options below_options; /* below_engine's options: its [engine] section's, then the
                                   mode string's */
+    int fallback_engine; /* the rule's fallback=: what computes the calls the engine declines
+                            (0 = native, the default) */
+    dfs_options fallback_options; /* its options, as below_options */
     dfs_options options;
     const char *source; /* where the decision came from, for exblas-info and traces */
 } dfs_rule;

@@ -3,8 +3,8 @@
  * Format (docs/POLICY.md):
  *
  *   [mode NAME SELECTOR...]      rules of mode NAME on devices matching every selector
- *   dgemm = ENGINE [min_dim=N [below=ENGINE] [tiny_products=N]] [key=value...]   (also dgemv,
- *           ddot, all)
+ *   dgemm = ENGINE [min_dim=N [below=ENGINE] [tiny_products=N]] [fallback=ENGINE] [key=value...]
+ *           (also dgemv, ddot, zgemm, all)
  *   [engine NAME]                options of engine NAME
  *   key = value
  *
@@ -320,7 +320,7 @@ static int parse_rule(dfs_policy *p, ctx *c, mode_section *ms, const char *key, 
     int e = lookup(tok[0]);
     if (e < 0)
         return fail(c, "unknown engine '%s'", tok[0]);
-    rule r = {1, e, 0, 0, 0, {0, 0, NULL, NULL}, p->nopts, 0, NULL, 0, NULL};
+    rule r = {.set = 1, .engine = e, .opt_first = p->nopts};
     for (int i = 1; i < nt; i++) {
         char *eq = strchr(tok[i], '=');
         if (!eq || eq == tok[i] || !eq[1])
@@ -343,6 +343,11 @@ static int parse_rule(dfs_policy *p, ctx *c, mode_section *ms, const char *key, 
             if (b < 0)
                 return fail(c, "unknown engine '%s' in below=", eq + 1);
             r.below = b;
+        } else if (!strcmp(tok[i], "fallback")) {
+            const int b = lookup(eq + 1);
+            if (b < 0)
+                return fail(c, "unknown engine '%s' in fallback=", eq + 1);
+            r.fallback = b;
         } else {
             const int added = add_option(p, c, e, tok[i], eq + 1);
             if (added < 0)
@@ -373,6 +378,7 @@ static int merge_options(dfs_policy *p)
             dfs_options eo;
             dfs_policy_engine_options(p, ru->engine, &eo);
             dfs_policy_engine_options(p, ru->below, &ru->below_options);
+            dfs_policy_engine_options(p, ru->fallback, &ru->fallback_options);
             int n = ru->opt_count + eo.nbase;
             if (n) {
                 ru->merged = malloc((size_t)n * sizeof *ru->merged);

@@ -26,6 +26,8 @@ typedef struct {
     int64_t tiny_products;     /* calls of at most this many products stay on engine (0: none) */
     int below;                 /* the engine of the calls below min_dim (0: native) */
     dfs_options below_options; /* its [engine] section's options (pointing into p->opts) */
+    int fallback;              /* the engine of the calls the engine declines (0: native) */
+    dfs_options fallback_options;
     int opt_first, opt_count; /* inline options in p->opts */
     dfs_option *merged;       /* engine-section options followed by inline ones */
     int nmerged;

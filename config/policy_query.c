@@ -87,6 +87,8 @@ static void rule_out(const rule *ru, dfs_rule *out)
     out->tiny_products = ru->tiny_products;
     out->below_engine = ru->below;
     out->below_options = ru->below_options;
+    out->fallback_engine = ru->fallback;
+    out->fallback_options = ru->fallback_options;
     out->options.nbase = ru->nmerged;
     out->options.base = ru->merged;
     out->source = ru->where;

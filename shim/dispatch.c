@@ -208,20 +208,32 @@ static cublasStatus_t dispatch(dfs_routine r, cublasHandle_t h, const void *call
     int declined_by = 0;
     if (st == DFS_STATUS_DECLINED || st == DFS_STATUS_PREFER_NATIVE) {
         const int chose = st == DFS_STATUS_PREFER_NATIVE;
+        /* a declined call goes to the rule's fallback= engine (native when none, or when that
+         * one declines too) */
+        const int fb = rule.fallback_engine;
+        const int to = !chose && fb != 0 && fb != engine && dfs_engines[fb]->can_run(x.dev) ? fb
+                                                                                            : 0;
         char key[96];
         snprintf(key, sizeof key, "%s:%s:%s", chose ? "prefers-native" : "declined",
                  dfs_engines[engine]->name, dfs_routine_names[r]);
         char what[256];
         describe(r, call, what, sizeof what);
-        dfs_log_once(chose ? DFS_LOG_INFO : DFS_LOG_WARN, key,
+        dfs_log_once(chose ? DFS_LOG_INFO : to ? DFS_LOG_INFO : DFS_LOG_WARN, key,
                      chose ? "engine %s finds native faster on the data of %s; running such "
                              "calls natively while that lasts (said once per engine and routine)"
-                           : "engine %s cannot compute %s; running it natively (said once per "
+                           : "engine %s cannot compute %s; running it on %s (said once per "
                              "engine and routine)",
-                     dfs_engines[engine]->name, what);
+                     dfs_engines[engine]->name, what, dfs_engines[to]->name);
         declined_by = engine;
-        engine = 0;
-        st = invoke(0, r, &x, call, f);
+        engine = to;
+        if (to) {
+            x.options = &rule.fallback_options;
+            st = invoke(to, r, &x, call, f);
+            if (st == DFS_STATUS_DECLINED || st == DFS_STATUS_PREFER_NATIVE)
+                engine = 0; /* the fallback declines too: native */
+        }
+        if (engine == 0)
+            st = invoke(0, r, &x, call, f);
     }
     if (slot)
         dfs_timing_stop(s, slot, x.stream, engine);

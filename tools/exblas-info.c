@@ -140,6 +140,11 @@ static void print_decision(const dfs_config *cfg, const dfs_device *dev,
         else if (rule.below_engine != 0)
             snprintf(below_eng, sizeof below_eng, " (below: %s)",
                      dfs_engines[rule.below_engine]->name);
+        if (rule.fallback_engine != 0) {
+            const size_t used = strlen(below_eng);
+            snprintf(below_eng + used, sizeof below_eng - used, " (what it declines: %s)",
+                     dfs_engines[rule.fallback_engine]->name);
+        }
         printf("    %-6s %-28s -> %s%s   [rule: %s -> %s, min_dim %" PRId64 "%s, from %s]\n",
                dfs_routine_names[r], sz, dfs_engines[e]->name, note, dfs_config_mode(cfg, (dfs_routine)r),
                dfs_engines[rule.engine]->name, rule.min_dim, below_eng, rule.source);

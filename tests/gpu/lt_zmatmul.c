@@ -9,10 +9,11 @@
  *     row-major, or with a row-major D, which would need a conjugation without transposition;
  *     repro's calls with complex or device scalars): the real cublasLtMatmul's D and status
  *     (found with dlsym on libcublasLt's own handle);
- *   - dd and accurate (and repro on real host scalars): what the same engine gives through
- *     cublasZgemm_v2 on column-major copies of op(A), op(B) and C, ops N: dd's order of terms
- *     does not depend on the storage, and repro's result is the correctly rounded one; and, per
- *     group, a case where that differs from the real cublasLtMatmul (the engine computed it);
+ *   - dd and accurate (and repro on real host scalars): what the same mode gives through
+ *     cublasZgemm_v2 with the same scalars on column-major copies of op(A), op(B) and C, ops N:
+ *     dd's order of terms does not depend on the storage, and repro's result is the correctly
+ *     rounded one (accurate: repro or dd, as its rule routes the call); and, per group, a case
+ *     where that differs from the real cublasLtMatmul (the engine computed it);
  *   - D's padding and batch gaps unchanged. */
 #include "common.h"
 
@@ -107,10 +108,11 @@ static int forwarded(const zcase *c)
 
 static int engaged;
 
-/* The same engine through cublasZgemm_v2 on column-major copies of op(A), op(B), C, ops N: the
- * logical result R[2 (b m n + i + j m) + part]. */
+/* The same engine through cublasZgemm_v2 on column-major copies of op(A), op(B), C, ops N, its
+ * scalars where the case has them (dab on the device: the same routing): the logical result
+ * R[2 (b m n + i + j m) + part]. */
 static void via_zgemm(const zcase *c, const lay *la, const lay *lb, const lay *lc, const double *hA,
-                      const double *hB, const double *hC, double *R)
+                      const double *hB, const double *hC, const cuDoubleComplex *dab, double *R)
 {
     const int64_t m = c->m, n = c->n, k = c->k;
     double *a = gt_hmalloc((size_t)(m * k) * 16), *b = gt_hmalloc((size_t)(k * n) * 16);
@@ -130,10 +132,12 @@ static void via_zgemm(const zcase *c, const lay *la, const lay *lb, const lay *l
         gt_h2d(dA, a, (size_t)(m * k) * 16);
         gt_h2d(dB, b, (size_t)(k * n) * 16);
         gt_h2d(dC, r, (size_t)(m * n) * 16);
-        GT_CUBLAS(cublasSetPointerMode_v2(h, CUBLAS_POINTER_MODE_HOST));
-        GT_CUBLAS(cublasZgemm_v2(h, CUBLAS_OP_N, CUBLAS_OP_N, (int)m, (int)n, (int)k, &c->alpha,
-                                 (const cuDoubleComplex *)dA, (int)m, (const cuDoubleComplex *)dB,
-                                 (int)k, &c->beta, (cuDoubleComplex *)dC, (int)m));
+        GT_CUBLAS(cublasSetPointerMode_v2(h, c->dev_ptr ? CUBLAS_POINTER_MODE_DEVICE
+                                                        : CUBLAS_POINTER_MODE_HOST));
+        GT_CUBLAS(cublasZgemm_v2(h, CUBLAS_OP_N, CUBLAS_OP_N, (int)m, (int)n, (int)k,
+                                 c->dev_ptr ? dab : &c->alpha, (const cuDoubleComplex *)dA, (int)m,
+                                 (const cuDoubleComplex *)dB, (int)k,
+                                 c->dev_ptr ? dab + 1 : &c->beta, (cuDoubleComplex *)dC, (int)m));
         gt_d2h(r, dC, (size_t)(m * n) * 16);
     }
     GT_CUDA(cudaFree(dA));
@@ -203,7 +207,7 @@ static void run_case(const zcase *c, uint64_t seed)
     double *W = NULL;
     if (computes) {
         W = gt_hmalloc((size_t)(c->batch * m * n) * 16);
-        via_zgemm(c, &la, &lb, &lc, hA, hB, hC, W);
+        via_zgemm(c, &la, &lb, &lc, hA, hB, hC, dab, W);
     }
     int bad = 0, differs = 0;
     for (int q = 0; q < c->batch; q++)

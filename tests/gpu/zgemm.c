@@ -18,6 +18,8 @@
  *                 tested DF bound); a NaN where r is NaN, an Inf of r's sign or NaN where r is
  *                 Inf; and a case per entry point where the shim's bits differ from the real
  *                 cuBLAS's (the engine computed it).
+ *   accurate      on GPUs with int8 tensor cores (cc 7.5 on) as repro where repro computes (the
+ *                 embedded policy: zgemm = repro fallback=dd), as dd elsewhere;
  *   dd, accurate  every output bit for bit the dd engine's CPU twin dfs_dd_zgemm_host (any NaN
  *                 equals any NaN, part by part; Zgemm3m too: the dd engine takes four real
  *                 products there as well).  In each computing group, every entry point must
@@ -67,6 +69,11 @@ static cuDoubleComplex *d_ab; /* alphas, then betas, on the device */
 static double *dA, *dB, *dCr, *dCs;
 static double *hAt, *hBt, *hC0, *hTw; /* per batch entry (TMAX complex apart): tight op data */
 static double *hSc;                   /* the bound's scale per part (REF_BOUND) */
+/* accurate on a GPU with int8 tensor cores: repro's calls (real host scalars) are repro's, the
+ * rest dd's (the embedded policy's zgemm = repro fallback=dd): hTw2 holds the repro twin */
+static int accurate_repro;
+static double *hTw2;
+static const double *twin; /* the twin the case compares with: hTw, or hTw2 */
 static double *himg, *hR, *hS;        /* device images on the host */
 static double qnan_v, sentinel_v;
 /* the reference (the header comment): real cuBLAS, the dd twin, the repro twin, or the bound */
@@ -188,7 +195,7 @@ static int64_t cmp_outputs(const zprob *p, const zlay *L, int64_t nb, const doub
             for (int64_t i = 0; i < p->m; i++)
                 for (int part = 0; part < 2; part++) {
                     const int64_t at = 2 * (b * L->sC + j * L->ldc + i) + part;
-                    const double w = want ? want[at] : hTw[2 * (b * TMAX + j * p->m + i) + part];
+                    const double w = want ? want[at] : twin[2 * (b * TMAX + j * p->m + i) + part];
                     const double g = got[at];
                     if (exact ? bits(w) == bits(g) : same_part(w, g))
                         continue;
@@ -296,6 +303,7 @@ static void run_one(const zprob *p, const zlay *L, int api, int dev)
     char msg[320];
     /* repro computes host-mode calls with real alpha != 0 and real beta; the rest is native */
     const int repro_computes = !dev && al->y == 0.0 && be->y == 0.0 && al->x != 0.0;
+    twin = accurate_repro && repro_computes ? hTw2 : hTw;
     if (ref == REF_NATIVE || (ref == REF_REPRO && !repro_computes)) {
         const int64_t nd = cmp_outputs(p, L, nb, hS, hR, 1, msg, sizeof msg);
         if (nd)
@@ -331,6 +339,9 @@ static void run_problem(zprob *p, const int *apis, int napis)
     if (ref != REF_NATIVE)
         zgemm_twin((int)p->ta, (int)p->tb, p->m, p->n, p->k, p->batch, al, be, hAt, hBt, hC0,
                    TMAX, nthreads, ref != REF_DD, hTw);
+    if (accurate_repro)
+        zgemm_twin((int)p->ta, (int)p->tb, p->m, p->n, p->k, p->batch, al, be, hAt, hBt, hC0,
+                   TMAX, nthreads, 1, hTw2);
     if (ref == REF_BOUND)
         zgemm_scale((int)p->ta, (int)p->tb, p->m, p->n, p->k, p->batch, al, be, hAt, hBt, hC0,
                     TMAX, hSc);
@@ -537,6 +548,12 @@ int main(void)
     hC0 = gt_hmalloc((size_t)(NBMAX * TMAX) * 16);
     hTw = gt_hmalloc((size_t)(NBMAX * TMAX) * 16);
     hSc = gt_hmalloc((size_t)(NBMAX * TMAX) * 16);
+    hTw2 = gt_hmalloc((size_t)(NBMAX * TMAX) * 16);
+    int dev_id = 0, cc_major = 0, cc_minor = 0;
+    GT_CUDA(cudaGetDevice(&dev_id));
+    GT_CUDA(cudaDeviceGetAttribute(&cc_major, cudaDevAttrComputeCapabilityMajor, dev_id));
+    GT_CUDA(cudaDeviceGetAttribute(&cc_minor, cudaDevAttrComputeCapabilityMinor, dev_id));
+    accurate_repro = gt_mode_is("accurate") && cc_major * 10 + cc_minor >= 75;
     himg = gt_hmalloc((size_t)IMG * 16);
     hR = gt_hmalloc((size_t)IMG * 16);
     hS = gt_hmalloc((size_t)IMG * 16);

@@ -394,10 +394,17 @@ START_TEST(config_accurate_embedded)
         ck_assert_int_eq(r.engine, lookup("dd"));
         ck_assert_int_eq(r.min_dim, 0);
     }
+    /* complex GEMM: repro, whose declined calls (complex or device scalars) go to dd */
+    dfs_config_rule(c, &h100, DFS_R_ZGEMM, &r);
+    ck_assert_int_eq(r.engine, lookup("repro"));
+    ck_assert_int_eq(r.fallback_engine, lookup("dd"));
     dfs_config_rule(c, &v100, DFS_R_DGEMM, &r);
     ck_assert_int_eq(r.engine, lookup("dd"));
     ck_assert_int_eq(r.min_dim, 0);
     ck_assert_int_eq(r.below_engine, 0);
+    dfs_config_rule(c, &v100, DFS_R_ZGEMM, &r);
+    ck_assert_int_eq(r.engine, lookup("dd"));
+    ck_assert_int_eq(r.fallback_engine, 0);
     dfs_config_rule(c, NULL, DFS_R_DGEMM, &r);
     ck_assert_int_eq(r.engine, lookup("dd"));
     dfs_config_free(c);
@@ -456,6 +463,21 @@ START_TEST(policy_below)
     expect_error("[mode m]\ndgemm = repro min_dim=9 tiny_products=-3\n", 2,
                  "tiny_products must be a non-negative integer");
     expect_error("[mode m]\ndgemm = repro min_dim=9 below=nosuch\n", 2, "unknown engine 'nosuch'");
+    /* fallback=ENGINE: the engine of the calls the rule's engine declines, with its section's
+     * options; none: native */
+    p = parse("[engine df]\nscheme = paper\n[mode f]\nzgemm = repro fallback=df max_splits=3\n",
+              err);
+    ck_assert_msg(p != NULL, "%s", err);
+    dfs_policy_rule(p, "f", NULL, DFS_R_ZGEMM, &r);
+    ck_assert_int_eq(r.engine, lookup("repro"));
+    ck_assert_int_eq(r.fallback_engine, lookup("df"));
+    ck_assert_str_eq(dfs_option_get(&r.fallback_options, "scheme"), "paper");
+    ck_assert_ptr_null(dfs_option_get(&r.fallback_options, "max_splits"));
+    dfs_policy_rule(p, "f", NULL, DFS_R_DGEMM, &r);
+    ck_assert_int_eq(r.fallback_engine, 0);
+    dfs_policy_free(p);
+    expect_error("[mode m]\nzgemm = repro fallback=nosuch\n", 2,
+                 "unknown engine 'nosuch' in fallback=");
 }
 END_TEST
 
