@@ -24,7 +24,9 @@
     X(cublasGetMathMode) X(cublasGetVersion_v2) X(cublasCreate_v2) X(cublasSetStream_v2)           \
     X(cublasDgemm) X(cublasDgemv) X(cublasDdot) X(cublasGetError) X(cublasSetKernelStream)         \
     X(cublasShutdown) X(cublasZgemm_v2) X(cublasZgemm_v2_64) X(cublasZgemm3m) X(cublasZgemm3m_64)  \
-    X(cublasZgemmStridedBatched) X(cublasZgemmStridedBatched_64) X(cublasZgemm)
+    X(cublasZgemmStridedBatched) X(cublasZgemmStridedBatched_64) X(cublasZgemm)                    \
+    X(cublasZdotc_v2) X(cublasZdotc_v2_64) X(cublasZdotu_v2) X(cublasZdotu_v2_64) X(cublasZdotc)   \
+    X(cublasZdotu)
 
 /* cuBLASLt entry points (libcublasLt), for the cublasLtMatmul hook. */
 #define DFS_CUBLASLT_SYMBOLS(X)                                                                    \

@@ -44,6 +44,8 @@ typedef enum {
     DFS_API_ZGEMM3M, DFS_API_ZGEMM3M_64,
     DFS_API_ZGEMM_STRIDED, DFS_API_ZGEMM_STRIDED_64,
     DFS_API_LEGACY_ZGEMM,
+    DFS_API_ZDOTC, DFS_API_ZDOTC_64, DFS_API_ZDOTU, DFS_API_ZDOTU_64,
+    DFS_API_LEGACY_ZDOTC, DFS_API_LEGACY_ZDOTU,
 } dfs_api;
 
 /* The element type of a call's matrices and scalars: binary64, or complex binary64 (real and
@@ -82,13 +84,17 @@ typedef struct {
 } dfs_gemv_call;
 
 /* *result = x . y  (result is a host or device pointer according to ctx->pointer_mode; in host
- * mode the engine returns only when *result holds the value, as cuBLAS does). */
+ * mode the engine returns only when *result holds the value, as cuBLAS does).  Complex (type
+ * DFS_C64: x, y and result interleaved, n and the increments in elements): sum conj(x_i) y_i
+ * when conj (Zdotc), sum x_i y_i otherwise (Zdotu). */
 typedef struct {
     dfs_api api;
     int64_t n;
     const double *x; int64_t incx;
     const double *y; int64_t incy;
     double *result;
+    dfs_dtype type;
+    int conj;
 } dfs_dot_call;
 
 typedef struct dfs_scratch dfs_scratch;
@@ -106,7 +112,10 @@ typedef struct {
 
 /* What an engine computes beyond real GEMM, GEMV and DOT (dfs_engine.caps): the shim sends it
  * nothing else (a call it lacks the capability for runs natively, said once). */
-enum { DFS_CAP_COMPLEX = 1 /* GEMM with type DFS_C64 */ };
+enum {
+    DFS_CAP_COMPLEX = 1, /* GEMM with type DFS_C64 */
+    DFS_CAP_ZDOT = 2     /* DOT with type DFS_C64 */
+};
 
 typedef struct dfs_engine {
     const char *name;

@@ -43,6 +43,12 @@ static const char *const api_names[] = {
     [DFS_API_ZGEMM_STRIDED] = "cublasZgemmStridedBatched",
     [DFS_API_ZGEMM_STRIDED_64] = "cublasZgemmStridedBatched_64",
     [DFS_API_LEGACY_ZGEMM] = "cublasZgemm (legacy)",
+    [DFS_API_ZDOTC] = "cublasZdotc_v2",
+    [DFS_API_ZDOTC_64] = "cublasZdotc_v2_64",
+    [DFS_API_ZDOTU] = "cublasZdotu_v2",
+    [DFS_API_ZDOTU_64] = "cublasZdotu_v2_64",
+    [DFS_API_LEGACY_ZDOTC] = "cublasZdotc (legacy)",
+    [DFS_API_LEGACY_ZDOTU] = "cublasZdotu (legacy)",
 };
 
 /* DGEMM and ZGEMM share the call record (dfs_gemm_call, its type telling them apart). */
@@ -109,6 +115,9 @@ static cublasStatus_t invoke(int engine, dfs_routine r, const dfs_ctx *x, const 
         break;
     case DFS_R_DGEMV:
         st = e->dgemv ? e->dgemv(x, call) : DFS_STATUS_DECLINED;
+        break;
+    case DFS_R_ZDOT: /* only to an engine that computes complex DOT */
+        st = e->ddot && (e->caps & DFS_CAP_ZDOT) ? e->ddot(x, call) : DFS_STATUS_DECLINED;
         break;
     default:
         st = e->ddot ? e->ddot(x, call) : DFS_STATUS_DECLINED;
@@ -281,7 +290,8 @@ cublasStatus_t dfs_dispatch_gemv(cublasHandle_t h, const dfs_gemv_call *c, dfs_a
 
 cublasStatus_t dfs_dispatch_dot(cublasHandle_t h, const dfs_dot_call *c, dfs_args args)
 {
-    return dispatch(DFS_R_DDOT, h, c, c->n, (double)c->n, args, NULL);
+    return dispatch(c->type == DFS_C64 ? DFS_R_ZDOT : DFS_R_DDOT, h, c, c->n, (double)c->n, args,
+                    NULL);
 }
 
 void dfs_trace_forwarded(const char *api, int64_t m, int64_t n, int64_t k, cublasStatus_t st)

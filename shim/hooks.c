@@ -262,7 +262,7 @@ DFS_EXPORT cublasStatus_t cublasDgemv_v2_64(cublasHandle_t h, cublasOperation_t 
 static cublasStatus_t dot(dfs_api api, cublasHandle_t h, int64_t n, const double *x, int64_t incx,
                           const double *y, int64_t incy, double *result)
 {
-    dfs_dot_call c = {api, n, x, incx, y, incy, result};
+    dfs_dot_call c = {api, n, x, incx, y, incy, result, DFS_R64, 0};
     dfs_args a = dfs_check_dot(h, n, result, NULL);
     return dfs_dispatch_dot(h, &c, a);
 }
@@ -278,6 +278,45 @@ DFS_EXPORT cublasStatus_t cublasDdot_v2_64(cublasHandle_t h, int64_t n, const do
                                            double *result)
 {
     return dot(DFS_API_DDOT_64, h, n, x, incx, y, incy, result);
+}
+
+/* Zdotc (conj = 1) and Zdotu: the complex call record (interleaved parts). */
+static cublasStatus_t zdot(dfs_api api, int conj, cublasHandle_t h, int64_t n,
+                           const cuDoubleComplex *x, int64_t incx, const cuDoubleComplex *y,
+                           int64_t incy, cuDoubleComplex *result)
+{
+    dfs_dot_call c = {api, n, (const double *)x, incx, (const double *)y, incy, (double *)result,
+                      DFS_C64, conj};
+    dfs_args a = dfs_check_dot(h, n, (const double *)result, NULL);
+    return dfs_dispatch_dot(h, &c, a);
+}
+
+DFS_EXPORT cublasStatus_t cublasZdotc_v2(cublasHandle_t h, int n, const cuDoubleComplex *x,
+                                         int incx, const cuDoubleComplex *y, int incy,
+                                         cuDoubleComplex *result)
+{
+    return zdot(DFS_API_ZDOTC, 1, h, n, x, incx, y, incy, result);
+}
+
+DFS_EXPORT cublasStatus_t cublasZdotc_v2_64(cublasHandle_t h, int64_t n, const cuDoubleComplex *x,
+                                            int64_t incx, const cuDoubleComplex *y, int64_t incy,
+                                            cuDoubleComplex *result)
+{
+    return zdot(DFS_API_ZDOTC_64, 1, h, n, x, incx, y, incy, result);
+}
+
+DFS_EXPORT cublasStatus_t cublasZdotu_v2(cublasHandle_t h, int n, const cuDoubleComplex *x,
+                                         int incx, const cuDoubleComplex *y, int incy,
+                                         cuDoubleComplex *result)
+{
+    return zdot(DFS_API_ZDOTU, 0, h, n, x, incx, y, incy, result);
+}
+
+DFS_EXPORT cublasStatus_t cublasZdotu_v2_64(cublasHandle_t h, int64_t n, const cuDoubleComplex *x,
+                                            int64_t incx, const cuDoubleComplex *y, int64_t incy,
+                                            cuDoubleComplex *result)
+{
+    return zdot(DFS_API_ZDOTU_64, 0, h, n, x, incx, y, incy, result);
 }
 
 /* ---------- handle lifetime ---------- */

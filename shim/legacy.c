@@ -111,11 +111,43 @@ DFS_EXPORT double cublasDdot(int n, const double *x, int incx, const double *y, 
     cublasHandle_t h = internal_handle(&token);
     if (!h)
         return DFS_REAL(cublasDdot) ? DFS_REAL(cublasDdot)(n, x, incx, y, incy) : 0.0;
-    dfs_dot_call c = {DFS_API_LEGACY_DDOT, n, x, incx, y, incy, &r};
+    dfs_dot_call c = {DFS_API_LEGACY_DDOT, n, x, incx, y, incy, &r, DFS_R64, 0};
     dfs_args a = dfs_check_dot(h, n, &r, NULL);
     note(dfs_dispatch_dot(h, &c, a));
     dfs_internal_release(token);
     return r;
+}
+
+/* cublasZdotc (conj = 1) and cublasZdotu of the legacy API: the result returned. */
+static cuDoubleComplex legacy_zdot(dfs_api api, int conj, int n, const cuDoubleComplex *x, int incx,
+                                   const cuDoubleComplex *y, int incy)
+{
+    cuDoubleComplex r = {0.0, 0.0};
+    void *token = NULL;
+    cublasHandle_t h = internal_handle(&token);
+    if (!h) {
+        if (conj)
+            return DFS_REAL(cublasZdotc) ? DFS_REAL(cublasZdotc)(n, x, incx, y, incy) : r;
+        return DFS_REAL(cublasZdotu) ? DFS_REAL(cublasZdotu)(n, x, incx, y, incy) : r;
+    }
+    dfs_dot_call c = {api, n, (const double *)x, incx, (const double *)y, incy, (double *)&r,
+                      DFS_C64, conj};
+    dfs_args a = dfs_check_dot(h, n, (const double *)&r, NULL);
+    note(dfs_dispatch_dot(h, &c, a));
+    dfs_internal_release(token);
+    return r;
+}
+
+DFS_EXPORT cuDoubleComplex cublasZdotc(int n, const cuDoubleComplex *x, int incx,
+                                       const cuDoubleComplex *y, int incy)
+{
+    return legacy_zdot(DFS_API_LEGACY_ZDOTC, 1, n, x, incx, y, incy);
+}
+
+DFS_EXPORT cuDoubleComplex cublasZdotu(int n, const cuDoubleComplex *x, int incx,
+                                       const cuDoubleComplex *y, int incy)
+{
+    return legacy_zdot(DFS_API_LEGACY_ZDOTU, 0, n, x, incx, y, incy);
 }
 
 DFS_EXPORT cublasStatus cublasSetKernelStream(cudaStream_t stream)

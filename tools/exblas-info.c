@@ -24,12 +24,14 @@ typedef struct {
 static void usage(FILE *f)
 {
     fputs("usage: exblas-info [--policy] [--dgemm M,N,K] [--dgemv M,N] [--ddot N] [--zgemm M,N,K]\n"
+          "                   [--zdot N]\n"
           "  --policy        print the text of the policy in use (embedded or EXBLAS_POLICY)\n"
           "  --dgemm M,N,K   sizes for the per-routine decision (default 1024,1024,1024)\n"
           "  --dgemv M,N     (default 1024,1024)\n"
           "  --ddot N        (default 1048576)\n"
           "  --zgemm M,N,K   (default 1024,1024,1024)\n"
-          "Reads EXBLAS_MODE, EXBLAS_MODE_DGEMM/_DGEMV/_DDOT/_ZGEMM and EXBLAS_POLICY like\n"
+          "  --zdot N        (default 1048576)\n"
+          "Reads EXBLAS_MODE, EXBLAS_MODE_DGEMM/_DGEMV/_DDOT/_ZGEMM/_ZDOT and EXBLAS_POLICY like\n"
           "libdfshim.so.\n",
           f);
 }
@@ -103,14 +105,15 @@ static void print_decision(const dfs_config *cfg, const dfs_device *dev,
 {
     static const char *const shape[DFS_R_COUNT] = {"m=%" PRId64 " n=%" PRId64 " k=%" PRId64,
                                                    "m=%" PRId64 " n=%" PRId64, "n=%" PRId64,
-                                                   "m=%" PRId64 " n=%" PRId64 " k=%" PRId64};
+                                                   "m=%" PRId64 " n=%" PRId64 " k=%" PRId64,
+                                                   "n=%" PRId64};
     for (int r = 0; r < DFS_R_COUNT; r++) {
         dfs_rule rule;
         dfs_config_rule(cfg, dev, (dfs_routine)r, &rule);
         int64_t mind = dims[r][0];
         double products = 1;
         const int gemm = r == DFS_R_DGEMM || r == DFS_R_ZGEMM;
-        for (int i = 0; i < (gemm ? 3 : r == DFS_R_DGEMV ? 2 : 1); i++) {
+        for (int i = 0; i < (gemm ? 3 : r == DFS_R_DGEMV ? 2 : 1); i++) { /* ddot, zdot: n */
             mind = dims[r][i] < mind ? dims[r][i] : mind;
             products *= (double)dims[r][i];
         }
@@ -125,6 +128,7 @@ static void print_decision(const dfs_config *cfg, const dfs_device *dev,
         const dfs_engine *en = dfs_engines[e];
         if (e != 0 && !(r == DFS_R_DGEMM   ? en->gemm != NULL
                         : r == DFS_R_ZGEMM ? en->gemm != NULL && (en->caps & DFS_CAP_COMPLEX)
+                        : r == DFS_R_ZDOT  ? en->ddot != NULL && (en->caps & DFS_CAP_ZDOT)
                         : r == DFS_R_DGEMV ? en->dgemv != NULL
                                            : en->ddot != NULL)) {
             e = 0;
@@ -193,7 +197,7 @@ int main(int argc, char **argv)
 {
     int show_policy = 0;
     int64_t dims[DFS_R_COUNT][3] = {
-        {1024, 1024, 1024}, {1024, 1024, 0}, {1048576, 0, 0}, {1024, 1024, 1024}};
+        {1024, 1024, 1024}, {1024, 1024, 0}, {1048576, 0, 0}, {1024, 1024, 1024}, {1048576, 0, 0}};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         int ok = 1;
@@ -205,6 +209,8 @@ int main(int argc, char **argv)
             ok = !parse_dims(argv[++i], dims[1], 2);
         else if (!strcmp(a, "--zgemm") && i + 1 < argc)
             ok = !parse_dims(argv[++i], dims[3], 3);
+        else if (!strcmp(a, "--zdot") && i + 1 < argc)
+            ok = !parse_dims(argv[++i], dims[4], 1);
         else if (!strcmp(a, "--ddot") && i + 1 < argc)
             ok = !parse_dims(argv[++i], dims[2], 1);
         else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {

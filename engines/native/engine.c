@@ -119,8 +119,39 @@ static cublasStatus_t native_dgemv(const dfs_ctx *x, const dfs_gemv_call *c)
                 c->incx, c->beta, c->y, c->incy);
 }
 
+/* The complex DOTs of the Z entry points. */
+static cublasStatus_t native_zdot(const dfs_ctx *x, const dfs_dot_call *c)
+{
+    const cuDoubleComplex *X = (const cuDoubleComplex *)c->x, *Y = (const cuDoubleComplex *)c->y;
+    cuDoubleComplex *r = (cuDoubleComplex *)c->result;
+    switch (c->api) {
+    case DFS_API_ZDOTC:
+        return CALL(cublasZdotc_v2, x->handle, (int)c->n, X, (int)c->incx, Y, (int)c->incy, r);
+    case DFS_API_ZDOTC_64:
+        return CALL(cublasZdotc_v2_64, x->handle, c->n, X, c->incx, Y, c->incy, r);
+    case DFS_API_ZDOTU:
+        return CALL(cublasZdotu_v2, x->handle, (int)c->n, X, (int)c->incx, Y, (int)c->incy, r);
+    case DFS_API_ZDOTU_64:
+        return CALL(cublasZdotu_v2_64, x->handle, c->n, X, c->incx, Y, c->incy, r);
+    case DFS_API_LEGACY_ZDOTC:
+        if (!DFS_REAL(cublasZdotc))
+            return CUBLAS_STATUS_NOT_INITIALIZED;
+        *r = DFS_REAL(cublasZdotc)((int)c->n, X, (int)c->incx, Y, (int)c->incy);
+        return CUBLAS_STATUS_SUCCESS;
+    case DFS_API_LEGACY_ZDOTU:
+        if (!DFS_REAL(cublasZdotu))
+            return CUBLAS_STATUS_NOT_INITIALIZED;
+        *r = DFS_REAL(cublasZdotu)((int)c->n, X, (int)c->incx, Y, (int)c->incy);
+        return CUBLAS_STATUS_SUCCESS;
+    default:
+        return CUBLAS_STATUS_INTERNAL_ERROR;
+    }
+}
+
 static cublasStatus_t native_ddot(const dfs_ctx *x, const dfs_dot_call *c)
 {
+    if (c->type == DFS_C64)
+        return native_zdot(x, c);
     if (c->api == DFS_API_LEGACY_DDOT) {
         if (!DFS_REAL(cublasDdot))
             return CUBLAS_STATUS_NOT_INITIALIZED;
@@ -141,7 +172,7 @@ const dfs_engine dfs_engine_native = {
     .summary = "pass-through to the application's cuBLAS (bitwise cuBLAS results)",
     .options = &native_options, /* none */
     .can_run = native_can_run,
-    .caps = DFS_CAP_COMPLEX,
+    .caps = DFS_CAP_COMPLEX | DFS_CAP_ZDOT,
     .gemm = native_gemm,
     .dgemv = native_dgemv,
     .ddot = native_ddot,

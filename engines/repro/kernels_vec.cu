@@ -76,13 +76,35 @@ __device__ __forceinline__ void stream_pairs(int64_t p0, int64_t p1, int64_t ste
 
 /* ---------- DOT ---------- */
 
+/* Term i of the DOT (vec_args.h: the real one, or with Z one part of a complex one: a kernel of
+ * its own, so that the real one keeps its loads as they were). */
+template <bool Z>
+__device__ __forceinline__ void dot_pair(const dfs_oz_dot_args &a, int64_t i, double *x, double *y)
+{
+    if (!Z) {
+        *x = a.x[vidx(i, a.incx, a.n)];
+        *y = a.y[vidx(i, a.incy, a.n)];
+        return;
+    }
+    const int64_t j = i >> 1, nz = a.n >> 1;
+    const int p = (int)(i & 1);
+    const double *xe = a.x + 2 * vidx(j, a.incx, nz), *ye = a.y + 2 * vidx(j, a.incy, nz);
+    *x = xe[p];
+    switch (a.zmode) {
+    case DFS_OZ_ZC_RE: *y = ye[p]; break;
+    case DFS_OZ_ZC_IM: *y = p ? -ye[0] : ye[1]; break;
+    case DFS_OZ_ZU_RE: *y = p ? -ye[1] : ye[0]; break;
+    default: *y = p ? ye[0] : ye[1]; break;
+    }
+}
+
 /* Each block: its products into its threads' terms and its accumulator, the terms added in;
  * a single block then rounds it into the result itself; otherwise the accumulator is
  * normalised when anything spilled (so that it adds less than 2^32 to each word
  * of the global one: 2^20 blocks cannot overflow it), then flushed.  Before normalising, a word
  * has taken at most 2 n / blocks + (DFS_OZ_TERMS + 2 DFS_OZ_DOT_SIDE) x threads additions of
  * less than 2^32 each, below xacc.h's 2^30 (vec.c keeps n / blocks below 2^28). */
-extern "C" __global__ void __launch_bounds__(DFS_OZ_DOT_THREADS) dfs_oz_dot(dfs_oz_dot_args a)
+template <bool Z> __device__ __forceinline__ void dot_body(const dfs_oz_dot_args &a)
 {
     __shared__ long long w[DFS_X_WORDS];
     __shared__ unsigned block_spilled, block_flags;
@@ -96,10 +118,7 @@ extern "C" __global__ void __launch_bounds__(DFS_OZ_DOT_THREADS) dfs_oz_dot(dfs_
     const int64_t stride = (int64_t)gridDim.x * blockDim.x;
     stream_pairs<DOT_AHEAD, DOT_PREFETCH>(
         (int64_t)blockIdx.x * blockDim.x + threadIdx.x, a.n, stride,
-        [&](int64_t i, double *x, double *y) {
-            *x = a.x[vidx(i, a.incx, a.n)];
-            *y = a.y[vidx(i, a.incy, a.n)];
-        },
+        [&](int64_t i, double *x, double *y) { dot_pair<Z>(a, i, x, y); },
         [&](double x, double y) { f |= add_product3_spilling(w, &t, x, y, &spilled); });
     add_terms3(w, &t);
     if (spilled)
@@ -127,6 +146,7 @@ extern "C" __global__ void __launch_bounds__(DFS_OZ_DOT_THREADS) dfs_oz_dot(dfs_
 /* The block's threads add the products x_i y_i, i = first, first + stride, ... (each thread its
  * own first; every thread of the block takes part) into the shared accumulator w, normalising
  * after every SLOW_ROUND products of the block.  Returns the thread's special flags. */
+template <bool Z>
 __device__ unsigned block_products(long long *w, const dfs_oz_dot_args &a, int64_t first,
                                    int64_t stride)
 {
@@ -134,8 +154,11 @@ __device__ unsigned block_products(long long *w, const dfs_oz_dot_args &a, int64
     unsigned f = 0;
     int64_t i = first;
     for (int64_t done = 0; done < a.n; done += span) {
-        for (; i < a.n && i < done + span; i += stride)
-            f |= slow_product(w, a.x[vidx(i, a.incx, a.n)], a.y[vidx(i, a.incy, a.n)]);
+        for (; i < a.n && i < done + span; i += stride) {
+            double x, y;
+            dot_pair<Z>(a, i, &x, &y);
+            f |= slow_product(w, x, y);
+        }
         normalize_shared(w);
     }
     return f;
@@ -143,8 +166,7 @@ __device__ unsigned block_products(long long *w, const dfs_oz_dot_args &a, int64
 
 /* Without workspace (e.g. during graph capture when it would have to grow): one block adds
  * every product into its accumulator and rounds; the result pointer is device memory. */
-extern "C" __global__ void __launch_bounds__(DFS_OZ_DOT_THREADS)
-    dfs_oz_dot_single(dfs_oz_dot_args a)
+template <bool Z> __device__ __forceinline__ void dot_single_body(const dfs_oz_dot_args &a)
 {
     __shared__ long long w[DFS_X_WORDS], scratch[DFS_X_WORDS];
     __shared__ unsigned flags;
@@ -152,10 +174,30 @@ extern "C" __global__ void __launch_bounds__(DFS_OZ_DOT_THREADS)
     if (threadIdx.x == 0)
         flags = 0;
     __syncthreads();
-    atomicOr(&flags, block_products(w, a, threadIdx.x, blockDim.x));
+    atomicOr(&flags, block_products<Z>(w, a, threadIdx.x, blockDim.x));
     __syncthreads();
     if (threadIdx.x < 32) /* warp 0 */
         finish_output(w, scratch, flags, 1.0, 0.0, a.result); /* beta = 0: *result not read */
+}
+
+/* The real DOT, and one part of a complex one (vec_args.h), each with its one-block form. */
+extern "C" __global__ void __launch_bounds__(DFS_OZ_DOT_THREADS) dfs_oz_dot(dfs_oz_dot_args a)
+{
+    dot_body<false>(a);
+}
+extern "C" __global__ void __launch_bounds__(DFS_OZ_DOT_THREADS) dfs_oz_zdot(dfs_oz_dot_args a)
+{
+    dot_body<true>(a);
+}
+extern "C" __global__ void __launch_bounds__(DFS_OZ_DOT_THREADS)
+    dfs_oz_dot_single(dfs_oz_dot_args a)
+{
+    dot_single_body<false>(a);
+}
+extern "C" __global__ void __launch_bounds__(DFS_OZ_DOT_THREADS)
+    dfs_oz_zdot_single(dfs_oz_dot_args a)
+{
+    dot_single_body<true>(a);
 }
 
 /* One warp: the accumulator, rounded once. */

@@ -17,7 +17,7 @@ extern const unsigned char dfs_repro_vec_fatbin[];
 #define VEC_KERNELS(X)                                                                             \
     X(K_DOT, dfs_oz_dot) X(K_DOT_FINAL, dfs_oz_dot_final)           \
     X(K_DOT_SINGLE, dfs_oz_dot_single) X(K_GEMV_N, dfs_oz_gemv_n) X(K_GEMV_T, dfs_oz_gemv_t)       \
-    X(K_GEMV_FINAL, dfs_oz_gemv_final)
+    X(K_GEMV_FINAL, dfs_oz_gemv_final) X(K_ZDOT, dfs_oz_zdot) X(K_ZDOT_SINGLE, dfs_oz_zdot_single)
 enum { VEC_KERNELS(DFS_KERNEL_ID) K_COUNT };
 DFS_MODULE(module, dfs_repro_vec_fatbin, VEC_KERNELS);
 
@@ -43,7 +43,7 @@ static char *scratch(const dfs_ctx *x, size_t bytes, size_t nflags, unsigned **f
 
 /* No workspace and the result wanted on the host: one block (exact, slow) writes it into pinned
  * host memory the device can write, and the call waits for it, as cuBLAS's host-mode DDOT does. */
-static cublasStatus_t dot_to_pinned(const CUfunction *k, CUstream st, dfs_oz_dot_args *a,
+static cublasStatus_t dot_to_pinned(CUfunction single, CUstream st, dfs_oz_dot_args *a,
                                     double *result)
 {
     double *pinned = NULL;
@@ -57,7 +57,7 @@ static cublasStatus_t dot_to_pinned(const CUfunction *k, CUstream st, dfs_oz_dot
     dfs_log_once(DFS_LOG_WARN, "repro-dot-single", "repro: no workspace for a DOT; it runs in one "
                  "block (exact, slow)");
     a->result = pinned;
-    int err = dfs_launch(k[K_DOT_SINGLE], 1, 1, 1, DFS_OZ_DOT_THREADS, 1, st, a);
+    int err = dfs_launch(single, 1, 1, 1, DFS_OZ_DOT_THREADS, 1, st, a);
     err = err || DFS_DRV(cuStreamSynchronize)(st) != CUDA_SUCCESS;
     if (!err)
         *result = *pinned;
@@ -69,7 +69,9 @@ static cublasStatus_t dot_to_pinned(const CUfunction *k, CUstream st, dfs_oz_dot
     return CUBLAS_STATUS_SUCCESS;
 }
 
-cublasStatus_t dfs_oz_ddot_gpu(const dfs_ctx *x, const dfs_dot_call *c)
+/* One real DOT: of c itself (zmode 0), or one part of the complex c as a real DOT of 2n terms
+ * (vec_args.h's DFS_OZ_Z*), into *result (c's pointer mode). */
+static cublasStatus_t dot_part(const dfs_ctx *x, const dfs_dot_call *c, int zmode, double *result)
 {
     CUstream st = (CUstream)x->stream;
     const int host_result = x->pointer_mode == CUBLAS_POINTER_MODE_HOST;
@@ -81,13 +83,14 @@ cublasStatus_t dfs_oz_ddot_gpu(const dfs_ctx *x, const dfs_dot_call *c)
     /* at least 32 products per thread (a block's flush of its accumulator costs about as much
      * as that: short vectors take fewer blocks), at most one wave; any grid gives the same
      * bits, the sums being exact */
-    int64_t blocks = (c->n + 32 * DFS_OZ_DOT_THREADS - 1) / (32 * DFS_OZ_DOT_THREADS);
+    const int64_t n = zmode ? 2 * c->n : c->n; /* the real terms */
+    int64_t blocks = (n + 32 * DFS_OZ_DOT_THREADS - 1) / (32 * DFS_OZ_DOT_THREADS);
     const int64_t most =
         (int64_t)dfs_sm_count(x->device) * dfs_blocks_per_sm(k[K_DOT], DFS_OZ_DOT_THREADS);
     blocks = blocks < most ? blocks : most;
     /* at most 2^28 products a block (its accumulator's additions stay below 2^30: kernels_vec.cu,
      * dfs_oz_dot); a grid-stride loop takes any count of blocks */
-    const int64_t fewest = (int64_t)((uint64_t)c->n >> 28) + 1;
+    const int64_t fewest = (int64_t)((uint64_t)n >> 28) + 1;
     blocks = blocks > fewest ? blocks : fewest;
     pthread_mutex_lock(&x->scratch->lock);
     dfs_oz_dot_args a;
@@ -101,35 +104,49 @@ cublasStatus_t dfs_oz_ddot_gpu(const dfs_ctx *x, const dfs_dot_call *c)
     a.y = c->y;
     a.incx = c->incx;
     a.incy = c->incy;
-    a.n = c->n;
+    a.n = n;
+    a.zmode = zmode;
     int err;
     double *tmp = NULL;
     if (base) {
         a.acc = (long long *)zeroed;
         a.flags = (unsigned *)(a.acc + DFS_X_WORDS);
         tmp = (double *)base;
-        a.result = host_result ? tmp : c->result;
-        err = dfs_launch(k[K_DOT], (unsigned)blocks, 1, 1, DFS_OZ_DOT_THREADS, 1, st, &a);
+        a.result = host_result ? tmp : result;
+        err = dfs_launch(k[zmode ? K_ZDOT : K_DOT], (unsigned)blocks, 1, 1, DFS_OZ_DOT_THREADS, 1,
+                         st, &a);
         if (blocks > 1)
             err |= dfs_launch(k[K_DOT_FINAL], 1, 1, 1, 32, 1, st, &a);
     } else if (!host_result) {
         /* no workspace: one block, exact, slow (never native: the promise holds) */
         dfs_log_once(DFS_LOG_WARN, "repro-dot-single", "repro: no workspace for a DOT; it runs "
                      "in one block (exact, slow)");
-        a.result = c->result;
-        err = dfs_launch(k[K_DOT_SINGLE], 1, 1, 1, DFS_OZ_DOT_THREADS, 1, st, &a);
+        a.result = result;
+        err = dfs_launch(k[zmode ? K_ZDOT_SINGLE : K_DOT_SINGLE], 1, 1, 1, DFS_OZ_DOT_THREADS, 1,
+                         st, &a);
     } else {
         dfs_scratch_unlock(x->scratch);
-        return dot_to_pinned(k, st, &a, c->result);
+        return dot_to_pinned(k[zmode ? K_ZDOT_SINGLE : K_DOT_SINGLE], st, &a, result);
     }
     if (!err && host_result)
-        err = dfs_result_to_host(c->result, (CUdeviceptr)(uintptr_t)tmp, sizeof(double), st);
+        err = dfs_result_to_host(result, (CUdeviceptr)(uintptr_t)tmp, sizeof(double), st);
     dfs_scratch_unlock(x->scratch);
     if (err) {
         dfs_log_once(DFS_LOG_ERROR, "repro-dot", "repro: a DOT kernel failed");
         return CUBLAS_STATUS_EXECUTION_FAILED;
     }
     return CUBLAS_STATUS_SUCCESS;
+}
+
+cublasStatus_t dfs_oz_ddot_gpu(const dfs_ctx *x, const dfs_dot_call *c)
+{
+    if (c->type != DFS_C64)
+        return dot_part(x, c, 0, c->result);
+    /* complex: each part one real DOT of the 2n products that make it, rounded once */
+    const cublasStatus_t s = dot_part(x, c, c->conj ? DFS_OZ_ZC_RE : DFS_OZ_ZU_RE, c->result);
+    if (s != CUBLAS_STATUS_SUCCESS)
+        return s;
+    return dot_part(x, c, c->conj ? DFS_OZ_ZC_IM : DFS_OZ_ZU_IM, c->result + 1);
 }
 
 #define GEMV_N_MIN_CHUNK 32

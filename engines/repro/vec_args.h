@@ -20,10 +20,18 @@
 
 /* DOT: result = RN(x . y).  `acc` holds DFS_X_WORDS words, the exact accumulator, and flags one
  * word: both zeroed before the first kernel.  The blocks add their shared accumulators into it
- * with 64-bit atomics. */
+ * with 64-bit atomics.  zmode != 0: x and y are complex vectors of n / 2 elements (interleaved,
+ * increments in elements) and the DOT is one part of their complex one, the real DOT of its n
+ * products: term 2j + p (p = 0, 1) is xp_j times
+ *   DFS_OZ_ZC_RE  yp_j                 (Re of conj(x) . y: xr yr + xi yi)
+ *   DFS_OZ_ZC_IM  p ? -yr_j : yi_j     (Im of conj(x) . y: xr yi - xi yr)
+ *   DFS_OZ_ZU_RE  p ? -yi_j : yr_j     (Re of x . y: xr yr - xi yi)
+ *   DFS_OZ_ZU_IM  p ? yr_j : yi_j      (Im of x . y: xr yi + xi yr) */
+enum { DFS_OZ_ZC_RE = 1, DFS_OZ_ZC_IM, DFS_OZ_ZU_RE, DFS_OZ_ZU_IM };
 typedef struct {
     const double *x, *y;
     int64_t incx, incy, n;
+    int zmode;
     long long *acc;
     unsigned *flags;
     double *result; /* device memory */
