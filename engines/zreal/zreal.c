@@ -31,10 +31,11 @@ cublasStatus_t dfs_zr_gemm(const dfs_ctx *x, const dfs_gemm_call *c, dfs_zr_real
     const int dev = x->pointer_mode == CUBLAS_POINTER_MODE_DEVICE;
     /* exact: real scalars on the host only (their imaginary parts decide the path) */
     if (exact && (dev || c->alpha[1] != 0.0 || c->beta[1] != 0.0)) {
-        dfs_log_once(DFS_LOG_WARN, "zreal-scalars", "%s", dev ? "complex GEMM with device-pointer "
-                     "alpha and beta: not yet computed correctly rounded; such calls run natively "
-                     "(said once)" : "complex GEMM with a complex (non-real) alpha or beta: not "
-                     "yet computed correctly rounded; such calls run natively (said once)");
+        dfs_log_once(DFS_LOG_INFO, "zreal-scalars", "%s", dev ? "complex GEMM with device-pointer "
+                     "alpha and beta: not computed correctly rounded yet; declined (natively, or "
+                     "on the rule's fallback= engine; said once)" : "complex GEMM with a complex "
+                     "(non-real) alpha or beta: not computed correctly rounded yet; declined "
+                     "(natively, or on the rule's fallback= engine; said once)");
         return DFS_STATUS_DECLINED;
     }
     const CUfunction *k = dfs_module_kernels(&module);
