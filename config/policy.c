@@ -304,7 +304,8 @@ static int parse_rule(dfs_policy *p, ctx *c, mode_section *ms, const char *key, 
             if (!strcmp(key, dfs_routine_names[i]))
                 first = i;
         if (first < 0)
-            return fail(c, "unknown routine '%s' (expected dgemm, dgemv, ddot, zgemm, zdot or all)", key);
+            return fail(c, "unknown routine '%s' (expected dgemm, dgemv, ddot, zgemm, zdot or all)",
+                        key);
         last = first;
     }
     for (int i = first; i <= last; i++)

@@ -104,8 +104,8 @@ DFS_EXPORT cublasStatus_t cublasGemmEx(cublasHandle_t h, cublasOperation_t ta,
         dfs_trace_forwarded("cublasGemmEx", m, n, k, st);
         return st;
     }
-    return gemm_t(DFS_API_GEMMEX, EX_TYPE(at), h, ta, tb, m, n, k, alpha, A, lda, 0, B, ldb, 0, beta, C, ldc, 0, 1,
-                algo);
+    return gemm_t(DFS_API_GEMMEX, EX_TYPE(at), h, ta, tb, m, n, k, alpha, A, lda, 0, B, ldb, 0,
+                  beta, C, ldc, 0, 1, algo);
 }
 
 DFS_EXPORT cublasStatus_t cublasGemmEx_64(cublasHandle_t h, cublasOperation_t ta,
@@ -123,8 +123,8 @@ DFS_EXPORT cublasStatus_t cublasGemmEx_64(cublasHandle_t h, cublasOperation_t ta
         dfs_trace_forwarded("cublasGemmEx_64", m, n, k, st);
         return st;
     }
-    return gemm_t(DFS_API_GEMMEX_64, EX_TYPE(at), h, ta, tb, m, n, k, alpha, A, lda, 0, B, ldb, 0, beta, C, ldc, 0,
-                1, algo);
+    return gemm_t(DFS_API_GEMMEX_64, EX_TYPE(at), h, ta, tb, m, n, k, alpha, A, lda, 0, B, ldb, 0,
+                  beta, C, ldc, 0, 1, algo);
 }
 
 DFS_EXPORT cublasStatus_t cublasGemmStridedBatchedEx(
@@ -142,8 +142,8 @@ DFS_EXPORT cublasStatus_t cublasGemmStridedBatchedEx(
         dfs_trace_forwarded("cublasGemmStridedBatchedEx", m, n, k, st);
         return st;
     }
-    return gemm_t(DFS_API_GEMMEX_STRIDED, EX_TYPE(at), h, ta, tb, m, n, k, alpha, A, lda, sA, B, ldb, sB, beta, C,
-                ldc, sC, batch, algo);
+    return gemm_t(DFS_API_GEMMEX_STRIDED, EX_TYPE(at), h, ta, tb, m, n, k, alpha, A, lda, sA, B,
+                  ldb, sB, beta, C, ldc, sC, batch, algo);
 }
 
 DFS_EXPORT cublasStatus_t cublasGemmStridedBatchedEx_64(
@@ -161,8 +161,8 @@ DFS_EXPORT cublasStatus_t cublasGemmStridedBatchedEx_64(
         dfs_trace_forwarded("cublasGemmStridedBatchedEx_64", m, n, k, st);
         return st;
     }
-    return gemm_t(DFS_API_GEMMEX_STRIDED_64, EX_TYPE(at), h, ta, tb, m, n, k, alpha, A, lda, sA, B, ldb, sB, beta,
-                C, ldc, sC, batch, algo);
+    return gemm_t(DFS_API_GEMMEX_STRIDED_64, EX_TYPE(at), h, ta, tb, m, n, k, alpha, A, lda, sA, B,
+                  ldb, sB, beta, C, ldc, sC, batch, algo);
 }
 
 /* ---------- ZGEMM ---------- */

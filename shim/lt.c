@@ -2,8 +2,9 @@
  * the engines too.
  *
  * The call's descriptors are read with the real cublasLt*GetAttribute functions; ltplan.c says
- * whether the call is a plain FP64 (or complex FP64) GEMM and as what column-major GEMM.  Those calls are
- * dispatched like cublasDgemm on an internal cuBLAS handle of the current context (internal.h),
+ * whether the call is a plain FP64 (or complex FP64) GEMM and as what column-major GEMM.  Those
+ * calls are dispatched like cublasDgemm (cublasZgemm) on an internal cuBLAS handle of the
+ * current context (internal.h),
  * its stream and pointer mode set to the call's; when an engine computes one and C is not D, C
  * is first copied into D on the stream.  Natively (by rule, on an engine's decline, for every
  * other call) the original call goes to the real cublasLtMatmul untouched, with its algorithm

@@ -5,9 +5,10 @@
  * that cuBLASLt itself accepts and that mean D = alpha op(A) op(B) + beta C in FP64 and nothing
  * else: compute type CUBLAS_COMPUTE_64F, scale type and every matrix CUDA_R_64F, or all of them
  * CUDA_C_64F (complex: an operand that a row-major layout would need conjugated without
- * transposition is left to cuBLASLt), alpha and beta host or device scalars, the default epilogue, full fill mode, no scaling or amax pointers, no
- * emulation descriptor, strided batches (equal batch counts, strides >= 0) in column- or row-
- * major order, dimensions that agree and leading dimensions large enough.  Everything else goes
+ * transposition is left to cuBLASLt), alpha and beta host or device scalars, the default
+ * epilogue, full fill mode, no scaling or amax pointers, no emulation descriptor, strided
+ * batches (equal batch counts, strides >= 0) in column- or row-major order, dimensions that
+ * agree and leading dimensions large enough.  Everything else goes
  * to the real cuBLASLt, which returns its own status. */
 #ifndef DFS_LTPLAN_H
 #define DFS_LTPLAN_H

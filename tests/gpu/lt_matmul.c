@@ -19,6 +19,7 @@
  *     shim must not take (an epilogue, pedantic compute, FP32, mismatched dimensions, alpha and
  *     beta vectors) are forwarded, with D and the status bit for bit the real library's. */
 #include "common.h"
+#include "lt_layout.h"
 
 #include <cublasLt.h>
 #include <dlfcn.h>
@@ -30,49 +31,11 @@
 
 #define SENTINEL (-1234.5)
 
-typedef struct {
-    int order; /* CUBLASLT_ORDER_COL or _ROW */
-    int64_t rows, cols, ld, stride;
-    int batch;
-} lay;
-
 static __typeof__(&cublasLtMatmul) real_lt;
 static const char *mode;
 static int native, engine_bitwise_any, engine_bitwise_col;
 static char log_path[256];
 static long log_seen;
-
-static int64_t srows(const lay *l) { return l->order == CUBLASLT_ORDER_COL ? l->rows : l->cols; }
-static int64_t scols(const lay *l) { return l->order == CUBLASLT_ORDER_COL ? l->cols : l->rows; }
-static size_t elems(const lay *l)
-{
-    return (size_t)(l->batch - 1) * (size_t)l->stride + (size_t)(l->ld * scols(l));
-}
-static size_t at(const lay *l, int b, int64_t i, int64_t j) /* logical (i, j) of batch b */
-{
-    return (size_t)b * (size_t)l->stride +
-           (size_t)(l->order == CUBLASLT_ORDER_COL ? i + j * l->ld : j + i * l->ld);
-}
-
-static lay make_lay(int order, int64_t rows, int64_t cols, int pad, int batch)
-{
-    lay l = {order, rows, cols, 0, 0, batch};
-    l.ld = srows(&l) + pad;
-    l.stride = batch > 1 ? l.ld * scols(&l) + 5 : 0;
-    return l;
-}
-
-static cublasLtMatrixLayout_t lt_layout(const lay *l, cudaDataType t)
-{
-    cublasLtMatrixLayout_t d;
-    GT_CUBLAS(cublasLtMatrixLayoutCreate(&d, t, (uint64_t)l->rows, (uint64_t)l->cols, l->ld));
-    int32_t order = l->order, batch = l->batch;
-    GT_CUBLAS(cublasLtMatrixLayoutSetAttribute(d, CUBLASLT_MATRIX_LAYOUT_ORDER, &order, 4));
-    GT_CUBLAS(cublasLtMatrixLayoutSetAttribute(d, CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT, &batch, 4));
-    GT_CUBLAS(cublasLtMatrixLayoutSetAttribute(d, CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET,
-                                               &l->stride, 8));
-    return d;
-}
 
 /* The trace lines written since the last call, into buf. */
 static void new_log(char *buf, size_t len)
@@ -165,10 +128,12 @@ static void run_case(const lt_case *c)
             gt_op_char(c->ta), gt_op_char(c->tb), on[c->oa], on[c->ob], on[c->od], (long long)m,
             (long long)n, (long long)k, c->batch, c->c_is_d ? "C=D" : "C!=D",
             c->dev_ptr ? "device" : "host", c->alpha, c->beta);
-    lay la = make_lay(c->oa, c->ta == CUBLAS_OP_N ? m : k, c->ta == CUBLAS_OP_N ? k : m, 3, c->batch);
-    lay lb = make_lay(c->ob, c->tb == CUBLAS_OP_N ? k : n, c->tb == CUBLAS_OP_N ? n : k, 1, c->batch);
-    lay lc = make_lay(c->od, m, n, 2, c->batch);
-    lay ld = c->c_is_d ? lc : make_lay(c->od, m, n, 4, c->batch);
+    lay la = make_lay(c->oa, c->ta == CUBLAS_OP_N ? m : k, c->ta == CUBLAS_OP_N ? k : m, 3,
+                      c->batch, 5);
+    lay lb = make_lay(c->ob, c->tb == CUBLAS_OP_N ? k : n, c->tb == CUBLAS_OP_N ? n : k, 1,
+                      c->batch, 5);
+    lay lc = make_lay(c->od, m, n, 2, c->batch, 5);
+    lay ld = c->c_is_d ? lc : make_lay(c->od, m, n, 4, c->batch, 5);
     const size_t na = elems(&la), nb = elems(&lb), nc = elems(&lc), nd = elems(&ld);
     double *A = gt_hmalloc(na * 8), *B = gt_hmalloc(nb * 8), *C = gt_hmalloc(nc * 8);
     double *D0 = gt_hmalloc(nd * 8), *D = gt_hmalloc(nd * 8), *R = gt_hmalloc(nd * 8);

@@ -3,8 +3,9 @@
  *
  * Each case builds A, B, C in column- or row-major order (every combination of A's, B's and
  * C/D's order), ops N, T, C (the conjugate transpose), batches of 1 and 3 (strides with gaps,
- * or tight), C = D or C != D with another leading dimension, alpha and beta real or complex, on the host or the device; D's
- * padding and batch gaps hold a sentinel.  Checked, every entry bit for bit (any NaN equal):
+ * or tight), C = D or C != D with another leading dimension, alpha and beta real or complex,
+ * on the host or the device; D's padding and batch gaps hold a sentinel.  Checked, every entry
+ * bit for bit (any NaN equal):
  *   - native mode, and every call the shim must leave to cuBLASLt (a conjugated operand stored
  *     row-major, or with a row-major D, which would need a conjugation without transposition;
  *     repro's calls with complex or device scalars): the real cublasLtMatmul's D and status
@@ -16,6 +17,7 @@
  *     where that differs from the real cublasLtMatmul (the engine computed it);
  *   - D's padding and batch gaps unchanged. */
 #include "common.h"
+#include "lt_layout.h"
 
 #include <cublasLt.h>
 #include <dlfcn.h>
@@ -24,51 +26,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct {
-    int order; /* CUBLASLT_ORDER_COL or _ROW */
-    int64_t rows, cols, ld, stride;
-    int batch;
-} lay;
-
 static __typeof__(&cublasLtMatmul) real_lt;
 static int engine_bitwise, repro;
 static cublasLtHandle_t lt;
 static cublasHandle_t h;
 static double sentinel;
-
-static int64_t srows(const lay *l) { return l->order == CUBLASLT_ORDER_COL ? l->rows : l->cols; }
-static int64_t scols(const lay *l) { return l->order == CUBLASLT_ORDER_COL ? l->cols : l->rows; }
-static size_t elems(const lay *l)
-{
-    return (size_t)(l->batch - 1) * (size_t)l->stride + (size_t)(l->ld * scols(l));
-}
-static size_t at(const lay *l, int b, int64_t i, int64_t j) /* logical (i, j) of batch b */
-{
-    return (size_t)b * (size_t)l->stride +
-           (size_t)(l->order == CUBLASLT_ORDER_COL ? i + j * l->ld : j + i * l->ld);
-}
-
-/* tight: batches right after one another (C's copy into D then goes as one 3D copy) */
-static lay make_lay(int order, int64_t rows, int64_t cols, int pad, int batch, int tight)
-{
-    lay l = {order, rows, cols, 0, 0, batch};
-    l.ld = srows(&l) + pad;
-    l.stride = batch > 1 ? l.ld * scols(&l) + (tight ? 0 : 5) : 0;
-    return l;
-}
-
-static cublasLtMatrixLayout_t lt_layout(const lay *l)
-{
-    cublasLtMatrixLayout_t d;
-    GT_CUBLAS(cublasLtMatrixLayoutCreate(&d, CUDA_C_64F, (uint64_t)l->rows, (uint64_t)l->cols,
-                                         l->ld));
-    int32_t order = l->order, batch = l->batch;
-    GT_CUBLAS(cublasLtMatrixLayoutSetAttribute(d, CUBLASLT_MATRIX_LAYOUT_ORDER, &order, 4));
-    GT_CUBLAS(cublasLtMatrixLayoutSetAttribute(d, CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT, &batch, 4));
-    GT_CUBLAS(cublasLtMatrixLayoutSetAttribute(d, CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET,
-                                               &l->stride, 8));
-    return d;
-}
 
 typedef struct {
     cublasOperation_t ta, tb;
@@ -155,11 +117,11 @@ static void run_case(const zcase *c, uint64_t seed)
             c->c_is_d ? "=" : "!=", c->dev_ptr ? "device" : "host", c->alpha.x, c->alpha.y,
             c->beta.x, c->beta.y);
     const lay la = make_lay(c->oa, c->ta == CUBLAS_OP_N ? m : k, c->ta == CUBLAS_OP_N ? k : m, 2,
-                            c->batch, c->tight);
+                            c->batch, c->tight ? 0 : 5);
     const lay lb = make_lay(c->ob, c->tb == CUBLAS_OP_N ? k : n, c->tb == CUBLAS_OP_N ? n : k, 1,
-                            c->batch, c->tight);
-    const lay lc = make_lay(c->od, m, n, 3, c->batch, c->tight);
-    const lay ld = c->c_is_d ? lc : make_lay(c->od, m, n, 1, c->batch, c->tight);
+                            c->batch, c->tight ? 0 : 5);
+    const lay lc = make_lay(c->od, m, n, 3, c->batch, c->tight ? 0 : 5);
+    const lay ld = c->c_is_d ? lc : make_lay(c->od, m, n, 1, c->batch, c->tight ? 0 : 5);
     const size_t na = elems(&la), nb = elems(&lb), nc = elems(&lc), nd = elems(&ld);
     double *hA = gt_hmalloc(na * 16), *hB = gt_hmalloc(nb * 16), *hC = gt_hmalloc(nc * 16);
     double *hD = gt_hmalloc(nd * 16), *hS = gt_hmalloc(nd * 16), *hR = gt_hmalloc(nd * 16);
@@ -188,8 +150,8 @@ static void run_case(const zcase *c, uint64_t seed)
     GT_CUBLAS(cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_TRANSA, &ta, 4));
     GT_CUBLAS(cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_TRANSB, &tb, 4));
     GT_CUBLAS(cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_POINTER_MODE, &pm, 4));
-    cublasLtMatrixLayout_t A = lt_layout(&la), B = lt_layout(&lb), C = lt_layout(&lc),
-                           D = lt_layout(&ld);
+    cublasLtMatrixLayout_t A = lt_layout(&la, CUDA_C_64F), B = lt_layout(&lb, CUDA_C_64F),
+                           C = lt_layout(&lc, CUDA_C_64F), D = lt_layout(&ld, CUDA_C_64F);
     const void *al = c->dev_ptr ? (const void *)dab : (const void *)&c->alpha;
     const void *be = c->dev_ptr ? (const void *)(dab + 1) : (const void *)&c->beta;
     const void *Cs = c->c_is_d ? dDs : dC, *Cr = c->c_is_d ? dDr : dC;
