@@ -144,9 +144,10 @@ void dfs_timing_release(dfs_handle_state *s)
     }
 }
 
-/* One line per (routine, engine) that saw calls:
+/* One line per (routine, engine) that computed or declined calls:
  *   dfshim-summary routine=dgemm engine=native calls=N declined=N timed=N gpu_ms=X
- * "declined" counts calls that engine handed to native (they are also counted under native). */
+ * "declined" counts calls that engine handed on (they are counted again under the engine that
+ * computed them: native, or the rule's fallback=). */
 __attribute__((destructor)) static void print_summary(void)
 {
     pthread_once(&once, init);
@@ -156,14 +157,14 @@ __attribute__((destructor)) static void print_summary(void)
     size_t len = 0;
     for (int r = 0; r < DFS_R_COUNT; r++)
         for (int e = 0; e < dfs_engine_count && e < MAX_ENGINES; e++) {
-            unsigned long long calls = atomic_load(&counters[r][e].calls);
-            if (!calls)
+            const unsigned long long calls = atomic_load(&counters[r][e].calls),
+                                     declined = atomic_load(&counters[r][e].declined);
+            if (!calls && !declined) /* an engine that declined every call still says so */
                 continue;
             int w = snprintf(text + len, sizeof text - len,
                              "dfshim-summary routine=%s engine=%s calls=%llu declined=%llu "
                              "timed=%llu gpu_ms=%.6f\n",
-                             dfs_routine_names[r], dfs_engines[e]->name, calls,
-                             (unsigned long long)atomic_load(&counters[r][e].declined),
+                             dfs_routine_names[r], dfs_engines[e]->name, calls, declined,
                              (unsigned long long)atomic_load(&counters[r][e].timed),
                              (double)atomic_load(&counters[r][e].gpu_ns) * 1e-6);
             if (w < 0 || (size_t)w >= sizeof text - len)
