@@ -8,6 +8,8 @@
  * shared memory (the next tile's loads in registers meanwhile); thread (tx, ty) owns rows
  * ty + 16 i and columns tx + 16 j of the block's ZBM x ZBN tile. */
 
+#include "../common/zelem.h"
+
 #define ZBM DFS_DD_ZGEMM_BM
 #define ZBN DFS_DD_ZGEMM_BN
 #define ZBK DFS_DD_ZGEMM_BK
@@ -15,14 +17,12 @@
 #define ZTN (ZBN / 16)
 #define ZLOADS (ZBM * ZBK / 256) /* elements of each operand a thread stages per tile */
 
-/* Element (r, q) of op(X), X interleaved complex from base (the twin's dfs_z_op_elem). */
+/* Element (r, q) of op(X), X interleaved complex from element base (the twin's own reader). */
 __device__ __forceinline__ double2 z_op_elem(const double *X, int64_t base, int64_t ld, int op,
                                              int64_t r, int64_t q)
 {
-    const double *p = X + 2 * (base + (op ? q + r * ld : r + q * ld));
     double2 v;
-    v.x = p[0];
-    v.y = op == 2 ? -p[1] : p[1];
+    dfs_z_op_elem(X + 2 * base, ld, op, r, q, &v.x, &v.y);
     return v;
 }
 

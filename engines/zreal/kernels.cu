@@ -3,6 +3,8 @@
  * the scatter's inexact mode alpha S + beta C in binary64 (nvcc -fmad=false: not contracted). */
 #include "args.h"
 
+#include "../common/zelem.h"
+
 #define TILE 32
 
 /* A 32 x 32 tile of op(X)(r, q): read along the stored matrix's columns (coalesced), through
@@ -28,11 +30,8 @@ extern "C" __global__ void __launch_bounds__(256) dfs_zr_stage(dfs_zr_stage_args
                 const int s = threadIdx.x;
                 const int64_t r = a.op ? r0 + u : r0 + s, q = a.op ? q0 + s : q0 + u;
                 double2 v = make_double2(0.0, 0.0);
-                if (r < a.R && q < a.Q) {
-                    const double *p = X + 2 * (a.op ? q + r * a.ld : r + q * a.ld);
-                    v.x = p[0];
-                    v.y = a.op == 2 ? -p[1] : p[1];
-                }
+                if (r < a.R && q < a.Q)
+                    dfs_z_op_elem(X, a.ld, a.op, r, q, &v.x, &v.y);
                 sh[r - r0][q - q0] = v;
             }
             __syncthreads();

@@ -1,14 +1,34 @@
-/* lt_layout.h — the cuBLASLt tests' matrix layouts (lt_matmul.c, lt_zmatmul.c): a matrix of
- * rows x cols in column- or row-major order with its leading dimension and batch stride (in
- * elements), where its logical (i, j) of batch b lies, and its cuBLASLt layout descriptor. */
+/* lt_layout.h — what the cuBLASLt tests (lt_matmul.c, lt_zmatmul.c) share: the real
+ * cublasLtMatmul, and matrix layouts: a matrix of rows x cols in column- or row-major order with
+ * its leading dimension and batch stride (in elements), where its logical (i, j) of batch b lies,
+ * and its cuBLASLt layout descriptor. */
 #ifndef GT_LT_LAYOUT_H
 #define GT_LT_LAYOUT_H
 
 #include "common.h"
 
 #include <cublasLt.h>
+#include <dlfcn.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
+
+/* The real cublasLtMatmul (dlsym on libcublasLt's own handle); fails the test when it cannot be
+ * found or when the program's symbol is not the shim's. */
+static inline __typeof__(&cublasLtMatmul) lt_real_matmul(void)
+{
+    void *lib = dlopen("libcublasLt.so.13", RTLD_NOW | RTLD_NOLOAD);
+    if (!lib)
+        lib = dlopen("libcublasLt.so.12", RTLD_NOW | RTLD_NOLOAD);
+    void *p = lib ? dlsym(lib, "cublasLtMatmul") : NULL;
+    if (!p)
+        gt_fatal("the real cublasLtMatmul is not found: %s", dlerror());
+    __typeof__(&cublasLtMatmul) f;
+    memcpy(&f, &p, sizeof p);
+    if (f == cublasLtMatmul)
+        gt_fatal("cublasLtMatmul is not the shim's: is libdfshim.so preloaded?");
+    return f;
+}
 
 typedef struct {
     int order; /* CUBLASLT_ORDER_COL or _ROW */

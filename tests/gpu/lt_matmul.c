@@ -319,15 +319,7 @@ int main(void)
     mode = native ? "native" : gt_mode();
     engine_bitwise_any = gt_mode_is("repro") || gt_mode_is("dd");
     engine_bitwise_col = gt_mode_is("int8");
-    void *lib = dlopen("libcublasLt.so.13", RTLD_NOW | RTLD_NOLOAD);
-    if (!lib)
-        lib = dlopen("libcublasLt.so.12", RTLD_NOW | RTLD_NOLOAD);
-    void *p = lib ? dlsym(lib, "cublasLtMatmul") : NULL;
-    if (!p)
-        gt_fatal("the real cublasLtMatmul is not found: %s", dlerror());
-    memcpy(&real_lt, &p, sizeof p);
-    if (real_lt == cublasLtMatmul)
-        gt_fatal("cublasLtMatmul is not the shim's: is libdfshim.so preloaded?");
+    real_lt = lt_real_matmul();
     GT_CUBLAS(cublasLtCreate(&lt));
     GT_CUBLAS(cublasCreate_v2(&h));
 

@@ -213,15 +213,7 @@ int main(void)
     gt_init("lt_zmatmul");
     repro = gt_mode_is("repro");
     engine_bitwise = repro || gt_mode_is("dd") || gt_mode_is("accurate");
-    void *lib = dlopen("libcublasLt.so.13", RTLD_NOW | RTLD_NOLOAD);
-    if (!lib)
-        lib = dlopen("libcublasLt.so.12", RTLD_NOW | RTLD_NOLOAD);
-    void *p = lib ? dlsym(lib, "cublasLtMatmul") : NULL;
-    if (!p)
-        gt_fatal("the real cublasLtMatmul is not found: %s", dlerror());
-    memcpy(&real_lt, &p, sizeof p);
-    if (real_lt == cublasLtMatmul)
-        gt_fatal("cublasLtMatmul is not the shim's: is libdfshim.so preloaded?");
+    real_lt = lt_real_matmul();
     const uint64_t sb = 0xfff8dead5e171e11ULL;
     memcpy(&sentinel, &sb, sizeof sentinel);
     GT_CUBLAS(cublasLtCreate(&lt));
