@@ -26,19 +26,35 @@
 
 #define DFS_FPE_SPILL 16u /* beside the xacc.h flags: this output needs the slow path */
 
-/* Insert v into the T terms t[]; returns what is left over (0 mostly): the terms plus it are
- * exactly the terms before plus v.  Each step is FastTwoSum with the operands ordered by
- * magnitude (|hi| >= |lo|: exact, Dekker), three additions instead of TwoSum's six. */
-DFS_HD double dfs_fpe_insert_rest(double *t, int T, double v)
+/* Insert v into the T terms t[], from t[first] on (t[first], ..., t[T - 1], t[0], ...); returns
+ * what is left over (0 mostly): the terms plus it are exactly the terms before plus v, whatever
+ * the order.  Each step is FastTwoSum with the operands ordered by magnitude (|hi| >= |lo|:
+ * exact, Dekker), three additions instead of TwoSum's six. */
+DFS_HD double dfs_fpe_insert_rest_from(double *t, int T, int first, double v)
 {
-    for (int i = 0; i < T; i++) {
+    for (int j = 0; j < T; j++) {
         if (v == 0)
             return 0.0;
+        const int i = j + first < T ? j + first : j + first - T;
         const double a = t[i];
         const int sw = fabs(v) > fabs(a);
         t[i] = dfs_d_fast_two_sum(sw ? v : a, sw ? a : v, &v);
     }
     return v;
+}
+
+DFS_HD double dfs_fpe_insert_rest(double *t, int T, double v)
+{
+    return dfs_fpe_insert_rest_from(t, T, 0, v);
+}
+
+/* A product's two parts p + e (TwoProduct) into the terms: p from t[0], e from t[1].  e lies
+ * below half an ulp of p, and t[0] has just taken p: added there first, e would mostly come
+ * back unchanged, one step spent for nothing. */
+DFS_HD void dfs_fpe_insert_pair(double *t, int T, double p, double e, double *r1, double *r2)
+{
+    *r1 = dfs_fpe_insert_rest(t, T, p);
+    *r2 = dfs_fpe_insert_rest_from(t, T, T > 1, e);
 }
 
 /* Insert v into the T terms t[]; returns 0, or DFS_FPE_SPILL if an error remained. */
@@ -87,9 +103,7 @@ DFS_HD unsigned dfs_fpe_add_product3_rest(double *t, int T, double *lo, double *
     *shift = 0;
     *whole = 0;
     if (dfs_fpe_in_range(p)) {
-        const double e = dfs_d_fma(x, y, -p);
-        *r1 = dfs_fpe_insert_rest(t, T, p);
-        *r2 = dfs_fpe_insert_rest(t, T, e);
+        dfs_fpe_insert_pair(t, T, p, dfs_d_fma(x, y, -p), r1, r2);
         return 0;
     }
     const unsigned f = dfs_x_product_flags(x, y);
@@ -110,12 +124,10 @@ DFS_HD unsigned dfs_fpe_add_product3_rest(double *t, int T, double *lo, double *
     /* two branches, not a pointer chosen at run time: on the GPU the terms stay in registers */
     if (small) {
         *shift = -DFS_FPE_SHIFT;
-        *r1 = dfs_fpe_insert_rest(lo, Tx, ps);
-        *r2 = dfs_fpe_insert_rest(lo, Tx, es);
+        dfs_fpe_insert_pair(lo, Tx, ps, es, r1, r2);
     } else {
         *shift = DFS_FPE_SHIFT;
-        *r1 = dfs_fpe_insert_rest(hi, Tx, ps);
-        *r2 = dfs_fpe_insert_rest(hi, Tx, es);
+        dfs_fpe_insert_pair(hi, Tx, ps, es, r1, r2);
     }
     return 0;
 }
@@ -137,8 +149,9 @@ DFS_HD unsigned dfs_fpe_add_product(double *t, int T, double x, double y)
 {
     double p = dfs_d_mul(x, y);
     if (dfs_fpe_in_range(p)) {
-        double e = dfs_d_fma(x, y, -p);
-        return dfs_fpe_insert(t, T, p) | dfs_fpe_insert(t, T, e);
+        double r1, r2;
+        dfs_fpe_insert_pair(t, T, p, dfs_d_fma(x, y, -p), &r1, &r2);
+        return r1 != 0 || r2 != 0 ? DFS_FPE_SPILL : 0u;
     }
     unsigned f = dfs_x_product_flags(x, y);
     if (f || x == 0 || y == 0)

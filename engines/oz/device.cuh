@@ -96,13 +96,15 @@ __device__ __forceinline__ unsigned add_product3_spilling(long long *w, terms3<T
     int shift, whole;
     const unsigned f =
         dfs_fpe_add_product3_rest(t->mid, T, t->lo, t->hi, Tx, x, y, &r1, &r2, &shift, &whole);
-    if (r1 != 0)
-        atomic_add_shifted(w, r1, shift);
-    if (r2 != 0)
-        atomic_add_shifted(w, r2, shift);
-    if (whole)
-        atomic_add_product(w, x, y);
-    *spilled |= (r1 != 0) | (r2 != 0) | whole;
+    if ((r1 != 0) | (r2 != 0) | whole) { /* rare: one branch, not three */
+        if (r1 != 0)
+            atomic_add_shifted(w, r1, shift);
+        if (r2 != 0)
+            atomic_add_shifted(w, r2, shift);
+        if (whole)
+            atomic_add_product(w, x, y);
+        *spilled = 1;
+    }
     return f;
 }
 

@@ -25,7 +25,7 @@ __device__ __forceinline__ void flush_words(long long *global, const long long *
 
 /* Elements loaded ahead of the expansion updates: their loads do not wait on the (branchy,
  * serial) updates of the previous ones.  The products are exact in any order. */
-/* How each kernel streams its pairs (stream_pairs below), chosen by measurement
+/* How each kernel streams its pairs (stream_strided, stream_pairs below), chosen by measurement
  * (../oz/README.md, "DDOT and DGEMV"): DDOT and DGEMV N two at a time with the next two in
  * flight, DGEMV T four at a time (prefetching made it slower). */
 #define DOT_AHEAD 2
@@ -74,6 +74,56 @@ __device__ __forceinline__ void stream_pairs(int64_t p0, int64_t p1, int64_t ste
     }
 }
 
+/* use(x[u sx], y[u sy]) for u = 0 .. count - 1, in that order, loaded N at a time (zeros past
+ * the end: exact zero products), the next N in flight during the current ones' updates with
+ * PREFETCH: stream_pairs for strided vectors, with the addresses stepped instead of computed
+ * per element (the index arithmetic was a quarter of the DOT's instructions). */
+template <int N, int PREFETCH, typename Use>
+__device__ __forceinline__ void stream_strided(const double *x, int64_t sx, const double *y,
+                                               int64_t sy, int64_t count, Use use)
+{
+    int64_t left = count; /* pairs not yet loaded */
+    auto next = [&](double *a, double *b) {
+        *a = *b = 0.0;
+        if (left > 0) {
+            *a = *x;
+            *b = *y;
+            x += sx;
+            y += sy;
+            left--;
+        }
+    };
+    double xs[N], ys[N];
+#pragma unroll
+    for (int u = 0; u < N; u++) {
+        xs[u] = ys[u] = 0.0;
+        if (PREFETCH)
+            next(&xs[u], &ys[u]);
+    }
+    for (int64_t done = 0; done < count; done += N) {
+        double xn[N], yn[N];
+#pragma unroll
+        for (int u = 0; u < N; u++)
+            next(&xn[u], &yn[u]);
+#pragma unroll
+        for (int u = 0; u < N; u++) {
+            if (PREFETCH) {
+                use(xs[u], ys[u]);
+                xs[u] = xn[u];
+                ys[u] = yn[u];
+            } else {
+                use(xn[u], yn[u]);
+            }
+        }
+    }
+}
+
+/* How many of first, first + step, ... lie below end. */
+__device__ __forceinline__ int64_t strided_count(int64_t first, int64_t end, int64_t step)
+{
+    return first < end ? (end - 1 - first) / step + 1 : 0;
+}
+
 /* ---------- DOT ---------- */
 
 /* Term i of the DOT (vec_args.h: the real one, or with Z one part of a complex one: a kernel of
@@ -116,10 +166,16 @@ template <bool Z> __device__ __forceinline__ void dot_body(const dfs_oz_dot_args
     terms3_zero(&t);
     unsigned f = 0, spilled = 0;
     const int64_t stride = (int64_t)gridDim.x * blockDim.x;
-    stream_pairs<DOT_AHEAD, DOT_PREFETCH>(
-        (int64_t)blockIdx.x * blockDim.x + threadIdx.x, a.n, stride,
-        [&](int64_t i, double *x, double *y) { dot_pair<Z>(a, i, x, y); },
-        [&](double x, double y) { f |= add_product3_spilling(w, &t, x, y, &spilled); });
+    const int64_t first = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    auto use = [&](double x, double y) { f |= add_product3_spilling(w, &t, x, y, &spilled); };
+    if constexpr (Z)
+        stream_pairs<DOT_AHEAD, DOT_PREFETCH>(
+            first, a.n, stride, [&](int64_t i, double *x, double *y) { dot_pair<Z>(a, i, x, y); },
+            use);
+    else
+        stream_strided<DOT_AHEAD, DOT_PREFETCH>(
+            a.x + vidx(first, a.incx, a.n), stride * a.incx, a.y + vidx(first, a.incy, a.n),
+            stride * a.incy, strided_count(first, a.n, stride), use);
     add_terms3(w, &t);
     if (spilled)
         block_spilled = 1;
@@ -251,13 +307,8 @@ extern "C" __global__ void __launch_bounds__(DFS_OZ_GEMV_THREADS)
     gemv_terms t;
     terms3_zero(&t);
     unsigned f = 0;
-    const double *row = a.A + r;
-    stream_pairs<GEMV_N_AHEAD, GEMV_N_PREFETCH>(
-        j0, j1, 1,
-        [&](int64_t j, double *x, double *y) {
-            *x = row[j * a.lda];
-            *y = a.x[vidx(j, a.incx, a.inner)];
-        },
+    stream_strided<GEMV_N_AHEAD, GEMV_N_PREFETCH>(
+        a.A + r + j0 * a.lda, a.lda, a.x + vidx(j0, a.incx, a.inner), a.incx, j1 - j0,
         [&](double x, double y) { f |= gemv_add(&t, x, y); });
     store_terms(a, r, s, &t, f);
 }
@@ -290,14 +341,9 @@ extern "C" __global__ void __launch_bounds__(DFS_OZ_GEMV_THREADS)
     gemv_terms t;
     terms3_zero(&t);
     unsigned f = 0;
-    const double *col = a.A + c * a.lda;
-    stream_pairs<GEMV_T_AHEAD, GEMV_T_PREFETCH>(
-        i0 + lane, i1, 32,
-        [&](int64_t i, double *x, double *y) {
-            *x = col[i];
-            *y = a.x[vidx(i, a.incx, a.inner)];
-        },
-        [&](double x, double y) { f |= gemv_add(&t, x, y); });
+    stream_strided<GEMV_T_AHEAD, GEMV_T_PREFETCH>(
+        a.A + c * a.lda + i0 + lane, 32, a.x + vidx(i0 + lane, a.incx, a.inner), 32 * a.incx,
+        strided_count(i0 + lane, i1, 32), [&](double x, double y) { f |= gemv_add(&t, x, y); });
     /* the side expansions only when some lane has a term there (warp-uniform branches) */
     const int any_lo = __any_sync(0xffffffffu, t.lo[0] != 0),
               any_hi = __any_sync(0xffffffffu, t.hi[0] != 0);
