@@ -72,20 +72,14 @@ DFS_HD int dfs_fpe_in_range(double p)
 }
 
 /* Products outside the terms' range, in two more expansions of their own: those below 2^-960
- * (underflowing, subnormal) with the smaller operand scaled up by 2^DFS_FPE_SHIFT, those from
- * 2^960 on (huge, or overflowing) with the larger scaled down by it; both scalings are exact
- * (the smaller operand of a product below 2^-960 is below 2^-480, the larger of one from 2^960
- * on at least 2^480), and the scaled product lies in [2^-140, 2^948) for the huge ones, and in
- * range for the small ones down to 2^-2060.  The lo terms stand for their sum times
- * 2^-DFS_FPE_SHIFT, the hi terms for theirs times 2^DFS_FPE_SHIFT. */
+ * (underflowing, subnormal) with both operands scaled up by 2^(DFS_FPE_SHIFT / 2), those from
+ * 2^960 on (huge, or overflowing) with both scaled down by it.  Both scalings are exact: a
+ * product below 2^-960 has both operands below 2^114 (the other is at least 2^-1074), so they
+ * stay below 2^664; one from 2^960 on (|x y| > 2^959) has both above 2^-65 (the other is below
+ * 2^1024), so they stay above 2^-615, normal.  The scaled product is x y 2^(+-DFS_FPE_SHIFT): in
+ * [2^-141, 2^948) for the huge ones, in range for the small ones down to 2^-2060.  The lo terms
+ * stand for their sum times 2^-DFS_FPE_SHIFT, the hi terms for theirs times 2^DFS_FPE_SHIFT. */
 #define DFS_FPE_SHIFT 1100
-
-/* x 2^(+-550) twice: exact where the caller uses it (no overflow, no underflow). */
-DFS_HD double dfs_fpe_scale(double x, int up)
-{
-    const double f = up ? 0x1p550 : 0x1p-550;
-    return dfs_d_mul(dfs_d_mul(x, f), f);
-}
 
 /* Add x*y exactly into the terms t[T] (in range), lo[Tx] or hi[Tx] (below or above it, scaled
  * as above), the rest for an exact accumulator (xacc.h) beside them.  On return *r1, *r2 are
@@ -110,12 +104,8 @@ DFS_HD unsigned dfs_fpe_add_product3_rest(double *t, int T, double *lo, double *
     if (f || x == 0 || y == 0)
         return f; /* a special term, or an exact zero */
     const int small = (dfs_d_bits(p) & 0x7fffffffffffffffull) < (63ull << 52);
-    /* the operand to scale: the smaller in magnitude for small products, else the larger */
-    const int x_larger = (dfs_d_bits(x) & 0x7fffffffffffffffull) >=
-                         (dfs_d_bits(y) & 0x7fffffffffffffffull);
-    const int scale_x = small ? !x_larger : x_larger;
-    const double xs = scale_x ? dfs_fpe_scale(x, small) : x, ys = scale_x ? y : dfs_fpe_scale(y, small);
-    const double ps = dfs_d_mul(xs, ys);
+    const double sc = small ? 0x1p550 : 0x1p-550; /* 2^(+-DFS_FPE_SHIFT / 2) */
+    const double xs = dfs_d_mul(x, sc), ys = dfs_d_mul(y, sc), ps = dfs_d_mul(xs, ys);
     if (!dfs_fpe_in_range(ps)) {
         *whole = 1;
         return 0;
