@@ -56,10 +56,19 @@ static slot *find(const dfs_ctx *x, const dfs_gemm_call *c)
 }
 
 void dfs_int8_choose(const dfs_ctx *x, const dfs_gemm_call *c, int option_moduli,
-                     dfs_int8_choice *out)
+                     int prefer_native, dfs_int8_choice *out)
 {
     const int64_t k = c->k > 0 ? c->k : 1;
     memset(out, 0, sizeof *out);
+    const double bmod =
+        !prefer_native ? DFS_INT8_NEVER_NATIVE
+                       : dfs_int8_breakeven(dfs_oz_tuning_of(x->dev ? x->dev->cc_major : 0,
+                                                             x->dev ? x->dev->cc_minor : 0),
+                                            x->dev && x->dev->fp64_ratio >= 32, c->m, c->n, k);
+    if (option_moduli <= 0 && !dfs_int8_worth_trying(bmod, dfs_crt_int8_moduli(0, k))) {
+        out->native = 1; /* native is faster by the cost model whatever the data: no trial */
+        return;
+    }
     pthread_mutex_lock(&lock);
     slot *s = find(x, c);
     s->age = ++calls;
@@ -85,12 +94,7 @@ void dfs_int8_choose(const dfs_ctx *x, const dfs_gemm_call *c, int option_moduli
             memcpy(&r, (const void *)s->rec, sizeof r);
             int native;
             const unsigned long long outputs = (unsigned long long)(c->m * c->n);
-            const double bmod = dfs_int8_breakeven(
-                dfs_oz_tuning_of(x->dev ? x->dev->cc_major : 0, x->dev ? x->dev->cc_minor : 0),
-                x->dev && x->dev->fp64_ratio >= 32, c->m, c->n, c->k);
-            moduli = dfs_crt_fit_moduli(dfs_int8_next_moduli(&r, outputs, s->moduli,
-                                                             dfs_crt_int8_moduli(0, k), bmod,
-                                                             &native),
+            moduli = dfs_crt_fit_moduli(dfs_int8_next_moduli(&r, outputs, s->moduli, bmod, &native),
                                         k);
             s->decided_seq = s->seq;
             if (dfs_log_on(DFS_LOG_INFO))

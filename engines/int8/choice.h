@@ -19,8 +19,9 @@ typedef struct {
     unsigned long long seq;
 } dfs_int8_choice;
 
-/* The choice for call c; option_moduli > 0 fixes the moduli (never native then). */
+/* The choice for call c; option_moduli > 0 fixes the moduli (never native then); prefer_native
+ * 0: never native either (the option native=never). */
 void dfs_int8_choose(const dfs_ctx *x, const dfs_gemm_call *c, int option_moduli,
-                     dfs_int8_choice *out);
+                     int prefer_native, dfs_int8_choice *out);
 
 #endif

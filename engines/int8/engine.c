@@ -7,7 +7,7 @@
  * contract, native FP64's own error bound, on any data: outputs the integers cannot carry are
  * recomputed in FP64 (../oz/crt_check.h); the moduli follow the data (choice.c), and data that
  * would need more than pays run natively.
- * Options: moduli and workspace_mb (the table int8_options below).  A call it
+ * Options: moduli, native and workspace_mb (the table int8_options below).  A call it
  * cannot take (k >= 2^17, no workspace) runs natively. */
 #include "../engine.h"
 #include "../zreal/zreal.h"
@@ -21,11 +21,16 @@ static int int8_can_run(const dfs_device *d)
     return d->cc_major > 7 || (d->cc_major == 7 && d->cc_minor >= 5);
 }
 
+static const char *const native_words[] = {"faster", "never", NULL};
 static const dfs_option_spec int8_option_spec[] = {
     {.key = "moduli", .kind = DFS_OPT_INT, .lo = 2, .hi = DFS_CRT_FAST_MODULI, .zero = "from the data",
      .def = 0,
      .meaning = "how many moduli (int8 GEMMs), fixed: more is more accurate and slower; 0: "
                 "chosen from the data"},
+    {.key = "native", .kind = DFS_OPT_WORD, .words = native_words, .def = 0,
+     .meaning = "when a call runs natively instead: faster (where native FP64 is faster by the "
+                "cost model, from the shape or from the moduli the data asked for), never (every "
+                "call it can take, for accuracy studies)"},
     {.key = "workspace_mb", .kind = DFS_OPT_INT, .lo = 16, .hi = 1 << 24, .def = 8192,
      .meaning = "the most scratch space (MiB) one DGEMM may use; larger products run block by "
                 "block"},
@@ -36,7 +41,8 @@ static const dfs_option_table int8_options = {"int8", int8_option_spec, NULL};
 static cublasStatus_t int8_dgemm(const dfs_ctx *x, const dfs_gemm_call *c)
 {
     dfs_int8_choice ch;
-    dfs_int8_choose(x, c, (int)dfs_option_int(x->options, &int8_options, "moduli"), &ch);
+    dfs_int8_choose(x, c, (int)dfs_option_int(x->options, &int8_options, "moduli"),
+                    dfs_option_word(x->options, &int8_options, "native") == 0, &ch);
     if (ch.native)
         return DFS_STATUS_PREFER_NATIVE;
     const dfs_crt_gemm_opts o = {

@@ -4,39 +4,31 @@
 
 #include "../oz/crt.h"
 
-/* v^(1/3) for v >= 1 by bisection (no libm in the shim). */
-static double cube_root(double v)
-{
-    double lo = 1.0, hi = 1.0;
-    while (hi * hi * hi < v)
-        hi *= 2.0;
-    for (int i = 0; i < 48; i++) {
-        const double mid = 0.5 * (lo + hi);
-        if (mid * mid * mid < v)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    return hi;
-}
-
 double dfs_int8_breakeven(const dfs_oz_tuning *t, int fp64_starved, int64_t m, int64_t n,
                           int64_t k)
 {
     if (fp64_starved)
-        return 0.0;
-    const double g = cube_root((double)m * (double)n * (double)k);
-    int i = 0;
-    while (i + 1 < 8 && t->breakeven_size[i + 1] > 0 && t->breakeven_size[i + 1] < g)
-        i++;
-    if (i + 1 >= 8 || t->breakeven_size[i + 1] <= 0 || g <= t->breakeven_size[i])
-        return t->breakeven_moduli[i];
-    const double f = (g - t->breakeven_size[i]) / (t->breakeven_size[i + 1] - t->breakeven_size[i]);
-    return t->breakeven_moduli[i] + f * (t->breakeven_moduli[i + 1] - t->breakeven_moduli[i]);
+        return DFS_INT8_NEVER_NATIVE;
+    const double dm = (double)m, dn = (double)n, dk = (double)k, mnk2 = 2.0 * dm * dn * dk;
+    const double native = mnk2 * t->fp64_flop_fs * 1e-15 + t->fp64_call_us * 1e-6;
+    const double per_gemm = mnk2 * t->int8_op_fs * 1e-15 + dm * dn * t->int8_output_ps * 1e-12 +
+                            (dm + dn) * dk * t->int8_operand_ps * 1e-12;
+    const double once = dm * dn * t->int8_finish_ps * 1e-12 + t->int8_call_us * 1e-6;
+    if (per_gemm <= 0)
+        return DFS_INT8_NEVER_NATIVE;
+    /* (bmod + 1) per_gemm + once = native */
+    const double b = (native - once) / per_gemm - 1.0;
+    return b > 0 ? b : 0.0;
+}
+
+int dfs_int8_worth_trying(double bmod, int dflt)
+{
+    const int fewest = dflt - 2 > 2 ? dflt - 2 : 2;
+    return fewest < bmod;
 }
 
 int dfs_int8_next_moduli(const dfs_crt_fast_stats *rec, unsigned long long outputs, int taken,
-                         int dflt, double bmod, int *native)
+                         double bmod, int *native)
 {
     *native = 0;
     /* fails[n]: the outputs (as counted) that would fail with n moduli */
@@ -56,14 +48,12 @@ int dfs_int8_next_moduli(const dfs_crt_fast_stats *rec, unsigned long long outpu
     /* at most two fewer than the last call: the passing outputs are only sampled */
     if (pick < taken - 2)
         pick = taken - 2;
-    if (bmod > 0) {
+    if (bmod < DFS_INT8_NEVER_NATIVE) {
         const double f = outputs ? (double)fails[pick] / (double)outputs : 0.0;
         const double repair = f * DFS_INT8_REPAIR_COST < 4.0 ? f * DFS_INT8_REPAIR_COST : 4.0;
-        /* time over native's: n moduli and the magnitude plane, n + 1 int8 GEMMs, against the
-         * bmod + 1 that take as long as native */
-        const double cost = (pick + 1) / (bmod + 1) + repair;
-        /* native when slower than native and than the default configuration */
-        if (cost >= 1.0 && cost > (dflt + 1) / (bmod + 1))
+        /* time over native's, roughly: n moduli and the magnitude plane, n + 1 int8 GEMMs,
+         * against the bmod + 1 that take as long as native; plus the repair */
+        if ((pick + 1) / (bmod + 1) + repair >= 1.0)
             *native = 1;
     }
     return pick;

@@ -54,12 +54,15 @@ typedef struct {
     double f32_flops_per_byte;
     /* repro on binary64 slices: slices per operand on a device's first call (feedback.h) */
     int first_slices;
-    /* int8 (int8/choice.c): the moduli at which a DGEMM of geometric mean size
-     * breakeven_size[i] takes as long as native FP64 (in between: interpolated; a magnitude
-     * plane counts as one modulus); 0 sizes end the table.  fp64_starved devices (FP64 at 1/32
-     * or less of FP32) never prefer native. */
-    double breakeven_size[8];
-    double breakeven_moduli[8];
+    /* int8 (int8/rule.c): a cost model of an m x n x k DGEMM fitted to measured times (README.md,
+     * "Measurements"): native FP64 takes 2mnk fp64_flop_fs + fp64_call_us; the int8 engine with N
+     * moduli (N + 1 int8 GEMMs with the magnitude plane) takes (N + 1) (2mnk int8_op_fs + mn
+     * int8_output_ps + (m + n) k int8_operand_ps) + mn int8_finish_ps + int8_call_us: per GEMM
+     * its products, its int32 outputs (written, then read by the finish) and its operands'
+     * residues; once, the finish and the call's fixed costs.  Units: fs = 1e-15 s, ps = 1e-12 s.
+     * fp64_starved devices (FP64 at 1/32 or less of FP32) never prefer native. */
+    double fp64_flop_fs, fp64_call_us;
+    double int8_op_fs, int8_output_ps, int8_operand_ps, int8_finish_ps, int8_call_us;
     /* repro's cost model for small calls (engines/repro/engine.c): the small kernel (every
      * output of a batch in one launch, dfs_oz_dgemm_direct) takes max(P small_ps, ceil(k /
      * DFS_OZ_SMALL_LANES) small_chain_ns) for P products in all, the second term a lane's chain
@@ -84,8 +87,14 @@ static inline const dfs_oz_tuning *dfs_oz_tuning_of(int cc_major, int cc_minor)
             .crt_batched_outputs = (int64_t)1 << 22,
             .f32_flops_per_byte = 16.0,
             .first_slices = 4,
-            .breakeven_size = {4096, 6144, 8192, 16384},
-            .breakeven_moduli = {11, 13.5, 16, 20},
+            /* fitted on an H200, 2026-11-26: 17 shapes, within 9% of every time */
+            .fp64_flop_fs = 17.33,
+            .fp64_call_us = 1.1,
+            .int8_op_fs = 0.630,
+            .int8_output_ps = 2.40,
+            .int8_operand_ps = 1.00,
+            .int8_finish_ps = 11.4,
+            .int8_call_us = 79.0,
             /* README.md, "Measurements": the small kernel wins to about 256^3 */
             .small_ps = 6.2,
             .small_chain_ns = 360.0,

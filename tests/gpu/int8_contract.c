@@ -7,14 +7,18 @@
  * For each data class (phi 0, 1, 2, 4, 8; 1e+-300 mixed by columns with zero partners for the
  * even output columns; products that underflow; subnormal results; zero rows and columns) and
  * two shapes (96 x 80 x 700: every output checked; 1024 x 768 x 3000: 4096 sampled outputs),
- * five calls of cublasDgemm_v2 (NN, then TN, alpha and beta varied) on the same data, each
- * waited for, so that the engine's counters land between calls.  Checked:
+ * then 8192^3 (phi 0, 8, mixed; 4096 sampled outputs), five calls of
+ * cublasDgemm_v2 (NN, then TN, alpha and beta varied) on the same data, each waited for, so that
+ * the engine's counters land between calls.  Checked:
  *   - every checked output within the bound of RN(exact) (reprohost.h) plus u |RN(exact)|;
- *   - phi 0 and 1: the engine stays on int8 (some output differs from real cuBLAS's) — narrow
- *     data must not send it native;
- *   - phi 8 and mixed at the larger shape: most calls (3 of 5) run natively (the result is
- *     real cuBLAS's bit for bit), as the counts say native is faster there (a trial of int8
- *     between pauses, and the slots carry over from the class before);
+ *   - on sm_90, where the cost model was measured: the two small shapes run natively on every
+ *     call (native is faster there whatever the data); at 8192^3, phi 0 stays on int8
+ *     (some output differs from real cuBLAS's) — narrow data must not send it native — and phi 8
+ *     and mixed run natively on most calls (3 of 5: the result is real cuBLAS's bit for bit), as
+ *     the counts say native is faster there (a trial of int8 between pauses, and the slots carry
+ *     over from the class before);
+ *   - with EXBLAS_MODE=int8:native=never (the test int8_contract_never), the small shapes only:
+ *     every output on int8, phi 0 and 1 not native's bits;
  * and the info log (EXBLAS_LOG=info) says what was repaired and chosen: printed.
  * Exit 0: passed; 1: an output outside the bound, or a wrong path; 77: no GPU. */
 #include "common.h"
@@ -68,7 +72,13 @@ static long double allowance(int64_t m, int64_t k, const double *A, const double
            u * fabsl((long double)want) * (1 + 0x1p-50L);
 }
 
-static void run_class(cublasHandle_t h, int d, int64_t m, int64_t n, int64_t k, int sampled)
+/* What the calls of a shape must have run on: int8 on narrow data (and, unless never, natively
+ * on most calls of wide data); natively (the cost model gives the shape to native); or not
+ * checked (a GPU without a measured model). */
+enum { PATH_INT8, PATH_INT8_NEVER, PATH_NATIVE, PATH_ANY };
+
+static void run_class(cublasHandle_t h, int d, int64_t m, int64_t n, int64_t k, int sampled,
+                      int path)
 {
     rng r = rng_seed(4242 + (uint64_t)d);
     double *A = malloc((size_t)(m * k) * sizeof *A), *At = malloc((size_t)(m * k) * sizeof *At);
@@ -132,11 +142,14 @@ static void run_class(cublasHandle_t h, int d, int64_t m, int64_t n, int64_t k, 
             gt_note("%ld of %lld checked outputs outside the bound", bad, (long long)count);
     }
     gt_case("%s %lldx%lldx%lld: the path", dname[d], (long long)m, (long long)n, (long long)k);
-    if ((d == D_PHI0 || d == D_PHI1) && !differs_from_native)
+    if ((path == PATH_INT8 || path == PATH_INT8_NEVER) && (d == D_PHI0 || d == D_PHI1) &&
+        !differs_from_native)
         gt_fail("narrow data: every call gave native's bits (the engine turned native)");
-    if (sampled && (d == D_PHI8 || d == D_MIXED) && native_calls < 3)
+    if (path == PATH_INT8 && sampled && (d == D_PHI8 || d == D_MIXED) && native_calls < 3)
         gt_fail("wide data: %d of 5 calls ran natively (native is faster there; a trial of int8 "
                 "now and then, most calls native)", native_calls);
+    if (path == PATH_NATIVE && native_calls < 5)
+        gt_fail("%d of 5 calls ran on int8 where native is faster by the cost model", 5 - native_calls);
     cudaFree(dA), cudaFree(dAt), cudaFree(dB), cudaFree(dC);
     free(A), free(At), free(B), free(C0), free(got), free(real);
 }
@@ -150,14 +163,27 @@ int main(void)
     gt_init("int8_contract");
     if (!gt_mode_is("int8") || gt_mode_option("moduli"))
         gt_fatal("run with EXBLAS_MODE=int8 (the moduli chosen from the data)");
+    const char *nat = gt_mode_option("native");
+    const int never = nat && !strcmp(nat, "never");
+    /* the cost model's numbers were measured on sm_90 (H100, H200: full FP64) */
+    struct cudaDeviceProp prop;
+    GT_CUDA(cudaGetDeviceProperties(&prop, 0));
+    const int modelled = prop.major == 9 && prop.minor == 0;
+    const int small_path = never ? PATH_INT8_NEVER : modelled ? PATH_NATIVE : PATH_ANY;
     cublasHandle_t h;
     GT_CUBLAS(cublasCreate(&h));
     gt_group("every output within native's bound, 96x80x700");
     for (int d = 0; d < D_COUNT; d++)
-        run_class(h, d, 96, 80, 700, 0);
+        run_class(h, d, 96, 80, 700, 0, small_path);
     gt_group("sampled outputs within native's bound, 1024x768x3000");
     for (int d = 0; d < D_COUNT; d++)
-        run_class(h, d, 1024, 768, 3000, 1);
+        run_class(h, d, 1024, 768, 3000, 1, small_path);
+    if (!never) { /* a shape the model tries on int8: the data decide */
+        gt_group("sampled outputs within native's bound, 8192^3");
+        static const int big[] = {D_PHI0, D_PHI8, D_MIXED};
+        for (size_t i = 0; i < sizeof big / sizeof big[0]; i++)
+            run_class(h, big[i], 8192, 8192, 8192, 1, modelled ? PATH_INT8 : PATH_ANY);
+    }
     gt_end_group();
     cublasDestroy(h);
     /* what the engine said it did */

@@ -6,7 +6,9 @@
  * trial); counters of narrow data keep it on int8 (and calls go on on int8 while later counters
  * are in flight); counters of wide data send it native for a pause of 4, then 8 calls, each
  * followed by one trial; a fixed moduli option never goes native; shapes and ops have their own
- * slots.  Fails if the trial rule is removed (a second trial while the first is in flight). */
+ * slots; shapes the cost model gives to native run natively from the first call (never with
+ * native=never).  Fails if the
+ * trial rule is removed (a second trial while the first is in flight). */
 #include "../../engines/int8/choice.h"
 #include "../../core/gpu.h"
 #include "../../core/log.h"
@@ -74,18 +76,18 @@ START_TEST(trial_then_native_until_landed)
     const dfs_ctx x = ctx();
     const dfs_gemm_call c = shape(16384, 16384, 16384, CUBLAS_OP_N);
     dfs_int8_choice t, ch;
-    dfs_int8_choose(&x, &c, 0, &t);
+    dfs_int8_choose(&x, &c, 0, 1, &t);
     ck_assert_int_eq(t.native, 0); /* the trial */
     ck_assert_int_gt(t.moduli, 0);
     for (int i = 0; i < 5; i++) { /* its counters in flight: native, no second trial */
-        dfs_int8_choose(&x, &c, 0, &ch);
+        dfs_int8_choose(&x, &c, 0, 1, &ch);
         ck_assert_msg(ch.native, "call %d while the trial's counters are in flight ran on int8",
                       i + 2);
     }
     /* narrow data land: int8 from now on, also while later counters are in flight */
     land(&t, &c, 13);
     for (int i = 0; i < 4; i++) {
-        dfs_int8_choose(&x, &c, 0, &ch);
+        dfs_int8_choose(&x, &c, 0, 1, &ch);
         ck_assert_int_eq(ch.native, 0);
         ck_assert_int_ge(ch.moduli, 13);
         ck_assert_int_le(ch.moduli, t.moduli);
@@ -98,17 +100,17 @@ START_TEST(wide_data_pause_and_retry)
     const dfs_ctx x = ctx();
     const dfs_gemm_call c = shape(8192, 8192, 8192, CUBLAS_OP_T);
     dfs_int8_choice t, ch;
-    dfs_int8_choose(&x, &c, 0, &t);
+    dfs_int8_choose(&x, &c, 0, 1, &t);
     ck_assert_int_eq(t.native, 0);
     land(&t, &c, DFS_CRT_FAST_MODULI + 1); /* nothing suffices: the repair would take everything */
     for (int pause = 4; pause <= 8; pause *= 2) {
         for (int i = 0; i < pause; i++) {
-            dfs_int8_choose(&x, &c, 0, &ch);
+            dfs_int8_choose(&x, &c, 0, 1, &ch);
             ck_assert_msg(ch.native, "pause of %d: call %d ran on int8", pause, i + 1);
         }
-        dfs_int8_choose(&x, &c, 0, &t); /* the trial after the pause */
+        dfs_int8_choose(&x, &c, 0, 1, &t); /* the trial after the pause */
         ck_assert_msg(!t.native, "no trial after a pause of %d", pause);
-        dfs_int8_choose(&x, &c, 0, &ch); /* in flight: native */
+        dfs_int8_choose(&x, &c, 0, 1, &ch); /* in flight: native */
         ck_assert(ch.native);
         land(&t, &c, DFS_CRT_FAST_MODULI + 1);
     }
@@ -118,22 +120,59 @@ END_TEST
 START_TEST(fixed_moduli_and_own_slots)
 {
     const dfs_ctx x = ctx();
-    const dfs_gemm_call c = shape(4096, 4096, 4096, CUBLAS_OP_N);
+    const dfs_gemm_call c = shape(8192, 8192, 8192, CUBLAS_OP_N);
     dfs_int8_choice ch;
     for (int i = 0; i < 6; i++) { /* fixed moduli: int8 always, those moduli */
-        dfs_int8_choose(&x, &c, 17, &ch);
+        dfs_int8_choose(&x, &c, 17, 1, &ch);
         ck_assert_int_eq(ch.native, 0);
         ck_assert_int_eq(ch.moduli, dfs_crt_int8_moduli(17, c.k));
     }
     /* another shape, and the same shape with another op, start with their own trials */
-    const dfs_gemm_call d = shape(4096, 4096, 4097, CUBLAS_OP_N),
-                        e = shape(4096, 4096, 4096, CUBLAS_OP_T);
-    dfs_int8_choose(&x, &d, 0, &ch);
+    const dfs_gemm_call d = shape(8192, 8192, 8193, CUBLAS_OP_N),
+                        e = shape(8192, 8192, 8192, CUBLAS_OP_T);
+    dfs_int8_choose(&x, &d, 0, 1, &ch);
     ck_assert_int_eq(ch.native, 0);
-    dfs_int8_choose(&x, &e, 0, &ch);
+    dfs_int8_choose(&x, &e, 0, 1, &ch);
     ck_assert_int_eq(ch.native, 0);
-    dfs_int8_choose(&x, &e, 0, &ch);
+    dfs_int8_choose(&x, &e, 0, 1, &ch);
     ck_assert_int_eq(ch.native, 1);
+}
+END_TEST
+
+/* Shapes where native is faster by the cost model whatever the moduli (4096^3: int8 would need
+ * fewer than 13; a k of 1024 under 16384^2 outputs): native from the first call, no trial, no
+ * slot; unless the moduli are fixed.  On FP64-starved parts the same shapes try int8. */
+START_TEST(model_native_without_trial)
+{
+    const dfs_ctx x = ctx();
+    const dfs_gemm_call c[2] = {shape(4096, 4096, 4096, CUBLAS_OP_N),
+                                shape(16384, 16384, 1024, CUBLAS_OP_N)};
+    dfs_int8_choice ch;
+    for (int s = 0; s < 2; s++) {
+        for (int i = 0; i < 3; i++) {
+            dfs_int8_choose(&x, &c[s], 0, 1, &ch);
+            ck_assert_msg(ch.native, "shape %d call %d tried int8", s, i + 1);
+            ck_assert_ptr_null((void *)ch.record);
+        }
+        dfs_int8_choose(&x, &c[s], 15, 1, &ch);
+        ck_assert_int_eq(ch.native, 0);
+    }
+    static const dfs_device starved = {.cc_major = 9, .cc_minor = 0, .fp64_ratio = 64};
+    dfs_ctx y = ctx();
+    y.dev = &starved;
+    const dfs_gemm_call d = shape(4096, 4096, 4095, CUBLAS_OP_N); /* a slot of its own */
+    dfs_int8_choose(&y, &d, 0, 1, &ch);
+    ck_assert_int_eq(ch.native, 0);
+    /* native=never: int8 on such a shape too, and after counters of wide data */
+    const dfs_gemm_call e = shape(4096, 4096, 4094, CUBLAS_OP_N);
+    dfs_int8_choice t;
+    dfs_int8_choose(&x, &e, 0, 0, &t);
+    ck_assert_int_eq(t.native, 0);
+    land(&t, &e, DFS_CRT_FAST_MODULI + 1);
+    for (int i = 0; i < 3; i++) {
+        dfs_int8_choose(&x, &e, 0, 0, &ch);
+        ck_assert_msg(!ch.native, "native=never: call %d after wide data ran natively", i + 2);
+    }
 }
 END_TEST
 
@@ -144,6 +183,7 @@ static Suite *suite(void)
     tcase_add_test(t, trial_then_native_until_landed);
     tcase_add_test(t, wide_data_pause_and_retry);
     tcase_add_test(t, fixed_moduli_and_own_slots);
+    tcase_add_test(t, model_native_without_trial);
     suite_add_tcase(s, t);
     return s;
 }

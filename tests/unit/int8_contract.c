@@ -11,7 +11,8 @@
  *                   must have been needed on the wide classes and not on phi 0 with the default
  *                   moduli.  Removing the check (dfs_crt_fast_ok always 1) fails it on phi 8,
  *                   mixed and GenDot data.
- *   choice_rule     dfs_int8_next_moduli and dfs_int8_breakeven on made-up counts. */
+ *   choice_rule     dfs_int8_next_moduli on made-up counts.
+ *   cost_model      dfs_int8_breakeven against DGEMM times measured on an H200. */
 #include "ozfamily_test.h"
 
 #include "../../engines/int8/rule.h"
@@ -184,49 +185,87 @@ START_TEST(choice_rule)
     /* narrow data: everything passes with 13; two fewer a call from 15 */
     f[13] = 1.0;
     dfs_crt_fast_stats s = record(out, f);
-    ck_assert_int_eq(dfs_int8_next_moduli(&s, out, 15, 15, 18.0, &native), 13);
+    ck_assert_int_eq(dfs_int8_next_moduli(&s, out, 15, 18.0, &native), 13);
     ck_assert_int_eq(native, 0);
-    ck_assert_int_eq(dfs_int8_next_moduli(&s, out, 17, 15, 18.0, &native), 15);
+    ck_assert_int_eq(dfs_int8_next_moduli(&s, out, 17, 18.0, &native), 15);
     /* a few outputs (below 2^-16 of them) need more: ignored (the repair takes them) */
     f[13] = 1.0 - 0x1p-18;
     f[20] = 0x1p-18;
     s = record(out, f);
-    ck_assert_int_eq(dfs_int8_next_moduli(&s, out, 15, 15, 18.0, &native), 13);
-    /* 1% need 18: 18 moduli; slower than native at n = 8192 (break-even 18), faster at 16384 */
+    ck_assert_int_eq(dfs_int8_next_moduli(&s, out, 15, 18.0, &native), 13);
+    /* 1% need 18: 18 moduli; slower than native where the break-even is 18, faster at 23 */
     f[13] = 0.99;
     f[20] = 0;
     f[18] = 0.01;
     s = record(out, f);
-    ck_assert_int_eq(dfs_int8_next_moduli(&s, out, 15, 15, 18.0, &native), 18);
+    ck_assert_int_eq(dfs_int8_next_moduli(&s, out, 15, 18.0, &native), 18);
     ck_assert_int_eq(native, 1);
-    ck_assert_int_eq(dfs_int8_next_moduli(&s, out, 15, 15, 23.0, &native), 18);
+    ck_assert_int_eq(dfs_int8_next_moduli(&s, out, 15, 23.0, &native), 18);
     ck_assert_int_eq(native, 0);
     /* a tenth need more than 24: the repair would cost more than native, but FP64-starved
-     * parts (bmod 0) never go native */
+     * parts never go native */
     f[18] = 0;
     f[13] = 0.9;
     f[DFS_CRT_FAST_MODULI + 1] = 0.1;
     s = record(out, f);
-    ck_assert_int_eq(dfs_int8_next_moduli(&s, out, 15, 15, 23.0, &native), DFS_CRT_FAST_MODULI);
+    ck_assert_int_eq(dfs_int8_next_moduli(&s, out, 15, 23.0, &native), DFS_CRT_FAST_MODULI);
     ck_assert_int_eq(native, 1);
-    dfs_int8_next_moduli(&s, out, 15, 15, 0.0, &native);
+    dfs_int8_next_moduli(&s, out, 15, DFS_INT8_NEVER_NATIVE, &native);
     ck_assert_int_eq(native, 0);
-    /* small products, where 15 moduli are already slower than native: stay unless the data
-     * ask for more than the default */
+    /* narrow data on a shape whose break-even is 10: native, whatever the default */
     f[DFS_CRT_FAST_MODULI + 1] = 0;
     f[13] = 1.0;
     s = record(out, f);
-    dfs_int8_next_moduli(&s, out, 15, 15, 10.0, &native);
-    ck_assert_int_eq(native, 0);
-    /* the break-even moduli: the table's points, interpolated between, 0 when starved */
+    dfs_int8_next_moduli(&s, out, 15, 10.0, &native);
+    ck_assert_int_eq(native, 1);
+}
+END_TEST
+
+/* The cost model (dfs_int8_breakeven with sm_90's numbers) against times measured on an H200
+ * (2026-11-26, exblas-bench --phi 0, ms): native cuBLAS and the int8 engine with 14 and 18
+ * moduli.  Where one side was faster by more than 5%, the model must say so at that count. */
+static const struct {
+    int64_t m, n, k;
+    double native, int8_14, int8_18;
+} measured[] = {
+    {2048, 2048, 2048, 0.303, 0.576, 0.691},       {4096, 4096, 4096, 2.294, 2.534, 3.132},
+    {6144, 6144, 6144, 7.567, 7.008, 8.758},       {8192, 8192, 8192, 18.77, 15.71, 19.83},
+    {12288, 12288, 12288, 66.40, 51.58, 64.32},    {16384, 16384, 16384, 160.4, 110.5, 136.6},
+    {16384, 16384, 1024, 9.242, 20.19, 24.69},     {16384, 16384, 2048, 18.78, 24.44, 30.03},
+    {16384, 16384, 4096, 39.57, 36.07, 43.71},     {16384, 2048, 16384, 20.03, 15.41, 19.51},
+    {2048, 16384, 16384, 19.83, 15.76, 20.03},     {8192, 8192, 2048, 4.579, 6.115, 7.567},
+    {8192, 8192, 4096, 9.101, 8.869, 11.00},       {4096, 4096, 16384, 9.474, 7.956, 10.04},
+    {1024, 1024, 65536, 2.314, 3.739, 4.683},      {16384, 4096, 16384, 39.75, 30.28, 38.59},
+    {8192, 8192, 16384, 40.21, 27.97, 38.01},
+};
+
+START_TEST(cost_model)
+{
     const dfs_oz_tuning *t = dfs_oz_tuning_of(9, 0);
-    ck_assert(fabs(dfs_int8_breakeven(t, 0, 8192, 8192, 8192) - t->breakeven_moduli[2]) < 1e-9);
-    ck_assert(fabs(dfs_int8_breakeven(t, 0, 16384, 16384, 16384) - t->breakeven_moduli[3]) <
-              1e-9);
-    const double mid = dfs_int8_breakeven(t, 0, 12288, 12288, 12288);
-    ck_assert(mid > t->breakeven_moduli[2] && mid < t->breakeven_moduli[3]);
-    ck_assert(fabs(dfs_int8_breakeven(t, 0, 1024, 1024, 1024) - t->breakeven_moduli[0]) < 1e-9);
-    ck_assert(dfs_int8_breakeven(t, 1, 8192, 8192, 8192) == 0.0);
+    int checked = 0;
+    for (size_t i = 0; i < sizeof measured / sizeof measured[0]; i++) {
+        const double b = dfs_int8_breakeven(t, 0, measured[i].m, measured[i].n, measured[i].k);
+        const int mod[2] = {14, 18};
+        const double t8[2] = {measured[i].int8_14, measured[i].int8_18};
+        for (int j = 0; j < 2; j++) {
+            const double r = t8[j] / measured[i].native;
+            if (r > 0.95 && r < 1.05)
+                continue; /* a tie: either is right */
+            ck_assert_msg((mod[j] < b) == (r < 1.0),
+                          "%lld x %lld x %lld, %d moduli: int8/native %.2f, model break-even %.1f",
+                          (long long)measured[i].m, (long long)measured[i].n,
+                          (long long)measured[i].k, mod[j], r, b);
+            checked++;
+        }
+    }
+    ck_assert_int_ge(checked, 28);
+    /* no trial where even two fewer than the default moduli lose; FP64-starved parts: always */
+    ck_assert(!dfs_int8_worth_trying(dfs_int8_breakeven(t, 0, 4096, 4096, 4096), 15));
+    ck_assert(dfs_int8_worth_trying(dfs_int8_breakeven(t, 0, 8192, 8192, 8192), 15));
+    ck_assert(dfs_int8_breakeven(t, 0, 64, 64, 64) == 0.0);
+    ck_assert(!dfs_int8_worth_trying(0.0, 15));
+    ck_assert(dfs_int8_breakeven(t, 1, 64, 64, 64) == DFS_INT8_NEVER_NATIVE);
+    ck_assert(dfs_int8_worth_trying(DFS_INT8_NEVER_NATIVE, 15));
 }
 END_TEST
 
@@ -234,4 +273,5 @@ void int8_contract_tests(TCase *t)
 {
     tcase_add_test(t, fast_contract);
     tcase_add_test(t, choice_rule);
+    tcase_add_test(t, cost_model);
 }

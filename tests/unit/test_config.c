@@ -344,9 +344,9 @@ START_TEST(config_defaults)
 }
 END_TEST
 
-/* The embedded fast: DGEMM on int8 on tensor-core parts, from the sizes measured there (6144 on
- * full-FP64 parts, README.md; 512 on FP64-starved ones), native where there are no integer
- * tensor cores (before cc 7.5); DGEMV and DDOT native. */
+/* The embedded fast: DGEMM on int8 on tensor-core parts (from 2048 in every dimension on
+ * full-FP64 parts, where the engine's cost model takes over; 512 on FP64-starved ones), native
+ * where there are no integer tensor cores (before cc 7.5); DGEMV and DDOT native. */
 START_TEST(config_fast_embedded)
 {
     diag_reset();
@@ -359,7 +359,7 @@ START_TEST(config_fast_embedded)
                v100 = dev(7, 0, "Tesla V100");
     dfs_config_rule(c, &h100, DFS_R_DGEMM, &r);
     ck_assert_int_eq(r.engine, 3);
-    ck_assert_int_eq(r.min_dim, 6144);
+    ck_assert_int_eq(r.min_dim, 2048);
     dfs_config_rule(c, &ada, DFS_R_DGEMM, &r);
     ck_assert_int_eq(r.engine, 3);
     ck_assert_int_eq(r.min_dim, 512);
