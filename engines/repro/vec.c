@@ -17,7 +17,8 @@ extern const unsigned char dfs_repro_vec_fatbin[];
 #define VEC_KERNELS(X)                                                                             \
     X(K_DOT, dfs_oz_dot) X(K_DOT_FINAL, dfs_oz_dot_final)           \
     X(K_DOT_SINGLE, dfs_oz_dot_single) X(K_GEMV_N, dfs_oz_gemv_n) X(K_GEMV_T, dfs_oz_gemv_t)       \
-    X(K_GEMV_FINAL, dfs_oz_gemv_final) X(K_ZDOT, dfs_oz_zdot) X(K_ZDOT_SINGLE, dfs_oz_zdot_single)
+    X(K_GEMV_FINAL, dfs_oz_gemv_final) X(K_ZDOT, dfs_oz_zdot) X(K_ZDOT_SINGLE, dfs_oz_zdot_single) \
+    X(K_ZDOTC_ONE, dfs_oz_zdotc_one) X(K_ZDOTU_ONE, dfs_oz_zdotu_one)
 enum { VEC_KERNELS(DFS_KERNEL_ID) K_COUNT };
 DFS_MODULE(module, dfs_repro_vec_fatbin, VEC_KERNELS);
 
@@ -69,8 +70,13 @@ static cublasStatus_t dot_to_pinned(CUfunction single, CUstream st, dfs_oz_dot_a
     return CUBLAS_STATUS_SUCCESS;
 }
 
+/* Both parts of a complex DOT need the accumulators of the one-pass kernel: without workspace
+ * the parts run one after the other. */
+#define TWO_PASSES ((cublasStatus_t)0x7d7e)
+
 /* One real DOT: of c itself (zmode 0), or one part of the complex c as a real DOT of 2n terms
- * (vec_args.h's DFS_OZ_Z*), into *result (c's pointer mode). */
+ * (vec_args.h's DFS_OZ_Z*_RE/IM), or both parts of it in one pass (DFS_OZ_ZC, DFS_OZ_ZU: result
+ * [0] and [1]; TWO_PASSES without workspace), into result (c's pointer mode). */
 static cublasStatus_t dot_part(const dfs_ctx *x, const dfs_dot_call *c, int zmode, double *result)
 {
     CUstream st = (CUstream)x->stream;
@@ -92,19 +98,20 @@ static cublasStatus_t dot_part(const dfs_ctx *x, const dfs_dot_call *c, int zmod
      * dfs_oz_dot); a grid-stride loop takes any count of blocks */
     const int64_t fewest = (int64_t)((uint64_t)n >> 28) + 1;
     blocks = blocks > fewest ? blocks : fewest;
+    const int parts = zmode == DFS_OZ_ZC || zmode == DFS_OZ_ZU ? 2 : 1;
     pthread_mutex_lock(&x->scratch->lock);
     dfs_oz_dot_args a;
     memset(&a, 0, sizeof a);
-    /* the result (host pointer mode), then zeroed: the accumulator and the flags (in 32-bit
-     * words); one block rounds its own accumulator (dfs_oz_dot): nothing zeroed, no second
-     * kernel */
+    /* the result (host pointer mode), then zeroed: per part the accumulator and the flags (in
+     * 32-bit words); one block rounds its own accumulators: nothing zeroed, no second kernel */
     unsigned *zeroed;
-    char *base = scratch(x, sizeof(double), blocks > 1 ? 2 * DFS_X_WORDS + 2 : 0, &zeroed);
+    char *base = scratch(x, parts * sizeof(double),
+                         blocks > 1 ? (size_t)parts * (2 * DFS_X_WORDS + 2) : 0, &zeroed);
     a.x = c->x;
     a.y = c->y;
     a.incx = c->incx;
     a.incy = c->incy;
-    a.n = n;
+    a.n = parts == 2 ? c->n : n; /* the one-pass kernels count complex elements */
     a.zmode = zmode;
     int err;
     double *tmp = NULL;
@@ -113,10 +120,22 @@ static cublasStatus_t dot_part(const dfs_ctx *x, const dfs_dot_call *c, int zmod
         a.flags = (unsigned *)(a.acc + DFS_X_WORDS);
         tmp = (double *)base;
         a.result = host_result ? tmp : result;
-        err = dfs_launch(k[zmode ? K_ZDOT : K_DOT], (unsigned)blocks, 1, 1, DFS_OZ_DOT_THREADS, 1,
-                         st, &a);
-        if (blocks > 1)
-            err |= dfs_launch(k[K_DOT_FINAL], 1, 1, 1, 32, 1, st, &a);
+        const int kernel = zmode == DFS_OZ_ZC ? K_ZDOTC_ONE
+                           : zmode == DFS_OZ_ZU ? K_ZDOTU_ONE
+                           : zmode           ? K_ZDOT
+                                             : K_DOT;
+        err = dfs_launch(k[kernel], (unsigned)blocks, 1, 1, DFS_OZ_DOT_THREADS, 1, st, &a);
+        for (int p = 0; p < parts && blocks > 1; p++) {
+            /* part p's words follow part p - 1's (kernels_vec.cu, zpart_acc) */
+            dfs_oz_dot_args f = a;
+            f.acc = (long long *)(zeroed + (size_t)p * (2 * DFS_X_WORDS + 2));
+            f.flags = (unsigned *)(f.acc + DFS_X_WORDS);
+            f.result = a.result + p;
+            err |= dfs_launch(k[K_DOT_FINAL], 1, 1, 1, 32, 1, st, &f);
+        }
+    } else if (parts == 2) {
+        dfs_scratch_unlock(x->scratch);
+        return TWO_PASSES;
     } else if (!host_result) {
         /* no workspace: one block, exact, slow (never native: the promise holds) */
         dfs_log_once(DFS_LOG_WARN, "repro-dot-single", "repro: no workspace for a DOT; it runs "
@@ -129,7 +148,7 @@ static cublasStatus_t dot_part(const dfs_ctx *x, const dfs_dot_call *c, int zmod
         return dot_to_pinned(k[zmode ? K_ZDOT_SINGLE : K_DOT_SINGLE], st, &a, result);
     }
     if (!err && host_result)
-        err = dfs_result_to_host(result, (CUdeviceptr)(uintptr_t)tmp, sizeof(double), st);
+        err = dfs_result_to_host(result, (CUdeviceptr)(uintptr_t)tmp, parts * sizeof(double), st);
     dfs_scratch_unlock(x->scratch);
     if (err) {
         dfs_log_once(DFS_LOG_ERROR, "repro-dot", "repro: a DOT kernel failed");
@@ -142,8 +161,12 @@ cublasStatus_t dfs_oz_ddot_gpu(const dfs_ctx *x, const dfs_dot_call *c)
 {
     if (c->type != DFS_C64)
         return dot_part(x, c, 0, c->result);
-    /* complex: each part one real DOT of the 2n products that make it, rounded once */
-    const cublasStatus_t s = dot_part(x, c, c->conj ? DFS_OZ_ZC_RE : DFS_OZ_ZU_RE, c->result);
+    /* complex: each part the exact sum of the 2n products that make it, rounded once; both in
+     * one pass, or without workspace one after the other */
+    cublasStatus_t s = dot_part(x, c, c->conj ? DFS_OZ_ZC : DFS_OZ_ZU, c->result);
+    if (s != TWO_PASSES)
+        return s;
+    s = dot_part(x, c, c->conj ? DFS_OZ_ZC_RE : DFS_OZ_ZU_RE, c->result);
     if (s != CUBLAS_STATUS_SUCCESS)
         return s;
     return dot_part(x, c, c->conj ? DFS_OZ_ZC_IM : DFS_OZ_ZU_IM, c->result + 1);

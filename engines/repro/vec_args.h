@@ -28,6 +28,10 @@
  *   DFS_OZ_ZU_RE  p ? -yi_j : yr_j     (Re of x . y: xr yr - xi yi)
  *   DFS_OZ_ZU_IM  p ? yr_j : yi_j      (Im of x . y: xr yi + xi yr) */
 enum { DFS_OZ_ZC_RE = 1, DFS_OZ_ZC_IM, DFS_OZ_ZU_RE, DFS_OZ_ZU_IM };
+/* Both parts in one pass (dfs_oz_zdotc_one, dfs_oz_zdotu_one: conj(x) . y, x . y): n counts
+ * complex elements; `acc` holds per part DFS_X_WORDS words and then its flags word and one
+ * more (part 1's from part 0's end, kernels_vec.cu's zpart_acc), result [0] and [1]. */
+enum { DFS_OZ_ZC = 5, DFS_OZ_ZU };
 typedef struct {
     const double *x, *y;
     int64_t incx, incy, n;

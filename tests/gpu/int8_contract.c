@@ -13,7 +13,7 @@
  *   - every checked output within the bound of RN(exact) (reprohost.h) plus u |RN(exact)|;
  *   - on sm_90, where the cost model was measured: the two small shapes run natively on every
  *     call (native is faster there whatever the data); at 8192^3, phi 0 stays on int8
- *     (some output differs from real cuBLAS's) — narrow data must not send it native — and phi 8
+ *     (some output differs from real cuBLAS's): narrow data must not send it native; and phi 8
  *     and mixed run natively on most calls (3 of 5: the result is real cuBLAS's bit for bit), as
  *     the counts say native is faster there (a trial of int8 between pauses, and the slots carry
  *     over from the class before);
@@ -149,7 +149,8 @@ static void run_class(cublasHandle_t h, int d, int64_t m, int64_t n, int64_t k, 
         gt_fail("wide data: %d of 5 calls ran natively (native is faster there; a trial of int8 "
                 "now and then, most calls native)", native_calls);
     if (path == PATH_NATIVE && native_calls < 5)
-        gt_fail("%d of 5 calls ran on int8 where native is faster by the cost model", 5 - native_calls);
+        gt_fail("%d of 5 calls ran on int8 where native is faster by the cost model",
+                5 - native_calls);
     cudaFree(dA), cudaFree(dAt), cudaFree(dB), cudaFree(dC);
     free(A), free(At), free(B), free(C0), free(got), free(real);
 }
