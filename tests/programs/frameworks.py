@@ -17,9 +17,13 @@ operations on seeded data, once without the shim (the reference) and once per mo
     binary64 part) 2 k 2^-53 S, df (4 (k + 1) 2^-48 + k 2^-53) S (README's tested bound); a
     small float64 training step (two linear layers, MSE loss, one SGD step) normwise within
     1e-12 (1e-9 for df) of the reference;
+  - complex128 too (issue 28): a matrix product of phi data and one of exact products (each
+    part correctly rounded under repro, bit for bit), torch.vdot; each entry's modulus within
+    the bound of 2k terms times |Re| + |Im| of the terms;
   - the trace shows the calls intercepted: the cuBLAS routines each framework is expected to
-    reach (torch: GEMM, GEMV, DOT and a batched GEMM; CuPy 14: GEMM (its matrix-vector product
-    too) and a batched GEMM, its dot being its own kernel; JAX: its matrix product, a
+    reach (torch: GEMM, GEMV, DOT, a batched GEMM, ZGEMM and ZDOTC; CuPy 14: GEMM (its
+    matrix-vector product too), a batched GEMM and a complex cublasGemmEx, its dot being its own
+    kernel; JAX: its matrix products (its complex one too), a
     cublasLtMatmul (XLA 0.11 on an H200 splits k = 512 into a batch of 8) that XLA looks up with
     dlsym in its own libcublasLt handle, so JAX's children preload libdfshim-dlsym.so too, found
     next to the shim);
@@ -39,10 +43,11 @@ import tempfile
 BOUNDS = {"df": lambda k: 4 * (k + 1) * 2.0**-48 + k * 2.0**-53}
 DEFAULT_BOUND = lambda k: 2 * k * 2.0**-53
 EXPECT = {
-    "torch": ["gemm", "gemv", "dot", "batched"],
-    "cupy": ["gemm", "batched"],  # A @ v is a GEMM in CuPy 14, cupy.dot its own kernel
+    "torch": ["gemm", "gemv", "dot", "batched", "zgemm", "zdot"],
+    # A @ v is a GEMM in CuPy 14, cupy.dot its own kernel; its complex product a cublasGemmEx
+    "cupy": ["gemm", "batched", "zgemm"],
     # XLA's product: a cublasLtMatmul, which XLA may split along k into a batched one
-    "jax": [("gemm", "batched")],
+    "jax": [("gemm", "batched"), ("zgemm", "zbatched")],
 }
 
 
@@ -68,7 +73,15 @@ def data(np, seed=7):
     def exact(*shape):  # 26-bit significands: every product exact in binary64
         return rng.integers(-2**25, 2**25, shape) * 2.0 ** rng.integers(-40, -20, shape)
 
+    def zphi(*shape):
+        return phi(*shape) + 1j * phi(*shape)
+
+    def zexact(*shape):
+        return exact(*shape) + 1j * exact(*shape)
+
     return {
+        "ZA": zphi(m, k), "ZB": zphi(k, n), "ZE1": zexact(m, k), "ZE2": zexact(k, n),
+        "zx": zphi(4096), "zy": zphi(4096),
         "E1": exact(m, k), "E2": exact(k, n),
         "A": phi(m, k), "B": phi(k, n), "C": phi(m, n), "v": phi(k), "x": phi(4096),
         "y": phi(4096), "Ab": phi(3, 64, 200), "Bb": phi(3, 200, 48), "W": phi(n, k),
@@ -87,7 +100,17 @@ def cases(np, d):
         "mv": (a(d["A"]) @ a(d["v"]), d["A"].shape[1]),
         "dot": (np.array(a(d["x"]) @ a(d["y"])), d["x"].shape[0]),
         "bmm": (np.matmul(a(d["Ab"]), a(d["Bb"])), d["Ab"].shape[2]),
+        # complex128: each part a real sum of 2k products, so the error of an entry (its
+        # modulus) is within the bound of 2k terms times the sum of both parts' magnitudes
+        "zmatmul": (z(d["ZA"]) @ z(d["ZB"]), 2 * d["ZA"].shape[1]),
+        "zexact": (z(d["ZE1"]) @ z(d["ZE2"]), 2 * d["ZE1"].shape[1]),
+        "zvdot": (np.array(z(d["zx"]) @ z(d["zy"])), 2 * d["zx"].shape[0]),
     }
+
+
+def z(v):
+    """|Re| + |Im|, elementwise"""
+    return abs(v.real) + abs(v.imag)
 
 
 def child_torch(np, d):
@@ -95,7 +118,10 @@ def child_torch(np, d):
     if not torch.cuda.is_available():
         return None
     dev = torch.device("cuda")
-    t = {key: torch.tensor(v, dtype=torch.float64, device=dev) for key, v in d.items()}
+    t = {key: torch.tensor(v, dtype=torch.float64, device=dev) for key, v in d.items()
+         if not np.iscomplexobj(v)}
+    z = {key: torch.tensor(v, dtype=torch.complex128, device=dev) for key, v in d.items()
+         if np.iscomplexobj(v)}
     out = {
         "matmul": t["A"] @ t["B"],
         "exact": t["E1"] @ t["E2"],
@@ -104,6 +130,9 @@ def child_torch(np, d):
         "mv": torch.mv(t["A"], t["v"]),
         "dot": torch.dot(t["x"], t["y"]),
         "bmm": torch.bmm(t["Ab"], t["Bb"]),
+        "zmatmul": z["ZA"] @ z["ZB"],
+        "zexact": z["ZE1"] @ z["ZE2"],
+        "zvdot": torch.vdot(z["zx"], z["zy"]),
     }
     # a small training step: two linear layers, tanh, MSE, one SGD step
     w1 = t["W1"].clone().requires_grad_(True)
@@ -129,6 +158,8 @@ def child_cupy(np, d):
         "mv": c["A"] @ c["v"],
         "dot": cp.dot(c["x"], c["y"]),
         "bmm": cp.matmul(c["Ab"], c["Bb"]),
+        "zmatmul": c["ZA"] @ c["ZB"],
+        "zexact": c["ZE1"] @ c["ZE2"],
     }
     cp.cuda.runtime.deviceSynchronize()
     return {key: cp.asnumpy(v) for key, v in out.items()}
@@ -143,7 +174,8 @@ def child_jax(np, d):
     j = {key: jnp.asarray(v) for key, v in d.items()}
     out = {"matmul": jnp.dot(j["A"], j["B"]), "exact": jnp.dot(j["E1"], j["E2"]),
            "mv": jnp.dot(j["A"], j["v"]),
-           "dot": jnp.dot(j["x"], j["y"])}
+           "dot": jnp.dot(j["x"], j["y"]), "zmatmul": jnp.dot(j["ZA"], j["ZB"]),
+           "zexact": jnp.dot(j["ZE1"], j["ZE2"])}
     return {key: np.asarray(jax.block_until_ready(v)) for key, v in out.items()}
 
 
@@ -166,22 +198,30 @@ def child(fw, path):
 def routine_kind(line):
     """The kind of an intercepted call in a trace line, or None."""
     name = line.split(":", 1)[-1].strip().split(" ", 1)[0]
+    z = "z" if name.startswith("cublasZ") or "(CUDA_C_64F)" in line else ""
     batch = re.search(r" batch=(\d+)", line)
     if "Batched" in name or (batch and int(batch.group(1)) > 1):
-        return "batched"
+        return z + "batched"
     for kind, keys in (("gemm", ("gemm", "Gemm", "Matmul")), ("gemv", ("gemv",)),
                        ("dot", ("dot",))):
         if any(key in name for key in keys):
-            return kind
+            return z + kind
     return None
 
 
 def correctly_rounded(np, d):
-    """E1 @ E2 rounded once (its products are exact: fsum of them is correctly rounded)."""
+    """E1 @ E2 rounded once (its products are exact: fsum of them is correctly rounded), and
+    ZE1 @ ZE2 each part rounded once (the same of its 2k products)."""
     import math
     E1, E2 = d["E1"], d["E2"]
-    return np.array([[math.fsum(E1[i] * E2[:, j]) for j in range(E2.shape[1])]
+    real = np.array([[math.fsum(E1[i] * E2[:, j]) for j in range(E2.shape[1])]
                      for i in range(E1.shape[0])])
+    Z1, Z2 = d["ZE1"], d["ZE2"]
+    re = [[math.fsum(list(Z1[i].real * Z2[:, j].real) + list(-Z1[i].imag * Z2[:, j].imag))
+           for j in range(Z2.shape[1])] for i in range(Z1.shape[0])]
+    im = [[math.fsum(list(Z1[i].real * Z2[:, j].imag) + list(Z1[i].imag * Z2[:, j].real))
+           for j in range(Z2.shape[1])] for i in range(Z1.shape[0])]
+    return {"exact": real, "zexact": np.array(re) + 1j * np.array(im)}
 
 
 def compare(np, S_all, fw, mode, ref, got, exact=None):
@@ -194,10 +234,10 @@ def compare(np, S_all, fw, mode, ref, got, exact=None):
             msgs.append("%s missing" % key)
             continue
         g = got[key]
-        if key == "exact" and mode == "repro" and exact is not None:
-            if g.tobytes() != exact.tobytes():
-                msgs.append("exact: %d entries not correctly rounded" %
-                            int(np.sum(g != exact)))
+        if key in ("exact", "zexact") and mode == "repro" and exact is not None:
+            if g.tobytes() != exact[key].tobytes():
+                msgs.append("%s: %d entries not correctly rounded" %
+                            (key, int(np.sum(g != exact[key]))))
             continue
         if mode == "native" and fw != "jax":
             if r.tobytes() != g.tobytes():
