@@ -25,7 +25,7 @@ __device__ __forceinline__ void flush_words(long long *global, const long long *
 
 /* Elements loaded ahead of the expansion updates: their loads do not wait on the (branchy,
  * serial) updates of the previous ones.  The products are exact in any order. */
-/* How each kernel streams its pairs (stream_strided, stream_pairs below), chosen by measurement
+/* How each kernel streams its pairs (stream_strided below), chosen by measurement
  * (../oz/README.md, "DDOT and DGEMV"): DDOT and DGEMV N two at a time with the next two in
  * flight, DGEMV T four at a time (prefetching made it slower), the one-pass complex DOT one
  * element with the next in flight (two: 4% slower, 122 registers against 108). */
@@ -38,50 +38,10 @@ __device__ __forceinline__ void flush_words(long long *global, const long long *
 #define ZDOT_AHEAD 1 /* the one-pass complex DOT: one element with the next in flight */
 #define ZDOT_PREFETCH 1
 
-/* use(x(p), y(p)) for the positions p = p0, p0 + step, ... below p1, in that order, their
- * elements loaded N at a time by load(p, &x, &y) (zeros past p1: exact zero products); with
- * PREFETCH, the next N are loaded before the current N are used, so that their loads are in
- * flight during the (branchy, serial) expansion updates. */
-template <int N, int PREFETCH, typename Load, typename Use>
-__device__ __forceinline__ void stream_pairs(int64_t p0, int64_t p1, int64_t step, Load load,
-                                             Use use)
-{
-    double xs[N], ys[N];
-#pragma unroll
-    for (int u = 0; u < N; u++) {
-        xs[u] = ys[u] = 0.0;
-        if (PREFETCH && p0 + u * step < p1)
-            load(p0 + u * step, &xs[u], &ys[u]);
-    }
-    for (int64_t p = p0; p < p1; p += N * step) {
-        double xn[N], yn[N];
-#pragma unroll
-        for (int u = 0; u < N; u++) {
-            const int64_t q = PREFETCH ? p + (N + u) * step : p + u * step;
-            xn[u] = yn[u] = 0.0;
-            if (q < p1)
-                load(q, &xn[u], &yn[u]);
-        }
-        if (PREFETCH) {
-#pragma unroll
-            for (int u = 0; u < N; u++) {
-                use(xs[u], ys[u]);
-                xs[u] = xn[u];
-                ys[u] = yn[u];
-            }
-        } else {
-#pragma unroll
-            for (int u = 0; u < N; u++)
-                use(xn[u], yn[u]);
-        }
-    }
-}
-
 /* use(x[u sx], y[u sy]) for u = 0 .. count - 1, in that order, elements E (a double, or a
  * complex one) loaded N at a time (zeros past the end: exact zero products), the next N in
- * flight during the current ones' updates with PREFETCH: stream_pairs for strided vectors, with
- * the addresses stepped instead of computed per element (the index arithmetic was a quarter of
- * the DOT's instructions). */
+ * flight during the current ones' updates with PREFETCH; the addresses are stepped, not computed
+ * per element (computed, the index arithmetic was a quarter of the DOT's instructions). */
 template <int N, int PREFETCH, typename E, typename Use>
 __device__ __forceinline__ void stream_strided(const E *x, int64_t sx, const E *y, int64_t sy,
                                                int64_t count, Use use)
@@ -130,8 +90,7 @@ __device__ __forceinline__ int64_t strided_count(int64_t first, int64_t end, int
 
 /* ---------- DOT ---------- */
 
-/* Term i of the DOT (vec_args.h: the real one, or with Z one part of a complex one: a kernel of
- * its own, so that the real one keeps its loads as they were). */
+/* Term i of the one-block DOT (vec_args.h: the real one, or with Z one part of a complex one). */
 template <bool Z>
 __device__ __forceinline__ void dot_pair(const dfs_oz_dot_args &a, int64_t i, double *x, double *y)
 {
@@ -158,7 +117,7 @@ __device__ __forceinline__ void dot_pair(const dfs_oz_dot_args &a, int64_t i, do
  * of the global one: 2^20 blocks cannot overflow it), then flushed.  Before normalising, a word
  * has taken at most 2 n / blocks + (DFS_OZ_TERMS + 2 DFS_OZ_DOT_SIDE) x threads additions of
  * less than 2^32 each, below xacc.h's 2^30 (vec.c keeps n / blocks below 2^28). */
-template <bool Z> __device__ __forceinline__ void dot_body(const dfs_oz_dot_args &a)
+__device__ __forceinline__ void dot_body(const dfs_oz_dot_args &a)
 {
     __shared__ long long w[DFS_X_WORDS];
     __shared__ unsigned block_spilled, block_flags;
@@ -171,15 +130,10 @@ template <bool Z> __device__ __forceinline__ void dot_body(const dfs_oz_dot_args
     unsigned f = 0, spilled = 0;
     const int64_t stride = (int64_t)gridDim.x * blockDim.x;
     const int64_t first = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    auto use = [&](double x, double y) { f |= add_product3_spilling(w, &t, x, y, &spilled); };
-    if constexpr (Z)
-        stream_pairs<DOT_AHEAD, DOT_PREFETCH>(
-            first, a.n, stride, [&](int64_t i, double *x, double *y) { dot_pair<Z>(a, i, x, y); },
-            use);
-    else
-        stream_strided<DOT_AHEAD, DOT_PREFETCH>(
-            a.x + vidx(first, a.incx, a.n), stride * a.incx, a.y + vidx(first, a.incy, a.n),
-            stride * a.incy, strided_count(first, a.n, stride), use);
+    stream_strided<DOT_AHEAD, DOT_PREFETCH>(
+        a.x + vidx(first, a.incx, a.n), stride * a.incx, a.y + vidx(first, a.incy, a.n),
+        stride * a.incy, strided_count(first, a.n, stride),
+        [&](double x, double y) { f |= add_product3_spilling(w, &t, x, y, &spilled); });
     add_terms3(w, &t);
     if (spilled)
         block_spilled = 1;
@@ -240,14 +194,11 @@ template <bool Z> __device__ __forceinline__ void dot_single_body(const dfs_oz_d
         finish_output(w, scratch, flags, 1.0, 0.0, a.result); /* beta = 0: *result not read */
 }
 
-/* The real DOT, and one part of a complex one (vec_args.h), each with its one-block form. */
+/* The real DOT, its one-block form, and that of one part of a complex one (vec_args.h; both
+ * parts at once: dfs_oz_zdotc_one below). */
 extern "C" __global__ void __launch_bounds__(DFS_OZ_DOT_THREADS) dfs_oz_dot(dfs_oz_dot_args a)
 {
-    dot_body<false>(a);
-}
-extern "C" __global__ void __launch_bounds__(DFS_OZ_DOT_THREADS) dfs_oz_zdot(dfs_oz_dot_args a)
-{
-    dot_body<true>(a);
+    dot_body(a);
 }
 extern "C" __global__ void __launch_bounds__(DFS_OZ_DOT_THREADS)
     dfs_oz_dot_single(dfs_oz_dot_args a)
@@ -274,9 +225,9 @@ __device__ __forceinline__ long long *zpart_acc(const dfs_oz_dot_args &a, int p)
 
 /* Both parts of a complex DOT (x^H y with CONJ, else x^T y) in one pass over x and y: each
  * element's four products go into the thread's two pairs of expansions, Re's and Im's, and what
- * they cannot take into the block's accumulator of that part.  The same exact sums as dot_body
- * with the zmodes (each part's terms negated where dot_pair negates y, here on x: the same
- * products), so the same bits; x and y are read once instead of twice. */
+ * they cannot take into the block's accumulator of that part.  The same exact sums as the
+ * one-block kernel with the zmodes (each part's terms negated where dot_pair negates y, here on
+ * x: the same products), so the same bits; x and y are read once instead of twice. */
 template <bool CONJ> __device__ __forceinline__ void zdot_one_body(const dfs_oz_dot_args &a)
 {
     __shared__ long long w[2][DFS_X_WORDS];

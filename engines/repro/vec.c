@@ -17,7 +17,7 @@ extern const unsigned char dfs_repro_vec_fatbin[];
 #define VEC_KERNELS(X)                                                                             \
     X(K_DOT, dfs_oz_dot) X(K_DOT_FINAL, dfs_oz_dot_final)           \
     X(K_DOT_SINGLE, dfs_oz_dot_single) X(K_GEMV_N, dfs_oz_gemv_n) X(K_GEMV_T, dfs_oz_gemv_t)       \
-    X(K_GEMV_FINAL, dfs_oz_gemv_final) X(K_ZDOT, dfs_oz_zdot) X(K_ZDOT_SINGLE, dfs_oz_zdot_single) \
+    X(K_GEMV_FINAL, dfs_oz_gemv_final) X(K_ZDOT_SINGLE, dfs_oz_zdot_single)                      \
     X(K_ZDOTC_ONE, dfs_oz_zdotc_one) X(K_ZDOTU_ONE, dfs_oz_zdotu_one)
 enum { VEC_KERNELS(DFS_KERNEL_ID) K_COUNT };
 DFS_MODULE(module, dfs_repro_vec_fatbin, VEC_KERNELS);
@@ -74,9 +74,10 @@ static cublasStatus_t dot_to_pinned(CUfunction single, CUstream st, dfs_oz_dot_a
  * the parts run one after the other. */
 #define TWO_PASSES ((cublasStatus_t)0x7d7e)
 
-/* One real DOT: of c itself (zmode 0), or one part of the complex c as a real DOT of 2n terms
- * (vec_args.h's DFS_OZ_Z*_RE/IM), or both parts of it in one pass (DFS_OZ_ZC, DFS_OZ_ZU: result
- * [0] and [1]; TWO_PASSES without workspace), into result (c's pointer mode). */
+/* One real DOT: of c itself (zmode 0), or both parts of the complex c in one pass (DFS_OZ_ZC,
+ * DFS_OZ_ZU: result [0] and [1]; TWO_PASSES without workspace), or, without workspace, one part
+ * of it as a real DOT of 2n terms in one block (vec_args.h's DFS_OZ_Z*_RE/IM), into result (c's
+ * pointer mode). */
 static cublasStatus_t dot_part(const dfs_ctx *x, const dfs_dot_call *c, int zmode, double *result)
 {
     CUstream st = (CUstream)x->stream;
@@ -104,9 +105,12 @@ static cublasStatus_t dot_part(const dfs_ctx *x, const dfs_dot_call *c, int zmod
     memset(&a, 0, sizeof a);
     /* the result (host pointer mode), then zeroed: per part the accumulator and the flags (in
      * 32-bit words); one block rounds its own accumulators: nothing zeroed, no second kernel */
-    unsigned *zeroed;
-    char *base = scratch(x, parts * sizeof(double),
-                         blocks > 1 ? (size_t)parts * (2 * DFS_X_WORDS + 2) : 0, &zeroed);
+    unsigned *zeroed = NULL;
+    const int one_part = zmode && parts == 1; /* the fallback of TWO_PASSES: one block */
+    char *base = one_part ? NULL
+                          : scratch(x, parts * sizeof(double),
+                                    blocks > 1 ? (size_t)parts * (2 * DFS_X_WORDS + 2) : 0,
+                                    &zeroed);
     a.x = c->x;
     a.y = c->y;
     a.incx = c->incx;
@@ -120,10 +124,9 @@ static cublasStatus_t dot_part(const dfs_ctx *x, const dfs_dot_call *c, int zmod
         a.flags = (unsigned *)(a.acc + DFS_X_WORDS);
         tmp = (double *)base;
         a.result = host_result ? tmp : result;
-        const int kernel = zmode == DFS_OZ_ZC ? K_ZDOTC_ONE
+        const int kernel = zmode == DFS_OZ_ZC   ? K_ZDOTC_ONE
                            : zmode == DFS_OZ_ZU ? K_ZDOTU_ONE
-                           : zmode           ? K_ZDOT
-                                             : K_DOT;
+                                                : K_DOT;
         err = dfs_launch(k[kernel], (unsigned)blocks, 1, 1, DFS_OZ_DOT_THREADS, 1, st, &a);
         for (int p = 0; p < parts && blocks > 1; p++) {
             /* part p's words follow part p - 1's (kernels_vec.cu, zpart_acc) */
