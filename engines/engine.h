@@ -133,6 +133,10 @@ typedef struct dfs_engine {
     cublasStatus_t (*gemm)(const dfs_ctx *ctx, const dfs_gemm_call *c);
     cublasStatus_t (*dgemv)(const dfs_ctx *ctx, const dfs_gemv_call *c);
     cublasStatus_t (*ddot)(const dfs_ctx *ctx, const dfs_dot_call *c);
+    /* Optional: 1 when the engine runs a GEMM of c's shape and type natively whatever the data
+     * (its cost model finds native faster), with options o; exblas-info says so. */
+    int (*gemm_prefers_native)(const dfs_device *dev, const dfs_gemm_call *c,
+                               const dfs_options *o);
 } dfs_engine;
 
 /* The table (engines/registry.c).  Index 0 is always the native engine. */

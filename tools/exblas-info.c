@@ -134,6 +134,19 @@ static void print_decision(const dfs_config *cfg, const dfs_device *dev,
             e = 0;
             note = " (the engine does not compute this routine)";
         }
+        if (e != 0 && gemm && dev && en->gemm_prefers_native) {
+            dfs_gemm_call c;
+            memset(&c, 0, sizeof c);
+            c.m = dims[r][0];
+            c.n = dims[r][1];
+            c.k = dims[r][2];
+            c.batch = 1;
+            c.type = r == DFS_R_ZGEMM ? DFS_C64 : DFS_R64;
+            if (en->gemm_prefers_native(dev, &c, below ? &rule.below_options : &rule.options)) {
+                e = 0;
+                note = " (by the engine's cost model: native is faster at this shape)";
+            }
+        }
         char sz[96];
         snprintf(sz, sizeof sz, shape[r], dims[r][0], dims[r][1], dims[r][2]);
         char below_eng[96] = "";

@@ -61,10 +61,7 @@ void dfs_int8_choose(const dfs_ctx *x, const dfs_gemm_call *c, int option_moduli
     const int64_t k = c->k > 0 ? c->k : 1;
     memset(out, 0, sizeof *out);
     const double bmod =
-        !prefer_native ? DFS_INT8_NEVER_NATIVE
-                       : dfs_int8_breakeven(dfs_oz_tuning_of(x->dev ? x->dev->cc_major : 0,
-                                                             x->dev ? x->dev->cc_minor : 0),
-                                            x->dev && x->dev->fp64_ratio >= 32, c->m, c->n, k);
+        prefer_native ? dfs_int8_device_breakeven(x->dev, c->m, c->n, k) : DFS_INT8_NEVER_NATIVE;
     if (option_moduli <= 0 && !dfs_int8_worth_trying(bmod, dfs_crt_int8_moduli(0, k))) {
         out->native = 1; /* native is faster by the cost model whatever the data: no trial */
         return;

@@ -52,6 +52,20 @@ static cublasStatus_t int8_dgemm(const dfs_ctx *x, const dfs_gemm_call *c)
     return dfs_crt_dgemm_gpu(x, c, &o);
 }
 
+/* exblas-info's question: does a call of c's shape run natively whatever its data?  Complex
+ * calls as their real product of m x 2n x 2k (../zreal/zreal.h). */
+static int int8_gemm_prefers_native(const dfs_device *dev, const dfs_gemm_call *c,
+                                    const dfs_options *o)
+{
+    if (dfs_option_int(o, &int8_options, "moduli") > 0 ||
+        dfs_option_word(o, &int8_options, "native") != 0)
+        return 0;
+    const int z = c->type == DFS_C64 ? 2 : 1;
+    const int64_t k = c->k > 0 ? z * c->k : 1;
+    return !dfs_int8_worth_trying(dfs_int8_device_breakeven(dev, c->m, z * c->n, k),
+                                  dfs_crt_int8_moduli(0, k));
+}
+
 /* Complex calls through the real representation (../zreal/zreal.h). */
 static cublasStatus_t int8_gemm(const dfs_ctx *x, const dfs_gemm_call *c)
 {
@@ -66,4 +80,5 @@ const dfs_engine dfs_engine_int8 = {
     .can_run = int8_can_run,
     .caps = DFS_CAP_COMPLEX,
     .gemm = int8_gemm,
+    .gemm_prefers_native = int8_gemm_prefers_native,
 };

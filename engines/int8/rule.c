@@ -21,6 +21,12 @@ double dfs_int8_breakeven(const dfs_oz_tuning *t, int fp64_starved, int64_t m, i
     return b > 0 ? b : 0.0;
 }
 
+double dfs_int8_device_breakeven(const dfs_device *d, int64_t m, int64_t n, int64_t k)
+{
+    return dfs_int8_breakeven(dfs_oz_tuning_of(d ? d->cc_major : 0, d ? d->cc_minor : 0),
+                              d && d->fp64_ratio >= 32, m, n, k);
+}
+
 int dfs_int8_worth_trying(double bmod, int dflt)
 {
     const int fewest = dflt - 2 > 2 ? dflt - 2 : 2;

@@ -26,4 +26,8 @@ double dfs_int8_breakeven(const dfs_oz_tuning *t, int fp64_starved, int64_t m, i
  * take (two fewer than dflt, its default) beat native by the model. */
 int dfs_int8_worth_trying(double bmod, int dflt);
 
+/* dfs_int8_breakeven with the numbers of device d (NULL: sm_90's), FP64-starved parts never
+ * native. */
+double dfs_int8_device_breakeven(const dfs_device *d, int64_t m, int64_t n, int64_t k);
+
 #endif

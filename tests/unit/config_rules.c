@@ -1,8 +1,12 @@
 /* config_rules.c — test_config's tests of a rule's routing words: below= (with min_dim),
- * tiny_products= and fallback=. */
+ * tiny_products= and fallback=; and the engines' own routing that exblas-info shows with them
+ * (int8's cost model, gemm_prefers_native). */
 #include "config_test.h"
 
+#include "../../engines/engine.h"
+
 #include <stddef.h>
+#include <string.h>
 
 /* below=ENGINE: the calls under min_dim go there, with that engine's section options only (the
  * rule's own options are the main engine's); a mode whose rules are native but for below= is
@@ -67,7 +71,58 @@ START_TEST(policy_below)
 }
 END_TEST
 
+/* int8's answer to exblas-info: native, by its cost model, for shapes measured slower on int8
+ * (4096^3, 16384 x 16384 x 2048; a complex 2048^3, a real 2048 x 4096 x 4096); int8 where the
+ * model finds it faster (8192^3, 16384 x 2048 x 16384, measured so; a complex 4096^3 as its
+ * real 4096 x 8192 x 8192: the model leaves zreal's staging out, and that call measured 6%
+ * slower on int8, which is why fast's zgemm rule starts at 6144); never native with a fixed
+ * moduli count, with native=never, or on an FP64-starved part. */
+START_TEST(int8_shape_model)
+{
+    const dfs_engine *e = NULL;
+    for (int i = 0; i < dfs_engine_count; i++)
+        if (!strcmp(dfs_engines[i]->name, "int8"))
+            e = dfs_engines[i];
+    ck_assert_ptr_nonnull(e);
+    ck_assert(e->gemm_prefers_native != NULL);
+    const dfs_device h100 = dev(9, 0, "NVIDIA H100 80GB HBM3"),
+                     ada = dev(8, 9, "NVIDIA GeForce RTX 4090");
+    const dfs_options none = {0, 0, NULL, NULL};
+    static const struct {
+        int64_t m, n, k;
+        dfs_dtype type;
+        int native;
+    } cases[] = {
+        {4096, 4096, 4096, DFS_R64, 1},   {16384, 16384, 2048, DFS_R64, 1},
+        {2048, 2048, 2048, DFS_C64, 1},   {8192, 8192, 8192, DFS_R64, 0},
+        {16384, 2048, 16384, DFS_R64, 0}, {4096, 4096, 4096, DFS_C64, 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        dfs_gemm_call c;
+        memset(&c, 0, sizeof c);
+        c.m = cases[i].m;
+        c.n = cases[i].n;
+        c.k = cases[i].k;
+        c.batch = 1;
+        c.type = cases[i].type;
+        ck_assert_msg(e->gemm_prefers_native(&h100, &c, &none) == cases[i].native,
+                      "case %zu: %lld x %lld x %lld", i, (long long)c.m, (long long)c.n,
+                      (long long)c.k);
+        ck_assert(!e->gemm_prefers_native(&ada, &c, &none));
+    }
+    dfs_gemm_call c;
+    memset(&c, 0, sizeof c);
+    c.m = c.n = c.k = 4096;
+    c.batch = 1;
+    const dfs_option fixed[] = {{"moduli", "15", "test"}}, never[] = {{"native", "never", "test"}};
+    const dfs_options o_fixed = {1, 0, fixed, NULL}, o_never = {1, 0, never, NULL};
+    ck_assert(!e->gemm_prefers_native(&h100, &c, &o_fixed));
+    ck_assert(!e->gemm_prefers_native(&h100, &c, &o_never));
+}
+END_TEST
+
 void config_rules_tests(TCase *t)
 {
     tcase_add_test(t, policy_below);
+    tcase_add_test(t, int8_shape_model);
 }
