@@ -59,6 +59,7 @@ void gt_init(const char *test_name)
     LOAD(Dgemv_64, cublasDgemv_v2_64);
     LOAD(Ddot, cublasDdot_v2);
     LOAD(Ddot_64, cublasDdot_v2_64);
+    LOAD(Zdotc, cublasZdotc_v2);
     LOAD(Destroy, cublasDestroy_v2);
     if (not_shimmed) {
         const char *pre = getenv("LD_PRELOAD");

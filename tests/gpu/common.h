@@ -28,6 +28,7 @@ typedef struct {
     __typeof__(&cublasDgemv_v2_64) Dgemv_64;
     __typeof__(&cublasDdot_v2) Ddot;
     __typeof__(&cublasDdot_v2_64) Ddot_64;
+    __typeof__(&cublasZdotc_v2) Zdotc;
     __typeof__(&cublasDestroy_v2) Destroy;
 } gt_real_fns;
 

@@ -1,16 +1,18 @@
-/* no_workspace — every workspace allocation refused (EXBLAS_TEST_NO_WORKSPACE=1, the test hook
- * of engines/common/gpu.c, as when the device is out of memory), in the engine EXBLAS_MODE
- * names.  Calls must still give the right results: in repro mode bit for bit the engine's CPU
+/* no_workspace — every workspace allocation refused (EXBLAS_TEST_NO_WORKSPACE=1, the test hook of
+ * engines/common/gpu.c, as when the device is out of memory), in the engine EXBLAS_MODE names.
+ * Calls must still give the right results: in repro mode bit for bit the engine's CPU
  * implementation (correctly rounded: the paths that need no workspace), in dd mode DGEMM and a
  * DGEMV of one chunk (they need no workspace) bit for bit its CPU twin and the rest, like the
- * other engines' calls (which they decline), bit for bit the real cuBLAS; DGEMM (NN, TN, a strided batch), DGEMV
- * (N and T, increments 1 and -2), DDOT with the result on the host and on the device.  The log
- * (EXBLAS_LOG=warn) says once that the workspace could not be had. */
+ * other engines' calls (which they decline), bit for bit the real cuBLAS; DGEMM (NN, TN, a
+ * strided batch), DGEMV (N and T, increments 1 and -2), DDOT and ZDOTC with the result on the
+ * host and on the device.  The log (EXBLAS_LOG=warn) says once that the workspace could not be
+ * had. */
 #include "common.h"
 
 #include "../../engines/dd/dd_steps.h"
 #include "../../engines/dd/host.h"
 #include "../../engines/repro/host.h"
+#include "../../include/reprohost.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -111,6 +113,38 @@ static void dot_case(cublasHandle_t h, int device_result, const double *hx, cons
     compare("result", &want, &got, 1, 0);
 }
 
+/* Zdotc of x (NV / 2 complex elements, increment 1) and y (increment -1): in repro mode both
+ * parts correctly rounded (its one-pass kernel needs workspace: the parts then run one after the
+ * other in one block), else real cuBLAS's. */
+static void zdot_case(cublasHandle_t h, int device_result, const double *hx, const double *hy,
+                      double *dx, double *dy, double *dr)
+{
+    const int n = NV / 2;
+    gt_case("Zdotc n=%d incy=-1 result on the %s", n, device_result ? "device" : "host");
+    const cuDoubleComplex *X = (const cuDoubleComplex *)dx, *Y = (const cuDoubleComplex *)dy;
+    double want[2], got[2];
+    if (repro) {
+        double *ty = gt_hmalloc((size_t)NV * 8); /* y in BLAS order: increment -1 reverses it */
+        for (int j = 0; j < n; j++)
+            ty[2 * j] = hy[2 * (n - 1 - j)], ty[2 * j + 1] = hy[2 * (n - 1 - j) + 1];
+        const double one[2] = {1.0, 0.0}, zero[2] = {0.0, 0.0};
+        if (repro_zgemm_host('C', 'N', 1, 1, n, one, hx, n, ty, n, zero, want, 1))
+            gt_fatal("repro_zgemm_host: out of memory");
+        free(ty);
+    } else {
+        GT_CUBLAS(gt_real.Zdotc(h, n, X, 1, Y, -1, (cuDoubleComplex *)want));
+    }
+    if (device_result) {
+        GT_CUBLAS(cublasSetPointerMode_v2(h, CUBLAS_POINTER_MODE_DEVICE));
+        GT_CUBLAS(cublasZdotc_v2(h, n, X, 1, Y, -1, (cuDoubleComplex *)dr));
+        GT_CUBLAS(cublasSetPointerMode_v2(h, CUBLAS_POINTER_MODE_HOST));
+        gt_d2h(got, dr, sizeof got);
+    } else {
+        GT_CUBLAS(cublasZdotc_v2(h, n, X, 1, Y, -1, (cuDoubleComplex *)got));
+    }
+    compare("result", want, got, 2, 0);
+}
+
 int main(void)
 {
     char log[64];
@@ -131,7 +165,7 @@ int main(void)
     gt_fill(hA, na, 1), gt_fill(hB, nb, 2), gt_fill(hC, nc, 3), gt_fill(hx, NV, 4);
     gt_fill(hy, NV, 5);
     double *dA = gt_dmalloc(na * 8), *dB = gt_dmalloc(nb * 8), *dC = gt_dmalloc(nc * 8);
-    double *dx = gt_dmalloc(NV * 8), *dy = gt_dmalloc(NV * 8), *dr = gt_dmalloc(8);
+    double *dx = gt_dmalloc(NV * 8), *dy = gt_dmalloc(NV * 8), *dr = gt_dmalloc(16);
     double *dyv = gt_dmalloc(nc * 8);
     gt_h2d(dA, hA, na * 8), gt_h2d(dB, hB, nb * 8), gt_h2d(dx, hx, NV * 8), gt_h2d(dy, hy, NV * 8);
     cublasHandle_t h;
@@ -146,6 +180,8 @@ int main(void)
             gemv_case(h, t ? CUBLAS_OP_T : CUBLAS_OP_N, inc, hA, hx, hC, dA, dx, dyv);
     dot_case(h, 0, hx, hy, dx, dy, dr);
     dot_case(h, 1, hx, hy, dx, dy, dr);
+    zdot_case(h, 0, hx, hy, dx, dy, dr);
+    zdot_case(h, 1, hx, hy, dx, dy, dr);
     GT_CUDA(cudaDeviceSynchronize());
 
     gt_case("the log says it once");
