@@ -217,12 +217,6 @@ struct zpair { /* a complex element as stored (8-byte aligned: two loads) */
     double re, im;
 };
 
-/* Part p's accumulator and flags (vec_args.h, dfs_oz_zdot_one). */
-__device__ __forceinline__ long long *zpart_acc(const dfs_oz_dot_args &a, int p)
-{
-    return p ? (long long *)((unsigned *)(a.acc + DFS_X_WORDS) + 2) : a.acc;
-}
-
 /* Both parts of a complex DOT (x^H y with CONJ, else x^T y) in one pass over x and y: each
  * element's four products go into the thread's two pairs of expansions, Re's and Im's, and what
  * they cannot take into the block's accumulator of that part.  The same exact sums as the
@@ -261,7 +255,7 @@ template <bool CONJ> __device__ __forceinline__ void zdot_one_body(const dfs_oz_
         if (fr)
             atomicOr(gridDim.x == 1 ? &block_flags[0] : a.flags, fr);
         if (fi)
-            atomicOr(gridDim.x == 1 ? &block_flags[1] : (unsigned *)(zpart_acc(a, 1) + DFS_X_WORDS),
+            atomicOr(gridDim.x == 1 ? &block_flags[1] : (unsigned *)(dfs_oz_dot_part(a.acc, 1) + DFS_X_WORDS),
                      fi);
     }
     __syncthreads();
@@ -277,7 +271,7 @@ template <bool CONJ> __device__ __forceinline__ void zdot_one_body(const dfs_oz_
         normalize_shared(w[1]);
     }
     flush_words(a.acc, w[0]);
-    flush_words(zpart_acc(a, 1), w[1]);
+    flush_words(dfs_oz_dot_part(a.acc, 1), w[1]);
 }
 
 extern "C" __global__ void __launch_bounds__(DFS_OZ_DOT_THREADS)

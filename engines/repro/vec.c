@@ -109,7 +109,7 @@ static cublasStatus_t dot_part(const dfs_ctx *x, const dfs_dot_call *c, int zmod
     const int one_part = zmode && parts == 1; /* the fallback of TWO_PASSES: one block */
     char *base = one_part ? NULL
                           : scratch(x, parts * sizeof(double),
-                                    blocks > 1 ? (size_t)parts * (2 * DFS_X_WORDS + 2) : 0,
+                                    blocks > 1 ? (size_t)parts * DFS_OZ_DOT_PART_WORDS : 0,
                                     &zeroed);
     a.x = c->x;
     a.y = c->y;
@@ -129,9 +129,8 @@ static cublasStatus_t dot_part(const dfs_ctx *x, const dfs_dot_call *c, int zmod
                                                 : K_DOT;
         err = dfs_launch(k[kernel], (unsigned)blocks, 1, 1, DFS_OZ_DOT_THREADS, 1, st, &a);
         for (int p = 0; p < parts && blocks > 1; p++) {
-            /* part p's words follow part p - 1's (kernels_vec.cu, zpart_acc) */
             dfs_oz_dot_args f = a;
-            f.acc = (long long *)(zeroed + (size_t)p * (2 * DFS_X_WORDS + 2));
+            f.acc = dfs_oz_dot_part(zeroed, p);
             f.flags = (unsigned *)(f.acc + DFS_X_WORDS);
             f.result = a.result + p;
             err |= dfs_launch(k[K_DOT_FINAL], 1, 1, 1, 32, 1, st, &f);

@@ -4,6 +4,7 @@
 #ifndef DFS_REPRO_VEC_ARGS_H
 #define DFS_REPRO_VEC_ARGS_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #define DFS_OZ_TERMS 4        /* expansion terms per thread (DOT), in range */
@@ -30,8 +31,14 @@
 enum { DFS_OZ_ZC_RE = 1, DFS_OZ_ZC_IM, DFS_OZ_ZU_RE, DFS_OZ_ZU_IM };
 /* Both parts in one pass (dfs_oz_zdotc_one, dfs_oz_zdotu_one: conj(x) . y, x . y): n counts
  * complex elements; `acc` holds per part DFS_X_WORDS words and then its flags word and one
- * more (part 1's from part 0's end, kernels_vec.cu's zpart_acc), result [0] and [1]. */
+ * more, DFS_OZ_DOT_PART_WORDS 32-bit words in all, part 1's from part 0's end (dfs_oz_dot_part);
+ * result [0] and [1]. */
 enum { DFS_OZ_ZC = 5, DFS_OZ_ZU };
+#define DFS_OZ_DOT_PART_WORDS (2 * DFS_X_WORDS + 2) /* xacc.h's DFS_X_WORDS */
+
+/* Part p's accumulator in a zeroed area laid out as above (its flags: the words after it). */
+#define dfs_oz_dot_part(acc0, p) \
+    ((long long *)((unsigned *)(acc0) + (size_t)(p) * DFS_OZ_DOT_PART_WORDS))
 typedef struct {
     const double *x, *y;
     int64_t incx, incy, n;
