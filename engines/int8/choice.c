@@ -62,7 +62,7 @@ void dfs_int8_choose(const dfs_ctx *x, const dfs_gemm_call *c, int option_moduli
     memset(out, 0, sizeof *out);
     const double bmod =
         prefer_native ? dfs_int8_device_breakeven(x->dev, c->m, c->n, k) : DFS_INT8_NEVER_NATIVE;
-    if (option_moduli <= 0 && prefer_native && dfs_int8_shape_native(x->dev, c->m, c->n, k)) {
+    if (option_moduli <= 0 && dfs_int8_shape_native(bmod, k)) {
         out->native = 1; /* native is faster by the cost model whatever the data: no trial */
         return;
     }

@@ -61,7 +61,8 @@ static int int8_gemm_prefers_native(const dfs_device *dev, const dfs_gemm_call *
         dfs_option_word(o, &int8_options, "native") != 0)
         return 0;
     const int z = c->type == DFS_C64 ? 2 : 1;
-    return dfs_int8_shape_native(dev, c->m, z * c->n, c->k > 0 ? z * c->k : 1);
+    const int64_t k = c->k > 0 ? z * c->k : 1;
+    return dfs_int8_shape_native(dfs_int8_device_breakeven(dev, c->m, z * c->n, k), k);
 }
 
 /* Complex calls through the real representation (../zreal/zreal.h). */

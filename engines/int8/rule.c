@@ -33,10 +33,9 @@ int dfs_int8_worth_trying(double bmod, int dflt)
     return fewest < bmod;
 }
 
-int dfs_int8_shape_native(const dfs_device *d, int64_t m, int64_t n, int64_t k)
+int dfs_int8_shape_native(double bmod, int64_t k)
 {
-    return !dfs_int8_worth_trying(dfs_int8_device_breakeven(d, m, n, k),
-                                  dfs_crt_int8_moduli(0, k));
+    return !dfs_int8_worth_trying(bmod, dfs_crt_int8_moduli(0, k));
 }
 
 int dfs_int8_next_moduli(const dfs_crt_fast_stats *rec, unsigned long long outputs, int taken,

@@ -30,8 +30,9 @@ int dfs_int8_worth_trying(double bmod, int dflt);
  * native. */
 double dfs_int8_device_breakeven(const dfs_device *d, int64_t m, int64_t n, int64_t k);
 
-/* Whether an m x n x k DGEMM (k >= 1) runs natively on device d whatever its data: not worth
- * trying with the default moduli (dfs_crt_int8_moduli). */
-int dfs_int8_shape_native(const dfs_device *d, int64_t m, int64_t n, int64_t k);
+/* Whether a DGEMM with k terms (k >= 1) and break-even moduli bmod (dfs_int8_device_breakeven)
+ * runs natively whatever its data: not worth trying with the default moduli
+ * (dfs_crt_int8_moduli). */
+int dfs_int8_shape_native(double bmod, int64_t k);
 
 #endif
