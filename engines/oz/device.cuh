@@ -213,6 +213,59 @@ __device__ __noinline__ unsigned warp_exact_products(long long *w, int64_t K, co
     return g & DFS_X_SPECIAL;
 }
 
+/* The exact sum of the K products a[q*sa] * b[q*sb] of one output by a group of L lanes (L a
+ * power of two up to 32, the group's lanes consecutive and aligned in the warp, g this lane's
+ * place in it): each lane adds its share (q = g, g + L, ...) into T terms (fpe.h), four pairs
+ * loaded ahead so that their loads are in flight together, then the group's expansions are
+ * merged by a butterfly (exactly, by the same insertions).  Every lane of the group ends with T
+ * terms t whose sum is the output's exactly, unless the returned flags (the group's OR: xacc.h's
+ * special flags and DFS_FPE_SPILL) are not zero: then the terms could not carry it.  A lane that
+ * is not live (no output) adds nothing.  Every lane of the warp calls it with the same K: the
+ * loop's trip count is the warp's, so that with STOP a vote ends it as soon as any lane of the
+ * warp has spilled (for a group that is the whole warp, whose output then takes another path). */
+template <int L, int T, bool STOP>
+__device__ __forceinline__ unsigned group_exact_sum(double *t, int64_t K, const double *a,
+                                                    int64_t sa, const double *b, int64_t sb,
+                                                    int g, bool live)
+{
+#pragma unroll
+    for (int i = 0; i < T; i++)
+        t[i] = 0.0;
+    unsigned f = 0;
+    for (int64_t q0 = 0; q0 < K; q0 += 4 * L) {
+        const int64_t q = q0 + g;
+        if (q0 + 4 * L <= K) { /* the warp's common case: four pairs each, loads first */
+            double x[4], y[4];
+#pragma unroll
+            for (int j = 0; j < 4; j++) {
+                x[j] = live ? a[(q + j * L) * sa] : 0.0;
+                y[j] = live ? b[(q + j * L) * sb] : 0.0;
+            }
+            if (live)
+#pragma unroll
+                for (int j = 0; j < 4; j++)
+                    f |= dfs_fpe_add_product(t, T, x[j], y[j]);
+        } else if (live) {
+            for (int64_t r = q; r < K; r += L)
+                f |= dfs_fpe_add_product(t, T, a[r * sa], b[r * sb]);
+        }
+        if (STOP && __any_sync(0xffffffffu, f != 0))
+            break;
+    }
+#pragma unroll
+    for (int sh = 1; sh < L; sh <<= 1) {
+        double u[T];
+#pragma unroll
+        for (int i = 0; i < T; i++)
+            u[i] = __shfl_xor_sync(0xffffffffu, t[i], sh);
+        f |= __shfl_xor_sync(0xffffffffu, f, sh);
+#pragma unroll
+        for (int i = 0; i < T; i++)
+            f |= dfs_fpe_insert(t, T, u[i]);
+    }
+    return f;
+}
+
 /* *out = RN(alpha * S + beta * *out), S the value of the accumulator w with special flags
  * `flags` (xacc.h's; beta == 0: *out not read).  One thread; scratch: DFS_X_WORDS words. */
 /* The non-zero words of the accumulator w (DFS_X_WORDS words, not normalised) as an accumulator

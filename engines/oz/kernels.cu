@@ -2,7 +2,9 @@
  * the list; call.c and crt_gemm.c launch them):
  *   dfs_oz_rows and       the rows passes and the inner dimension's groups (kernels_rows.cuh);
  *   dfs_oz_kgroups
- *   dfs_oz_direct         one warp per listed output: every product into a full accumulator;
+ *   dfs_oz_direct         one warp per listed output: its products into the lanes' expansions,
+ *                         merged and rounded, or where they cannot carry the sum, every product
+ *                         into a full accumulator;
  *   dfs_oz_small          repro's small DGEMMs, every output of a batch in one launch
  *                         (kernels_small.cuh);
  *   dfs_crt_residues(62)  the Ozaki scheme II: rows scaled to integers, their int8 residues
@@ -22,6 +24,7 @@
 extern "C" __global__ void __launch_bounds__(32 * DFS_OZ_DIRECT_WARPS)
     dfs_oz_direct(dfs_oz_finish_args a)
 {
+    constexpr int T = DFS_OZ_DIRECT_TERMS;
     __shared__ long long wa[DFS_OZ_DIRECT_WARPS][DFS_X_WORDS];
     __shared__ long long ws[DFS_OZ_DIRECT_WARPS][DFS_X_WORDS];
     const int lane = threadIdx.x & 31, wp = threadIdx.x / 32;
@@ -32,15 +35,34 @@ extern "C" __global__ void __launch_bounds__(32 * DFS_OZ_DIRECT_WARPS)
          it += (int64_t)gridDim.x * DFS_OZ_DIRECT_WARPS) {
         const uint32_t rc = a.list[it];
         const int64_t gr = a.r0 + (rc & 0xffffu), gc = a.c0 + (rc >> 16);
+        /* op(B)(q, c) as a BLAS vector: stride bqs from B + c * bcs */
+        const double *x = a.A + gr * a.ars, *y = a.B + gc * a.bcs;
+        double *out = a.C + gr + gc * a.ldc;
+        /* first the warp's 32 expansions, merged: most listed outputs are sums the slices
+         * could not decide, not sums the expansions cannot carry, and this way takes none of
+         * the exact accumulator's serial steps; a spill stops it at once */
+        int done = 0;
+        if (alpha != 0) { /* alpha = 0 (C = beta C): the accumulator's way below */
+            double t[T];
+            const unsigned f = group_exact_sum<32, T, true>(t, a.k, x, a.aqs, y, a.bqs, lane, true);
+            if (lane == 0 && f == 0) {
+                double v;
+                done = dfs_oz_w_terms_axpby(t, T, alpha, beta, beta != 0 ? *out : 0.0, &v);
+                if (done)
+                    *out = v;
+            }
+            done = __shfl_sync(0xffffffffu, done, 0);
+        }
+        if (done)
+            continue;
         long long *w = wa[wp];
         zero_words(w, DFS_X_WORDS, lane, 32);
         __syncwarp();
-        /* op(B)(q, c) as a BLAS vector: stride bqs from B + c * bcs */
-        const unsigned f = alpha == 0 ? 0u /* A and B are not read */
-                                      : warp_exact_products(w, a.k, a.A + gr * a.ars, a.aqs,
-                                                            a.B + gc * a.bcs, a.bqs, a.k);
+        const unsigned f =
+            alpha == 0 ? 0u /* A and B are not read */
+                       : warp_exact_products(w, a.k, x, a.aqs, y, a.bqs, a.k);
         __syncwarp();
-        finish_output(w, ws[wp], f, alpha, beta, a.C + gr + gc * a.ldc);
+        finish_output(w, ws[wp], f, alpha, beta, out);
         __syncwarp();
     }
 }

@@ -1,14 +1,14 @@
 /* kernels_small.cuh — repro's small DGEMMs (kernels.cu includes it; one module):
  *   dfs_oz_small  every output of a batch of small products in one launch, correctly rounded:
- *                 DFS_OZ_SMALL_LANES lanes per output each add their share of the k products
- *                 exactly into a short expansion (fpe.h), the lanes' expansions are merged
- *                 (exactly, by the same insertions), and the output's lane rounds alpha S + beta
- *                 c once from the terms (dfs_oz_w_terms_axpby, wint.h).  An output the
- *                 expansions cannot carry (a product out of their range, an error left after the
- *                 last term, Inf or NaN, terms too far apart) is then computed by its whole warp
- *                 on the direct path (warp_exact_products, finish_output: every product into an
- *                 exact accumulator), in the same launch.  Any path gives RN(exact): the same
- *                 bits as every other repro path.  No workspace, no cuBLAS call. */
+ *                 DFS_OZ_SMALL_LANES lanes per output add the k products exactly into short
+ *                 expansions (fpe.h), merged (device.cuh's group_exact_sum), and the output's
+ *                 lane rounds alpha S + beta c once from the terms (dfs_oz_w_terms_axpby,
+ *                 wint.h).  An output the expansions cannot carry (a product out of their
+ *                 range, an error left after the last term, Inf or NaN, terms too far apart) is
+ *                 then computed by its whole warp on the direct path (warp_exact_products,
+ *                 finish_output: every product into an exact accumulator), in the same launch.
+ *                 Any path gives RN(exact): the same bits as every other repro path.  No
+ *                 workspace, no cuBLAS call. */
 #ifndef DFS_OZ_KERNELS_SMALL_CUH
 #define DFS_OZ_KERNELS_SMALL_CUH
 
@@ -50,41 +50,9 @@ extern "C" __global__ void __launch_bounds__(32 * DFS_OZ_SMALL_WARPS)
         const double *A = a.A + e * s.sA + r * a.ars, *B = a.B + e * s.sB + c * a.bcs;
         double *out = a.C + e * s.sC + r + c * a.ldc;
         double t[T];
-#pragma unroll
-        for (int i = 0; i < T; i++)
-            t[i] = 0.0;
-        unsigned f = 0;
-        if (live && alpha != 0) { /* alpha = 0: A and B are not read */
-            /* four pairs loaded, then added: the loads in flight together (a lane's products
-             * are one chain of dependent additions, its loads otherwise one at a time) */
-            int64_t q = g;
-            for (; q + 3 * L < a.k; q += 4 * L) {
-                double x[4], y[4];
-#pragma unroll
-                for (int j = 0; j < 4; j++) {
-                    x[j] = A[(q + j * L) * a.aqs];
-                    y[j] = B[(q + j * L) * a.bqs];
-                }
-#pragma unroll
-                for (int j = 0; j < 4; j++)
-                    f |= dfs_fpe_add_product(t, T, x[j], y[j]);
-            }
-            for (; q < a.k; q += L)
-                f |= dfs_fpe_add_product(t, T, A[q * a.aqs], B[q * a.bqs]);
-        }
-        /* the lanes' expansions merged, butterfly: every lane of the output ends with the whole
-         * sum, and the flags of all of them */
-#pragma unroll
-        for (int sh = 1; sh < L; sh <<= 1) {
-            double u[T];
-#pragma unroll
-            for (int i = 0; i < T; i++)
-                u[i] = __shfl_xor_sync(0xffffffffu, t[i], sh);
-            f |= __shfl_xor_sync(0xffffffffu, f, sh);
-#pragma unroll
-            for (int i = 0; i < T; i++)
-                f |= dfs_fpe_insert(t, T, u[i]);
-        }
+        /* alpha = 0: A and B are not read */
+        unsigned f = group_exact_sum<L, T, false>(t, alpha != 0 ? a.k : 0, A, a.aqs, B, a.bqs,
+                                                  g, live);
         int slow = 0;
         if (live && g == 0) {
             const double cv = beta != 0 ? *out : 0.0;
