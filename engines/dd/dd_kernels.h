@@ -90,8 +90,11 @@ typedef struct {
     dfs_ddx_out dst;
 } dfs_ddx_convert_args;
 
-#define DFS_DD_GEMM_BM 64 /* C tile of a block of 16 x 16 threads, 4 x 4 outputs each */
-#define DFS_DD_GEMM_BN 64
+/* The DGEMM's C tiles, largest first: square, of a block of 16 x 16 threads with 4 x 4, 2 x 2
+ * or one output each (dfs_dd_gemm, dfs_dd_gemm32, dfs_dd_gemm16; ddblas's GEMMs the first);
+ * every tile sums each output in the same order, so all give the same bits. */
+#define DFS_DD_GEMM_TILES 3
+#define DFS_DD_GEMM_EDGE(tile) (64 >> (tile))
 #define DFS_DD_GEMM_BK 16
 #define DFS_DD_ZGEMM_BM 32 /* complex: 16 x 16 threads, 2 x 2 outputs each */
 #define DFS_DD_ZGEMM_BN 32

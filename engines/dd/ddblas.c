@@ -227,5 +227,5 @@ DDBLAS_EXPORT ddblas_status ddblas_gemm(ddblas_handle h, cudaStream_t stream, dd
     a.xalpha = k > 0 ? dd(alpha) : dfs_dd_make(0.0, 0.0); /* k = 0: C = beta C (as BLAS) */
     a.xbeta = dd(beta);
     const int kf_i = scheme == DDBLAS_PAPER ? K_GEMM_PAPER : K_GEMM_ACCURATE;
-    return status_of(dfs_dd_launch_gemm(kf[kf_i], 0, (CUstream)stream, &a));
+    return status_of(dfs_dd_launch_gemm(kf[kf_i], DFS_DD_GEMM_EDGE(0), (CUstream)stream, &a));
 }

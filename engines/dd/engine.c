@@ -4,7 +4,8 @@
  * their order in dd_steps.h, the kernels in kernels.cu, the CPU twin in host.c).  The result is
  * RN(exact) but for near ties and sums cancelling below about 2^-50 of sum |a b|, and the same
  * bits on every run and GPU.  DDOT and DGEMV are memory-bound, so this costs little time there;
- * DGEMM runs on the FP64 units at 22 operations per term.
+ * DGEMM runs on the FP64 units at 22 operations per term, in the largest of three tiles whose
+ * blocks fill the GPU (option tile; every tile the same bits).
  *
  * Scratch space: DOT 24 bytes per chunk (at most DFS_DD_DOT_CHUNKS, 2048), GEMV 24 bytes per
  * output and chunk when its inner dimension is split (dfs_dd_gemv_plan: about
@@ -28,8 +29,14 @@ extern const unsigned char dfs_dd_fatbin[];
     X(K_DOT_FINAL, dfs_dd_dot_final)                                                               \
     X(K_GEMV, dfs_dd_gemv)                                                                         \
     X(K_GEMV_FINAL, dfs_dd_gemv_final)                                                             \
-    X(K_GEMM, dfs_dd_gemm) X(K_ZGEMM, dfs_dd_zgemm)
+    X(K_GEMM, dfs_dd_gemm) X(K_GEMM32, dfs_dd_gemm32) X(K_GEMM16, dfs_dd_gemm16)                  \
+    X(K_ZGEMM, dfs_dd_zgemm)
 enum { DD_KERNELS(DFS_KERNEL_ID) K_COUNT };
+/* the DGEMM's tiles in dd_kernels.h's order, from K_GEMM on */
+_Static_assert(K_GEMM32 == K_GEMM + 1 && K_GEMM16 == K_GEMM + 2 && DFS_DD_GEMM_TILES == 3 &&
+                   DFS_DD_GEMM_EDGE(1) == 32 && DFS_DD_GEMM_EDGE(2) == 16,
+               "dd's DGEMM kernels, one per tile");
+_Static_assert(DFS_DD_ZGEMM_BM == DFS_DD_ZGEMM_BN, "square complex tiles");
 DFS_MODULE(module, dfs_dd_fatbin, DD_KERNELS);
 
 static int dd_can_run(const dfs_device *d)
@@ -119,6 +126,17 @@ static cublasStatus_t dd_dgemv(const dfs_ctx *x, const dfs_gemv_call *c)
     return launched(r, "DGEMV");
 }
 
+/* The options (policy file or EXBLAS_MODE=dd:key=value): the DGEMM's tile, words in
+ * DFS_DD_GEMM_TILES order after auto.  Every tile gives the same bits. */
+static const dfs_option_spec dd_option_spec[] = {
+    {.key = "tile", .kind = DFS_OPT_WORD, .def = 0,
+     .words = (const char *const[]){"auto", "64", "32", "16", NULL},
+     .meaning = "the DGEMM's C tile of one thread block (square); auto: the largest whose blocks "
+                "fill the GPU (tuning.h); the same bits"},
+    {.key = NULL},
+};
+static const dfs_option_table dd_options = {"dd", dd_option_spec, NULL};
+
 static cublasStatus_t dd_gemm(const dfs_ctx *x, const dfs_gemm_call *c)
 {
     const CUfunction *k = dfs_module_kernels(&module);
@@ -150,17 +168,24 @@ static cublasStatus_t dd_gemm(const dfs_ctx *x, const dfs_gemm_call *c)
     a.beta_v = dev ? 0 : c->beta[0];
     a.alpha_vi = dev || !z ? 0 : c->alpha[1];
     a.beta_vi = dev || !z ? 0 : c->beta[1];
-    if (dfs_dd_launch_gemm(k[z ? K_ZGEMM : K_GEMM], z, (CUstream)x->stream, &a))
+    int r;
+    if (z) {
+        r = dfs_dd_launch_gemm(k[K_ZGEMM], DFS_DD_ZGEMM_BM, (CUstream)x->stream, &a);
+    } else {
+        const int opt = dfs_option_word(x->options, &dd_options, "tile");
+        const dfs_dd_gpu g = dfs_dd_gpu_of(x->device);
+        const int tile = opt ? opt - 1 : dfs_dd_gemm_tile(k + K_GEMM, &g, &a);
+        r = dfs_dd_launch_gemm(k[K_GEMM + tile], DFS_DD_GEMM_EDGE(tile), (CUstream)x->stream, &a);
+    }
+    if (r)
         return launch_failed(z ? "ZGEMM" : "DGEMM");
     return CUBLAS_STATUS_SUCCESS;
 }
 
-static const dfs_option_table dd_options = {"dd", (const dfs_option_spec[]){{.key = NULL}}, NULL};
-
 const dfs_engine dfs_engine_dd = {
     .name = "dd",
     .summary = "double-double accumulation, rounded once: RN(exact) but near ties (accurate mode)",
-    .options = &dd_options, /* none */
+    .options = &dd_options,
     .can_run = dd_can_run,
     .caps = DFS_CAP_COMPLEX,
     .gemm = dd_gemm,

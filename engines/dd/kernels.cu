@@ -377,11 +377,7 @@ DD_KERNELS(gemv_final, gemv_final_body, dfs_dd_gemv_args)
 
 /* ---------- DGEMM ---------- */
 
-#define BM DFS_DD_GEMM_BM
-#define BN DFS_DD_GEMM_BN
 #define BK DFS_DD_GEMM_BK
-#define TM 4
-#define TN 4
 #ifndef DD_GEMM_MIN_BLOCKS
 #define DD_GEMM_MIN_BLOCKS DFS_DD_GEMM_MIN_BLOCKS /* tuning.h; -D for a trial */
 #endif
@@ -399,11 +395,13 @@ template <int S> __device__ __forceinline__ dfs_dd gemm_mad(dfs_dd acc, dfs_dd x
 }
 
 /* Tiles of BK terms staged in shared memory (the next tile's loads in registers meanwhile);
- * thread (tx, ty) owns rows ty + 16 i and columns tx + 16 j of the block's tile.  Each output
- * is summed over k in order from zero; outputs whose DD result is not finite recompute their
+ * thread (tx, ty) owns rows ty + 16 i (i < TM) and columns tx + 16 j (j < TN) of the block's
+ * 16 TM x 16 TN tile of C.  Each output is summed over k in order from zero, whatever the tile
+ * (so every tile gives the same bits); outputs whose DD result is not finite recompute their
  * plain binary64 sum (of the hi parts) in the epilogue. */
-template <bool X, int S> __device__ void gemm_body(const dfs_dd_gemm_args &a)
+template <bool X, int S, int TM, int TN> __device__ void gemm_body(const dfs_dd_gemm_args &a)
 {
+    constexpr int BM = 16 * TM, BN = 16 * TN; /* a thread stages TM elements of A, TN of B */
     typedef elem<X> E;
     typedef typename E::t V;
     __shared__ V As[BK][BM + 1], Bs[BK][BN + 1];
@@ -431,15 +429,18 @@ template <bool X, int S> __device__ void gemm_body(const dfs_dd_gemm_args &a)
 #define AK(r) (a.ta ? (t + 256 * (r)) % BK : (t + 256 * (r)) / BM)
 #define BKK(r) (a.tb ? (t + 256 * (r)) / BN : (t + 256 * (r)) % BK)
 #define BC(r) (a.tb ? (t + 256 * (r)) % BN : (t + 256 * (r)) / BK)
-                typename E::raw pa[4], pb[4];
+                typename E::raw pa[TM], pb[TN];
                 /* loads the tile at k0 into pa, pb (zeros outside) */
                 auto load = [&](int64_t k0) {
 #pragma unroll
-                    for (int r = 0; r < 4; r++) {
+                    for (int r = 0; r < TM; r++) {
                         const int64_t i = i0 + AR(r), q = k0 + AK(r);
                         pa[r] = i < a.m && q < a.k
                                     ? E::load_raw(a.A, zA + (a.ta ? q + i * a.lda : i + q * a.lda))
                                     : E::zero();
+                    }
+#pragma unroll
+                    for (int r = 0; r < TN; r++) {
                         const int64_t j = j0 + BC(r), qb = k0 + BKK(r);
                         pb[r] = j < a.n && qb < a.k
                                     ? E::load_raw(a.B, zB + (a.tb ? j + qb * a.ldb : qb + j * a.ldb))
@@ -469,10 +470,11 @@ template <bool X, int S> __device__ void gemm_body(const dfs_dd_gemm_args &a)
                     for (int64_t k0 = 0; k0 < a.k; k0 += BK) {
                         __syncthreads(); /* the previous tile is used up */
 #pragma unroll
-                        for (int r = 0; r < 4; r++) {
+                        for (int r = 0; r < TM; r++)
                             As[AK(r)][AR(r)] = E::cook(a.A.fmt, pa[r]);
+#pragma unroll
+                        for (int r = 0; r < TN; r++)
                             Bs[BKK(r)][BC(r)] = E::cook(a.B.fmt, pb[r]);
-                        }
                         __syncthreads();
                         if (k0 + BK < a.k)
                             load(k0 + BK);
@@ -519,19 +521,30 @@ template <bool X, int S> __device__ void gemm_body(const dfs_dd_gemm_args &a)
             }
 }
 
+/* The dd engine's DGEMM in each tile of dd_kernels.h's DFS_DD_GEMM_TILES (64, 32 and 16 square:
+ * the smaller ones for products and batches too small to fill the GPU with the larger), and
+ * ddblas's in 64 x 64. */
 extern "C" __global__ void __launch_bounds__(256, DD_GEMM_MIN_BLOCKS) dfs_dd_gemm(dfs_dd_gemm_args a)
 {
-    gemm_body<false, 0>(a);
+    gemm_body<false, 0, 4, 4>(a);
+}
+extern "C" __global__ void __launch_bounds__(256) dfs_dd_gemm32(dfs_dd_gemm_args a)
+{
+    gemm_body<false, 0, 2, 2>(a);
+}
+extern "C" __global__ void __launch_bounds__(256) dfs_dd_gemm16(dfs_dd_gemm_args a)
+{
+    gemm_body<false, 0, 1, 1>(a);
 }
 extern "C" __global__ void __launch_bounds__(256, DD_GEMM_MIN_BLOCKS)
     dfs_ddx_gemm_accurate(dfs_dd_gemm_args a)
 {
-    gemm_body<true, 0>(a);
+    gemm_body<true, 0, 4, 4>(a);
 }
 extern "C" __global__ void __launch_bounds__(256, DD_GEMM_MIN_BLOCKS)
     dfs_ddx_gemm_paper(dfs_dd_gemm_args a)
 {
-    gemm_body<true, 1>(a);
+    gemm_body<true, 1, 4, 4>(a);
 }
 
 /* ---------- ZGEMM ---------- */

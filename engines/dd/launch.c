@@ -73,11 +73,21 @@ int dfs_dd_launch_gemv(CUfunction gemv, CUfunction final, const dfs_dd_gpu *g, d
     return err ? DFS_DD_LAUNCH_FAILED : DFS_DD_LAUNCHED;
 }
 
-int dfs_dd_launch_gemm(CUfunction gemm, int complex, CUstream st, dfs_dd_gemm_args *a)
+int dfs_dd_gemm_tile(const CUfunction *gemm, const dfs_dd_gpu *g, const dfs_dd_gemm_args *a)
 {
-    const int64_t bm = complex ? DFS_DD_ZGEMM_BM : DFS_DD_GEMM_BM,
-                  bn = complex ? DFS_DD_ZGEMM_BN : DFS_DD_GEMM_BN;
-    const int64_t mt = (a->m + bm - 1) / bm, nt = (a->n + bn - 1) / bn;
+    int t = 0;
+    for (; t < DFS_DD_GEMM_TILES - 1; t++) {
+        const int64_t e = DFS_DD_GEMM_EDGE(t);
+        const int64_t blocks = (a->m + e - 1) / e * ((a->n + e - 1) / e) * a->batch;
+        if (blocks >= (int64_t)g->sms * dfs_blocks_per_sm(gemm[t], 256) * g->tuning->gemm_waves)
+            break;
+    }
+    return t;
+}
+
+int dfs_dd_launch_gemm(CUfunction gemm, int64_t edge, CUstream st, dfs_dd_gemm_args *a)
+{
+    const int64_t mt = (a->m + edge - 1) / edge, nt = (a->n + edge - 1) / edge;
     /* the kernel strides over what does not fit the grid's limits */
     const unsigned gx = (unsigned)min64(mt, 0x7fffffff), gy = (unsigned)min64(nt, 65535),
                    gz = (unsigned)min64(a->batch, 65535);

@@ -33,8 +33,13 @@ int dfs_dd_launch_dot(CUfunction dot, CUfunction final, const dfs_dd_gpu *g, dfs
 int dfs_dd_launch_gemv(CUfunction gemv, CUfunction final, const dfs_dd_gpu *g, dfs_scratch *s,
                        CUstream st, dfs_dd_gemv_args *a);
 
-/* GEMM (a->batch >= 1 products): its grid of 64 x 64 tiles (complex: dfs_dd_zgemm's 32 x 32). */
-int dfs_dd_launch_gemm(CUfunction gemm, int complex, CUstream st, dfs_dd_gemm_args *a);
+/* Which of the DGEMM's tiles (dd_kernels.h; gemm[t] the kernel of tile t) a->batch products of
+ * a->m x a->n take on this GPU: the largest whose blocks fill the tuning row's gemm_waves. */
+int dfs_dd_gemm_tile(const CUfunction *gemm, const dfs_dd_gpu *g, const dfs_dd_gemm_args *a);
+
+/* GEMM (a->batch >= 1 products): its grid of edge x edge tiles of C (the kernel's: a DGEMM
+ * tile's DFS_DD_GEMM_EDGE, dfs_dd_zgemm's DFS_DD_ZGEMM_BM). */
+int dfs_dd_launch_gemm(CUfunction gemm, int64_t edge, CUstream st, dfs_dd_gemm_args *a);
 
 /* A grid of the tuning row's waves of 256-thread blocks of f, at most `items` blocks (at least
  * 1). */

@@ -36,8 +36,10 @@
 #include "../../core/types.h"
 
 typedef struct {
-    int waves; /* DOT, GEMV, AXPY and conversion grids: at most this many waves of resident
-                * blocks (grid-stride loops over the rest) */
+    int waves;      /* DOT, GEMV, AXPY and conversion grids: at most this many waves of resident
+                     * blocks (grid-stride loops over the rest) */
+    int gemm_waves; /* DGEMM: the largest tile (dd_kernels.h) whose blocks make at least this
+                     * many waves of resident blocks, else the smallest */
 } dfs_dd_tuning;
 
 /* The row of a GPU of compute capability cc_major.cc_minor (core/types.h's
@@ -47,8 +49,8 @@ static inline const dfs_dd_tuning *dfs_dd_tuning_for(int cc_major, int cc_minor)
     static const int from[] = {0}; /* the classes: from these compute capabilities on */
     static const dfs_dd_tuning rows[] = {
         /* chosen on sm_90 (H100, H200), for every GPU until another row comes: one wave, as a
-         * block more would start a second one */
-        {.waves = 1},
+         * block more would start a second one; a DGEMM tile as soon as it fills one wave */
+        {.waves = 1, .gemm_waves = 1},
     };
     _Static_assert(sizeof from / sizeof from[0] == sizeof rows / sizeof rows[0], "a class a row");
     return &rows[dfs_device_class_row(from, (int)(sizeof from / sizeof from[0]), cc_major,
