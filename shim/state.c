@@ -173,6 +173,15 @@ dfs_handle_state *dfs_handle_get(cublasHandle_t h, const dfs_config *cfg, dfs_ro
     return s;
 }
 
+void dfs_handle_each(void (*f)(dfs_handle_state *))
+{
+    pthread_mutex_lock(&map_lock);
+    for (int b = 0; b < BUCKETS; b++)
+        for (dfs_handle_state *s = buckets[b]; s; s = s->next)
+            f(s);
+    pthread_mutex_unlock(&map_lock);
+}
+
 dfs_handle_state *dfs_handle_take(cublasHandle_t h)
 {
     unsigned b = bucket(h);

@@ -42,6 +42,9 @@ dfs_handle_state *dfs_handle_get(cublasHandle_t h, const dfs_config *cfg, dfs_ro
                                  dfs_rule *rule);
 /* Unlinks and returns the state of h (NULL if none); the caller finishes and frees it. */
 dfs_handle_state *dfs_handle_take(cublasHandle_t h);
+/* Calls f on the state of every handle not yet destroyed (under the map's lock: f must not
+ * call dfs_handle_get or dfs_handle_take). */
+void dfs_handle_each(void (*f)(dfs_handle_state *));
 
 /* ---- statistics (stats.c) ---- */
 int dfs_timing_enabled(void);
@@ -51,7 +54,8 @@ void dfs_stats_count(int routine, int engine, int declined_by);
  * engine that finally computed it. */
 dfs_timing_slot *dfs_timing_start(dfs_handle_state *s, cudaStream_t stream, int routine, int engine);
 void dfs_timing_stop(dfs_handle_state *s, dfs_timing_slot *slot, cudaStream_t stream, int engine);
-/* Harvests finished timings; wait = 1 waits for pending ones (only at handle destruction). */
+/* Harvests finished timings; wait = 1 waits for pending ones (only at handle destruction,
+ * never at exit). */
 void dfs_timing_harvest(dfs_handle_state *s, int wait);
 /* Harvests and destroys the events of a state that is going away. */
 void dfs_timing_release(dfs_handle_state *s);

@@ -1,7 +1,10 @@
 /* stats.c — per-routine, per-engine call counts, optional GPU timing with CUDA events, and the
  * summary at exit.  Timing (EXBLAS_TIMING=1, set by exblas-run) records an event pair around
- * each intercepted call on the call's stream and reads finished pairs later without waiting;
- * the exit summary makes no CUDA calls, so pairs still pending at exit are reported as untimed. */
+ * each intercepted call on the call's stream (a ring of slots per handle) and reads finished
+ * pairs without ever waiting: at every timed call, the handle's pairs from the oldest on until
+ * one still running; when a handle is destroyed, all of its own (waiting there, as cuBLAS's
+ * destroy does); and at exit, for the handles never destroyed (PyTorch's, CuPy's), every pair
+ * already finished, one event query each (pairs still running then are reported untimed). */
 #include "state.h"
 
 #include "../config/env.h"
@@ -49,15 +52,17 @@ void dfs_stats_count(int routine, int engine, int declined_by)
         atomic_fetch_add_explicit(&counters[routine][declined_by].declined, 1, memory_order_relaxed);
 }
 
-static void harvest_slot(dfs_timing_slot *t, int wait)
+/* Reads a slot's pair if it has finished (waiting for it with wait); returns whether the slot is
+ * free now (not pending; a busy one counts as free: it is no pair yet). */
+static int harvest_slot(dfs_timing_slot *t, int wait)
 {
     if (!t->pending)
-        return;
+        return 1;
     CUevent end = t->end;
     if (wait && DFS_DRV(cuEventSynchronize))
         DFS_DRV(cuEventSynchronize)(end);
     if (DFS_DRV(cuEventQuery)(end) != CUDA_SUCCESS)
-        return;
+        return 0;
     float ms = 0;
     if (DFS_DRV(cuEventElapsedTime)(&ms, (CUevent)t->start, end) == CUDA_SUCCESS &&
         t->engine < MAX_ENGINES) {
@@ -66,6 +71,18 @@ static void harvest_slot(dfs_timing_slot *t, int wait)
         atomic_fetch_add_explicit(&counters[t->routine][t->engine].timed, 1, memory_order_relaxed);
     }
     t->pending = 0;
+    return 1;
+}
+
+/* The handle's finished pairs in the order they were recorded, from the oldest (the slot the
+ * ring takes next) until one still running: the calls of one stream finish in that order, so
+ * one query per call mostly; a later pair on another stream waits for a later harvest.  With
+ * s->lock held. */
+static void harvest_in_order(dfs_handle_state *s)
+{
+    for (int i = 0; i < DFS_TIMING_SLOTS; i++)
+        if (!harvest_slot(&s->slots[(s->next_slot + i) % DFS_TIMING_SLOTS], 0))
+            return;
 }
 
 static int driver_ok(void)
@@ -93,8 +110,8 @@ dfs_timing_slot *dfs_timing_start(dfs_handle_state *s, cudaStream_t stream, int 
         cap != CU_STREAM_CAPTURE_STATUS_NONE)
         return NULL; /* events recorded in a graph are not timings of this call */
     pthread_mutex_lock(&s->lock);
+    harvest_in_order(s);
     dfs_timing_slot *t = &s->slots[s->next_slot];
-    harvest_slot(t, 0);
     if (t->pending || t->busy) {
         pthread_mutex_unlock(&s->lock);
         return NULL; /* the ring is full of calls still running: leave this one untimed */
@@ -148,11 +165,22 @@ void dfs_timing_release(dfs_handle_state *s)
  *   dfshim-summary routine=dgemm engine=native calls=N declined=N timed=N gpu_ms=X
  * "declined" counts calls that engine handed on (they are counted again under the engine that
  * computed them: native, or the rule's fallback=). */
+/* At exit: a handle's pairs that have finished, without waiting (exit flush). */
+static void harvest_at_exit(dfs_handle_state *s)
+{
+    pthread_mutex_lock(&s->lock);
+    for (int i = 0; i < DFS_TIMING_SLOTS; i++)
+        harvest_slot(&s->slots[i], 0);
+    pthread_mutex_unlock(&s->lock);
+}
+
 __attribute__((destructor)) static void print_summary(void)
 {
     pthread_once(&once, init);
     if (!summary_dest)
         return;
+    if (timing && driver_ok())
+        dfs_handle_each(harvest_at_exit);
     char text[8192];
     size_t len = 0;
     for (int r = 0; r < DFS_R_COUNT; r++)
