@@ -4,7 +4,10 @@
  * pairs without ever waiting: at every timed call, the handle's pairs from the oldest on until
  * one still running; when a handle is destroyed, all of its own (waiting there, as cuBLAS's
  * destroy does); and at exit, for the handles never destroyed (PyTorch's, CuPy's), every pair
- * already finished, one event query each (pairs still running then are reported untimed). */
+ * already finished, one event query each (pairs still running then are reported untimed).  The
+ * exit flush is an atexit handler registered at the first timed call, after the CUDA runtime's
+ * own (registered at its initialisation), so that it runs before the runtime tears the context
+ * down; the summary itself, a destructor, runs after both and makes no CUDA call. */
 #include "state.h"
 
 #include "../config/env.h"
@@ -23,7 +26,7 @@ static struct {
     atomic_ullong calls, declined, timed;
     atomic_ullong gpu_ns;
 } counters[DFS_R_COUNT][MAX_ENGINES];
-static pthread_once_t once = PTHREAD_ONCE_INIT;
+static pthread_once_t once = PTHREAD_ONCE_INIT, exit_once = PTHREAD_ONCE_INIT;
 static int timing;
 static const char *summary_dest; /* NULL: no summary; "" : log destination; else a file */
 
@@ -101,10 +104,30 @@ void dfs_timing_harvest(dfs_handle_state *s, int wait)
     pthread_mutex_unlock(&s->lock);
 }
 
+/* At exit: a handle's pairs that have finished, without waiting. */
+static void harvest_at_exit(dfs_handle_state *s)
+{
+    pthread_mutex_lock(&s->lock);
+    for (int i = 0; i < DFS_TIMING_SLOTS; i++)
+        harvest_slot(&s->slots[i], 0);
+    pthread_mutex_unlock(&s->lock);
+}
+
+static void exit_flush(void)
+{
+    dfs_handle_each(harvest_at_exit);
+}
+
+static void register_exit_flush(void)
+{
+    atexit(exit_flush);
+}
+
 dfs_timing_slot *dfs_timing_start(dfs_handle_state *s, cudaStream_t stream, int routine, int engine)
 {
     if (!s || !driver_ok())
         return NULL;
+    pthread_once(&exit_once, register_exit_flush);
     CUstreamCaptureStatus cap = CU_STREAM_CAPTURE_STATUS_NONE;
     if (DFS_DRV(cuStreamIsCapturing)((CUstream)stream, &cap) != CUDA_SUCCESS ||
         cap != CU_STREAM_CAPTURE_STATUS_NONE)
@@ -165,22 +188,11 @@ void dfs_timing_release(dfs_handle_state *s)
  *   dfshim-summary routine=dgemm engine=native calls=N declined=N timed=N gpu_ms=X
  * "declined" counts calls that engine handed on (they are counted again under the engine that
  * computed them: native, or the rule's fallback=). */
-/* At exit: a handle's pairs that have finished, without waiting (exit flush). */
-static void harvest_at_exit(dfs_handle_state *s)
-{
-    pthread_mutex_lock(&s->lock);
-    for (int i = 0; i < DFS_TIMING_SLOTS; i++)
-        harvest_slot(&s->slots[i], 0);
-    pthread_mutex_unlock(&s->lock);
-}
-
 __attribute__((destructor)) static void print_summary(void)
 {
     pthread_once(&once, init);
     if (!summary_dest)
         return;
-    if (timing && driver_ok())
-        dfs_handle_each(harvest_at_exit);
     char text[8192];
     size_t len = 0;
     for (int r = 0; r < DFS_R_COUNT; r++)

@@ -4,8 +4,8 @@
  * their order in dd_steps.h, the kernels in kernels.cu, the CPU twin in host.c).  The result is
  * RN(exact) but for near ties and sums cancelling below about 2^-50 of sum |a b|, and the same
  * bits on every run and GPU.  DDOT and DGEMV are memory-bound, so this costs little time there;
- * DGEMM runs on the FP64 units at 22 operations per term, in the largest of three tiles whose
- * blocks fill the GPU (option tile; every tile the same bits).
+ * DGEMM runs on the FP64 units at 22 operations per term, in one of three tiles, the one that
+ * spreads the outputs best over the GPU (option tile; every tile the same bits).
  *
  * Scratch space: DOT 24 bytes per chunk (at most DFS_DD_DOT_CHUNKS, 2048), GEMV 24 bytes per
  * output and chunk when its inner dimension is split (dfs_dd_gemv_plan: about
@@ -131,8 +131,8 @@ static cublasStatus_t dd_dgemv(const dfs_ctx *x, const dfs_gemv_call *c)
 static const dfs_option_spec dd_option_spec[] = {
     {.key = "tile", .kind = DFS_OPT_WORD, .def = 0,
      .words = (const char *const[]){"auto", "64", "32", "16", NULL},
-     .meaning = "the DGEMM's C tile of one thread block (square); auto: the largest whose blocks "
-                "fill the GPU (tuning.h); the same bits"},
+     .meaning = "the DGEMM's C tile of one thread block (square); auto: the one that leaves the "
+                "busiest multiprocessor the fewest outputs (tuning.h); the same bits"},
     {.key = NULL},
 };
 static const dfs_option_table dd_options = {"dd", dd_option_spec, NULL};
@@ -174,7 +174,7 @@ static cublasStatus_t dd_gemm(const dfs_ctx *x, const dfs_gemm_call *c)
     } else {
         const int opt = dfs_option_word(x->options, &dd_options, "tile");
         const dfs_dd_gpu g = dfs_dd_gpu_of(x->device);
-        const int tile = opt ? opt - 1 : dfs_dd_gemm_tile(k + K_GEMM, &g, &a);
+        const int tile = opt ? opt - 1 : dfs_dd_gemm_tile(&g, &a);
         r = dfs_dd_launch_gemm(k[K_GEMM + tile], DFS_DD_GEMM_EDGE(tile), (CUstream)x->stream, &a);
     }
     if (r)

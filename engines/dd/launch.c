@@ -73,16 +73,20 @@ int dfs_dd_launch_gemv(CUfunction gemv, CUfunction final, const dfs_dd_gpu *g, d
     return err ? DFS_DD_LAUNCH_FAILED : DFS_DD_LAUNCHED;
 }
 
-int dfs_dd_gemm_tile(const CUfunction *gemm, const dfs_dd_gpu *g, const dfs_dd_gemm_args *a)
+int dfs_dd_gemm_tile(const dfs_dd_gpu *g, const dfs_dd_gemm_args *a)
 {
-    int t = 0;
-    for (; t < DFS_DD_GEMM_TILES - 1; t++) {
+    int best = 0;
+    double best_work = 0;
+    for (int t = 0; t < DFS_DD_GEMM_TILES; t++) {
         const int64_t e = DFS_DD_GEMM_EDGE(t);
         const int64_t blocks = (a->m + e - 1) / e * ((a->n + e - 1) / e) * a->batch;
-        if (blocks >= (int64_t)g->sms * dfs_blocks_per_sm(gemm[t], 256) * g->tuning->gemm_waves)
-            break;
+        const double work = (double)((blocks + g->sms - 1) / g->sms) * (double)(e * e);
+        if (t == 0 || work < best_work * g->tuning->gemm_smaller) {
+            best = t;
+            best_work = work;
+        }
     }
-    return t;
+    return best;
 }
 
 int dfs_dd_launch_gemm(CUfunction gemm, int64_t edge, CUstream st, dfs_dd_gemm_args *a)

@@ -33,9 +33,11 @@ int dfs_dd_launch_dot(CUfunction dot, CUfunction final, const dfs_dd_gpu *g, dfs
 int dfs_dd_launch_gemv(CUfunction gemv, CUfunction final, const dfs_dd_gpu *g, dfs_scratch *s,
                        CUstream st, dfs_dd_gemv_args *a);
 
-/* Which of the DGEMM's tiles (dd_kernels.h; gemm[t] the kernel of tile t) a->batch products of
- * a->m x a->n take on this GPU: the largest whose blocks fill the tuning row's gemm_waves. */
-int dfs_dd_gemm_tile(const CUfunction *gemm, const dfs_dd_gpu *g, const dfs_dd_gemm_args *a);
+/* Which of the DGEMM's tiles (dd_kernels.h) a->batch products of a->m x a->n take on this GPU:
+ * the one whose busiest multiprocessor computes the fewest outputs, padding included (the
+ * kernels are bound by the FP64 units alike), a smaller one only where that saves the tuning
+ * row's gemm_smaller. */
+int dfs_dd_gemm_tile(const dfs_dd_gpu *g, const dfs_dd_gemm_args *a);
 
 /* GEMM (a->batch >= 1 products): its grid of edge x edge tiles of C (the kernel's: a DGEMM
  * tile's DFS_DD_GEMM_EDGE, dfs_dd_zgemm's DFS_DD_ZGEMM_BM). */

@@ -38,8 +38,8 @@
 typedef struct {
     int waves;      /* DOT, GEMV, AXPY and conversion grids: at most this many waves of resident
                      * blocks (grid-stride loops over the rest) */
-    int gemm_waves; /* DGEMM: the largest tile (dd_kernels.h) whose blocks make at least this
-                     * many waves of resident blocks, else the smallest */
+    double gemm_smaller; /* DGEMM: a smaller tile (dd_kernels.h) only where its padded outputs per
+                          * multiprocessor are below this fraction of the larger's */
 } dfs_dd_tuning;
 
 /* The row of a GPU of compute capability cc_major.cc_minor (core/types.h's
@@ -49,8 +49,9 @@ static inline const dfs_dd_tuning *dfs_dd_tuning_for(int cc_major, int cc_minor)
     static const int from[] = {0}; /* the classes: from these compute capabilities on */
     static const dfs_dd_tuning rows[] = {
         /* chosen on sm_90 (H100, H200), for every GPU until another row comes: one wave, as a
-         * block more would start a second one; a DGEMM tile as soon as it fills one wave */
-        {.waves = 1, .gemm_waves = 1},
+         * block more would start a second one; a smaller DGEMM tile where it saves a tenth of
+         * the busiest multiprocessor's work (README.md) */
+        {.waves = 1, .gemm_smaller = 0.9},
     };
     _Static_assert(sizeof from / sizeof from[0] == sizeof rows / sizeof rows[0], "a class a row");
     return &rows[dfs_device_class_row(from, (int)(sizeof from / sizeof from[0]), cc_major,
