@@ -53,6 +53,10 @@ typedef struct {
      * larger ones one call per modulus (cuBLAS picks larger tiles for those) */
     int64_t crt_batched_outputs;
     double f32_flops_per_byte;
+    /* ozaki-sgemm: a DGEMM of at most f32_native_products products per entry runs natively
+     * (option native=faster): its dozen launches and S (S + 1) / 2 SGEMM calls cost more than
+     * native FP64 at that size, even where FP64 runs at 1/64 of FP32 */
+    double f32_native_products;
     /* repro on binary64 slices: slices per operand on a device's first call (feedback.h) */
     int first_slices;
     /* int8 (int8/rule.c): a cost model of an m x n x k DGEMM fitted to measured times (README.md,
@@ -87,6 +91,8 @@ static inline const dfs_oz_tuning *dfs_oz_tuning_of(int cc_major, int cc_minor)
             .crt_block_outputs = (int64_t)1 << 25,
             .crt_batched_outputs = (int64_t)1 << 22,
             .f32_flops_per_byte = 16.0,
+            /* README.md, "Measurements": 256^3 */
+            .f32_native_products = 16777216.0,
             .first_slices = 4,
             /* fitted on an H200, 2026-11-26: 17 shapes, within 9% of every time */
             .fp64_flop_fs = 17.33,

@@ -66,7 +66,8 @@ START_TEST(option_messages)
         {"repro", "splits", "3",
          "repro: no option 'splits' (repro takes max_splits, workspace_mb, products, small, "
          "kgroups); splits=3 ignored"},
-        {"dd", "x", "1", "dd: no option 'x' (dd takes none); x=1 ignored"},
+        {"dd", "x", "1", "dd: no option 'x' (dd takes tile); x=1 ignored"},
+        {"dd", "tile", "48", "dd: tile=48 is not auto, 64, 32 or 16; using auto"},
     };
     for (size_t i = 0; i < sizeof bad_values / sizeof bad_values[0]; i++) {
         const char *m = check(bad_values[i].engine, bad_values[i].key, bad_values[i].value);

@@ -121,8 +121,47 @@ START_TEST(int8_shape_model)
 }
 END_TEST
 
+/* ozaki-sgemm runs DGEMMs of at most 256^3 products per entry natively (its cost exceeds
+ * native FP64's there), on every device class, unless native=never. */
+START_TEST(sgemm_small_native)
+{
+    const dfs_engine *e = NULL;
+    for (int i = 0; i < dfs_engine_count; i++)
+        if (!strcmp(dfs_engines[i]->name, "ozaki-sgemm"))
+            e = dfs_engines[i];
+    ck_assert_ptr_nonnull(e);
+    ck_assert(e->gemm_prefers_native != NULL);
+    const dfs_device h100 = dev(9, 0, "NVIDIA H100 80GB HBM3"),
+                     ada = dev(8, 9, "NVIDIA GeForce RTX 4090");
+    const dfs_options none = {0, 0, NULL, NULL};
+    const dfs_option never[] = {{"native", "never", "test"}};
+    const dfs_options o_never = {1, 0, never, NULL};
+    static const struct {
+        int64_t m, n, k, batch;
+        int native;
+    } cases[] = {
+        {64, 64, 64, 1, 1},     {256, 256, 256, 1, 1}, {257, 256, 256, 1, 0},
+        {4096, 4096, 1, 1, 1},  {4096, 4096, 0, 1, 1}, {256, 256, 256, 1000, 1},
+        {1024, 1024, 1024, 1, 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        dfs_gemm_call c;
+        memset(&c, 0, sizeof c);
+        c.m = cases[i].m;
+        c.n = cases[i].n;
+        c.k = cases[i].k;
+        c.batch = cases[i].batch;
+        c.type = DFS_R64;
+        ck_assert_msg(e->gemm_prefers_native(&h100, &c, &none) == cases[i].native, "case %zu", i);
+        ck_assert_msg(e->gemm_prefers_native(&ada, &c, &none) == cases[i].native, "case %zu", i);
+        ck_assert(!e->gemm_prefers_native(&h100, &c, &o_never));
+    }
+}
+END_TEST
+
 void config_rules_tests(TCase *t)
 {
     tcase_add_test(t, policy_below);
     tcase_add_test(t, int8_shape_model);
+    tcase_add_test(t, sgemm_small_native);
 }
