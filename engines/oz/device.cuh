@@ -213,16 +213,35 @@ __device__ __noinline__ unsigned warp_exact_products(long long *w, int64_t K, co
     return g & DFS_X_SPECIAL;
 }
 
+/* The T terms t of each group of L lanes (L a power of two up to 32, groups aligned in the warp)
+ * merged by a butterfly, exactly, by the same insertions (fpe.h): every lane of a group ends
+ * with terms whose sum is the group's, or with DFS_FPE_SPILL in *f where an error was left after
+ * the last term; *f also gets the group's OR of the flags.  Every lane of the warp calls it. */
+template <int L, int T> __device__ __forceinline__ void group_merge(double *t, unsigned *f)
+{
+#pragma unroll
+    for (int sh = 1; sh < L; sh <<= 1) {
+        double u[T];
+#pragma unroll
+        for (int i = 0; i < T; i++)
+            u[i] = __shfl_xor_sync(0xffffffffu, t[i], sh);
+        *f |= __shfl_xor_sync(0xffffffffu, *f, sh);
+#pragma unroll
+        for (int i = 0; i < T; i++)
+            *f |= dfs_fpe_insert(t, T, u[i]);
+    }
+}
+
 /* The exact sum of the K products a[q*sa] * b[q*sb] of one output by a group of L lanes (L a
  * power of two up to 32, the group's lanes consecutive and aligned in the warp, g this lane's
  * place in it): each lane adds its share (q = g, g + L, ...) into T terms (fpe.h), four pairs
  * loaded ahead so that their loads are in flight together, then the group's expansions are
- * merged by a butterfly (exactly, by the same insertions).  Every lane of the group ends with T
- * terms t whose sum is the output's exactly, unless the returned flags (the group's OR: xacc.h's
- * special flags and DFS_FPE_SPILL) are not zero: then the terms could not carry it.  A lane that
- * is not live (no output) adds nothing.  Every lane of the warp calls it with the same K: the
- * loop's trip count is the warp's, so that with STOP a vote ends it as soon as any lane of the
- * warp has spilled (for a group that is the whole warp, whose output then takes another path). */
+ * merged (group_merge).  Every lane of the group ends with T terms t whose sum is the output's
+ * exactly, unless the returned flags (the group's OR: xacc.h's special flags and DFS_FPE_SPILL)
+ * are not zero: then the terms could not carry it.  A lane that is not live (no output) adds
+ * nothing.  Every lane of the warp calls it with the same K: the loop's trip count is the
+ * warp's, so that with STOP a vote ends it as soon as any lane of the warp has spilled (for a
+ * group that is the whole warp, whose output then takes another path). */
 template <int L, int T, bool STOP>
 __device__ __forceinline__ unsigned group_exact_sum(double *t, int64_t K, const double *a,
                                                     int64_t sa, const double *b, int64_t sb,
@@ -252,17 +271,7 @@ __device__ __forceinline__ unsigned group_exact_sum(double *t, int64_t K, const 
         if (STOP && __any_sync(0xffffffffu, f != 0))
             break;
     }
-#pragma unroll
-    for (int sh = 1; sh < L; sh <<= 1) {
-        double u[T];
-#pragma unroll
-        for (int i = 0; i < T; i++)
-            u[i] = __shfl_xor_sync(0xffffffffu, t[i], sh);
-        f |= __shfl_xor_sync(0xffffffffu, f, sh);
-#pragma unroll
-        for (int i = 0; i < T; i++)
-            f |= dfs_fpe_insert(t, T, u[i]);
-    }
+    group_merge<L, T>(t, &f);
     return f;
 }
 

@@ -11,6 +11,7 @@
  * output whose thread still spilled (fpe.h) is recomputed in one warp by warp_exact_products.
  * Infinities and NaN travel as flags (xacc.h) and are resolved at the end. */
 #include "../oz/device.cuh"
+#include "../oz/wint.h"
 #include "vec_args.h"
 
 /* A block's accumulator into the global one (zeroed before the kernel): only its non-zero
@@ -111,13 +112,69 @@ __device__ __forceinline__ void dot_pair(const dfs_oz_dot_args &a, int64_t i, do
     }
 }
 
+/* Terms of a whole block's sum merged for its rounding without the accumulator (one block's
+ * DOT): a thread's DFS_OZ_TERMS in range widened to this many. */
+#define BLOCK_TERMS 8
+
+/* One block's sum rounded straight from its threads' in-range terms t: merged in each warp
+ * (group_merge), the warps' sums then in warp 0, rounded once (dfs_oz_w_terms_axpby, alpha 1,
+ * beta 0) into *out.  Returns 1 (in every thread) when it wrote *out; 0 when some thread has
+ * `fail` set (a special flag or a spill into the accumulator), a side term (below or above the
+ * range), an error left after the merged terms, or a rounding they cannot decide: then nothing
+ * is written and the terms are untouched, for the accumulator's way.  Every thread calls it. */
+__device__ int block_round_terms(const terms3<DFS_OZ_TERMS, DFS_OZ_DOT_SIDE> *t, unsigned fail,
+                                 double *out)
+{
+    __shared__ double warp_terms[DFS_OZ_DOT_THREADS / 32][BLOCK_TERMS];
+    __shared__ unsigned any_fail;
+    __shared__ int done;
+    const int lane = threadIdx.x & 31, wp = threadIdx.x >> 5, warps = blockDim.x >> 5;
+    if (threadIdx.x == 0)
+        any_fail = 0;
+    double u[BLOCK_TERMS];
+#pragma unroll
+    for (int i = 0; i < BLOCK_TERMS; i++)
+        u[i] = i < DFS_OZ_TERMS ? t->mid[i] : 0.0;
+#pragma unroll
+    for (int i = 0; i < DFS_OZ_DOT_SIDE; i++)
+        fail |= (t->lo[i] != 0) | (t->hi[i] != 0);
+    __syncthreads(); /* any_fail zeroed */
+    group_merge<32, BLOCK_TERMS>(u, &fail);
+    if (lane == 0) {
+        if (fail)
+            atomicOr(&any_fail, 1u);
+#pragma unroll
+        for (int i = 0; i < BLOCK_TERMS; i++)
+            warp_terms[wp][i] = u[i];
+    }
+    __syncthreads();
+    if (wp == 0 && !any_fail) { /* any_fail: the same in every lane */
+        unsigned f = 0;
+#pragma unroll
+        for (int i = 0; i < BLOCK_TERMS; i++)
+            u[i] = lane < warps ? warp_terms[lane][i] : 0.0;
+        group_merge<32, BLOCK_TERMS>(u, &f);
+        if (lane == 0) {
+            double v;
+            done = f == 0 && dfs_oz_w_terms_axpby(u, BLOCK_TERMS, 1.0, 0.0, 0.0, &v);
+            if (done)
+                *out = v;
+        }
+    } else if (threadIdx.x == 0) {
+        done = 0;
+    }
+    __syncthreads();
+    return done;
+}
+
 /* Each block: its products into its threads' terms and its accumulator, the terms added in;
- * a single block then rounds it into the result itself; otherwise the accumulator is
+ * a single block (ONE, launched alone) then rounds it into the result itself (from the terms
+ * alone where they hold the sum: block_round_terms); otherwise the accumulator is
  * normalised when anything spilled (so that it adds less than 2^32 to each word
  * of the global one: 2^20 blocks cannot overflow it), then flushed.  Before normalising, a word
  * has taken at most 2 n / blocks + (DFS_OZ_TERMS + 2 DFS_OZ_DOT_SIDE) x threads additions of
  * less than 2^32 each, below xacc.h's 2^30 (vec.c keeps n / blocks below 2^28). */
-__device__ __forceinline__ void dot_body(const dfs_oz_dot_args &a)
+template <bool ONE> __device__ __forceinline__ void dot_body(const dfs_oz_dot_args &a)
 {
     __shared__ long long w[DFS_X_WORDS];
     __shared__ unsigned block_spilled, block_flags;
@@ -134,11 +191,15 @@ __device__ __forceinline__ void dot_body(const dfs_oz_dot_args &a)
         a.x + vidx(first, a.incx, a.n), stride * a.incx, a.y + vidx(first, a.incy, a.n),
         stride * a.incy, strided_count(first, a.n, stride),
         [&](double x, double y) { f |= add_product3_spilling(w, &t, x, y, &spilled); });
+    /* one block: its sum rounded from the terms where they hold it, without the accumulator's
+     * serial steps (every thread takes the same branch) */
+    if (ONE && block_round_terms(&t, f | spilled, a.result))
+        return;
     add_terms3(w, &t);
     if (spilled)
         block_spilled = 1;
     f = warp_or(f);
-    if (gridDim.x == 1) {
+    if (ONE) {
         /* the whole sum is this block's: warp 0 rounds it (a.acc, a.flags unused) */
         if (f && (threadIdx.x & 31) == 0)
             atomicOr(&block_flags, f);
@@ -194,11 +255,16 @@ template <bool Z> __device__ __forceinline__ void dot_single_body(const dfs_oz_d
         finish_output(w, scratch, flags, 1.0, 0.0, a.result); /* beta = 0: *result not read */
 }
 
-/* The real DOT, its one-block form, and that of one part of a complex one (vec_args.h; both
- * parts at once: dfs_oz_zdotc_one below). */
+/* The real DOT in several blocks and in one, its one-block form without workspace, and that of
+ * one part of a complex one (vec_args.h; both parts at once: dfs_oz_zdotc_one below). */
 extern "C" __global__ void __launch_bounds__(DFS_OZ_DOT_THREADS) dfs_oz_dot(dfs_oz_dot_args a)
 {
-    dot_body(a);
+    dot_body<false>(a);
+}
+extern "C" __global__ void __launch_bounds__(DFS_OZ_DOT_THREADS)
+    dfs_oz_dot_block(dfs_oz_dot_args a)
+{
+    dot_body<true>(a);
 }
 extern "C" __global__ void __launch_bounds__(DFS_OZ_DOT_THREADS)
     dfs_oz_dot_single(dfs_oz_dot_args a)

@@ -15,7 +15,7 @@
 extern const unsigned char dfs_repro_vec_fatbin[];
 
 #define VEC_KERNELS(X)                                                                             \
-    X(K_DOT, dfs_oz_dot) X(K_DOT_FINAL, dfs_oz_dot_final)           \
+    X(K_DOT, dfs_oz_dot) X(K_DOT_BLOCK, dfs_oz_dot_block) X(K_DOT_FINAL, dfs_oz_dot_final)        \
     X(K_DOT_SINGLE, dfs_oz_dot_single) X(K_GEMV_N, dfs_oz_gemv_n) X(K_GEMV_T, dfs_oz_gemv_t)       \
     X(K_GEMV_FINAL, dfs_oz_gemv_final) X(K_ZDOT_SINGLE, dfs_oz_zdot_single)                      \
     X(K_ZDOTC_ONE, dfs_oz_zdotc_one) X(K_ZDOTU_ONE, dfs_oz_zdotu_one)
@@ -126,6 +126,7 @@ static cublasStatus_t dot_part(const dfs_ctx *x, const dfs_dot_call *c, int zmod
         a.result = host_result ? tmp : result;
         const int kernel = zmode == DFS_OZ_ZC   ? K_ZDOTC_ONE
                            : zmode == DFS_OZ_ZU ? K_ZDOTU_ONE
+                           : blocks == 1        ? K_DOT_BLOCK
                                                 : K_DOT;
         err = dfs_launch(k[kernel], (unsigned)blocks, 1, 1, DFS_OZ_DOT_THREADS, 1, st, &a);
         for (int p = 0; p < parts && blocks > 1; p++) {
