@@ -71,6 +71,31 @@ START_TEST(policy_below)
 }
 END_TEST
 
+/* The engine of this name, which must answer exblas-info's shape question. */
+static const dfs_engine *shape_engine(const char *name)
+{
+    const dfs_engine *e = NULL;
+    for (int i = 0; i < dfs_engine_count; i++)
+        if (!strcmp(dfs_engines[i]->name, name))
+            e = dfs_engines[i];
+    ck_assert_ptr_nonnull(e);
+    ck_assert(e->gemm_prefers_native != NULL);
+    return e;
+}
+
+/* A GEMM call of this shape and type (what the shape question reads). */
+static dfs_gemm_call shape_call(int64_t m, int64_t n, int64_t k, int64_t batch, dfs_dtype type)
+{
+    dfs_gemm_call c;
+    memset(&c, 0, sizeof c);
+    c.m = m;
+    c.n = n;
+    c.k = k;
+    c.batch = batch;
+    c.type = type;
+    return c;
+}
+
 /* int8's answer to exblas-info: native, by its cost model, for shapes measured slower on int8
  * (4096^3, 16384 x 16384 x 2048; a complex 2048^3, a real 2048 x 4096 x 4096); int8 where the
  * model finds it faster (8192^3, 16384 x 2048 x 16384, measured so; a complex 4096^3 as its
@@ -79,12 +104,7 @@ END_TEST
  * moduli count, with native=never, or on an FP64-starved part. */
 START_TEST(int8_shape_model)
 {
-    const dfs_engine *e = NULL;
-    for (int i = 0; i < dfs_engine_count; i++)
-        if (!strcmp(dfs_engines[i]->name, "int8"))
-            e = dfs_engines[i];
-    ck_assert_ptr_nonnull(e);
-    ck_assert(e->gemm_prefers_native != NULL);
+    const dfs_engine *e = shape_engine("int8");
     const dfs_device h100 = dev(9, 0, "NVIDIA H100 80GB HBM3"),
                      ada = dev(8, 9, "NVIDIA GeForce RTX 4090");
     const dfs_options none = {0, 0, NULL, NULL};
@@ -98,22 +118,13 @@ START_TEST(int8_shape_model)
         {16384, 2048, 16384, DFS_R64, 0}, {4096, 4096, 4096, DFS_C64, 0},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        dfs_gemm_call c;
-        memset(&c, 0, sizeof c);
-        c.m = cases[i].m;
-        c.n = cases[i].n;
-        c.k = cases[i].k;
-        c.batch = 1;
-        c.type = cases[i].type;
+        const dfs_gemm_call c = shape_call(cases[i].m, cases[i].n, cases[i].k, 1, cases[i].type);
         ck_assert_msg(e->gemm_prefers_native(&h100, &c, &none) == cases[i].native,
                       "case %zu: %lld x %lld x %lld", i, (long long)c.m, (long long)c.n,
                       (long long)c.k);
         ck_assert(!e->gemm_prefers_native(&ada, &c, &none));
     }
-    dfs_gemm_call c;
-    memset(&c, 0, sizeof c);
-    c.m = c.n = c.k = 4096;
-    c.batch = 1;
+    const dfs_gemm_call c = shape_call(4096, 4096, 4096, 1, DFS_R64);
     const dfs_option fixed[] = {{"moduli", "15", "test"}}, never[] = {{"native", "never", "test"}};
     const dfs_options o_fixed = {1, 0, fixed, NULL}, o_never = {1, 0, never, NULL};
     ck_assert(!e->gemm_prefers_native(&h100, &c, &o_fixed));
@@ -125,12 +136,7 @@ END_TEST
  * native FP64's there), on every device class, unless native=never. */
 START_TEST(sgemm_small_native)
 {
-    const dfs_engine *e = NULL;
-    for (int i = 0; i < dfs_engine_count; i++)
-        if (!strcmp(dfs_engines[i]->name, "ozaki-sgemm"))
-            e = dfs_engines[i];
-    ck_assert_ptr_nonnull(e);
-    ck_assert(e->gemm_prefers_native != NULL);
+    const dfs_engine *e = shape_engine("ozaki-sgemm");
     const dfs_device h100 = dev(9, 0, "NVIDIA H100 80GB HBM3"),
                      ada = dev(8, 9, "NVIDIA GeForce RTX 4090");
     const dfs_options none = {0, 0, NULL, NULL};
@@ -145,13 +151,8 @@ START_TEST(sgemm_small_native)
         {1024, 1024, 1024, 1, 0},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        dfs_gemm_call c;
-        memset(&c, 0, sizeof c);
-        c.m = cases[i].m;
-        c.n = cases[i].n;
-        c.k = cases[i].k;
-        c.batch = cases[i].batch;
-        c.type = DFS_R64;
+        const dfs_gemm_call c =
+            shape_call(cases[i].m, cases[i].n, cases[i].k, cases[i].batch, DFS_R64);
         ck_assert_msg(e->gemm_prefers_native(&h100, &c, &none) == cases[i].native, "case %zu", i);
         ck_assert_msg(e->gemm_prefers_native(&ada, &c, &none) == cases[i].native, "case %zu", i);
         ck_assert(!e->gemm_prefers_native(&h100, &c, &o_never));
