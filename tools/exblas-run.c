@@ -28,7 +28,8 @@
  *   and EXBLAS_SUMMARY=<a temporary file, removed after the run>; the rest of the environment,
  *   stdin, stdout and stderr are the program's.  Wall time is CLOCK_MONOTONIC from fork to exit.
  *   "gpu_ms" sums the GPU time of the calls the shim could time ("timed" of "calls"; calls still
- *   running at exit are not timed).  "declined" counts calls an engine handed back to native
+ *   running at exit are not timed, nor calls recorded while the handle's 64 timings were all
+ *   still running).  "declined" counts calls an engine handed back to native
  *   (those are counted under native as well).
  * Examples:
  *   exblas-run -- ./build/tools/dgemm-demo
