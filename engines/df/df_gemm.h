@@ -76,6 +76,15 @@ typedef struct {
     const double *alpha; /* as in dfs_df_exps_args: 0 there, zeros are packed */
 } dfs_df_pack_args;
 
+/* The binary64 operands of a GEMM, op(A)(i, p) = transa ? A[p + i*lda] : A[i + p*lda] and
+ * op(B)(p, j) = transb ? B[j + p*ldb] : B[p + j*ldb], p < k: what the binary64 path of the
+ * epilogue reads. */
+typedef struct {
+    const double *A, *B;
+    int64_t lda, ldb, k;
+    int transa, transb;
+} dfs_df_orig64;
+
 /* C(m0 + i, n0 + j) = alpha * sum_p op(A)(i, p) op(B)(p, j) + beta * C for i < m, j < n, from
  * the packed panels; rows/columns marked non-finite, and entries whose DF sum may have lost
  * accuracy to binary32's subnormals (dfs_df_needs_binary64), are computed in binary64 from A and
@@ -90,9 +99,7 @@ typedef struct {
     int64_t ldc;
     const double *alpha, *beta; /* device pointers, or NULL: use the values below */
     double alpha_v, beta_v;
-    const double *A, *B; /* originals, for the binary64 path */
-    int64_t lda, ldb, k;
-    int transa, transb;
+    dfs_df_orig64 orig; /* for the binary64 path */
     /* DGEMM-DF(DF) (dfblas.h): C in DF (hi, lo pairs), alpha and beta in DF, computed with the
      * scheme's DF product and sum; expA/expB NULL (no scaling).  Cdf NULL: binary64 C. */
     float *Cdf;

@@ -115,11 +115,11 @@ int dfs_df_gemm_run(dfs_scratch *s, CUstream st, int tile, size_t workspace, int
     g->expB = B->df ? NULL : expB;
     g->spanA = A->df ? NULL : spanA;
     g->spanB = B->df ? NULL : spanB;
-    g->lda = A->ld;
-    g->ldb = B->ld;
-    g->k = k;
-    g->transa = A->trans;
-    g->transb = B->trans;
+    g->orig.lda = A->ld;
+    g->orig.ldb = B->ld;
+    g->orig.k = k;
+    g->orig.transa = A->trans;
+    g->orig.transb = B->trans;
     g->Kp = Kp;
     g->Ahi = Ahi;
     g->Alo = Alo;
@@ -134,8 +134,8 @@ int dfs_df_gemm_run(dfs_scratch *s, CUstream st, int tile, size_t workspace, int
     int err = 0;
     for (int64_t b = 0; b < batch && !err; b++) {
         const void *pa = entry(A, b), *pb = entry(B, b);
-        g->A = A->df ? NULL : pa;
-        g->B = B->df ? NULL : pb;
+        g->orig.A = A->df ? NULL : pa;
+        g->orig.B = B->df ? NULL : pb;
         g->C = C0 ? C0 + b * strideC : NULL;
         g->Cdf = Cdf0 ? Cdf0 + 2 * b * strideC : NULL;
         /* device pointer mode: the kernels read alpha; 0 there: A and B are not read */
