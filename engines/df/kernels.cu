@@ -1,6 +1,7 @@
 /* kernels.cu — the DF engine's GPU kernels: row/column scale exponents, packing binary64 operands
- * into scaled DF planes, and the DF GEMM main loop with its binary64 epilogue.  Built with nvcc
- * into a fatbin that gemm.c loads through the driver API; the kernels have C names. */
+ * into scaled DF planes, and the DF GEMM main loop with its binary64 epilogue; and, from
+ * kernels_small.cuh, the small kernel that does all of it in one launch.  Built with nvcc into a
+ * fatbin that gemm.c loads through the driver API; the kernels have C names. */
 #include "../common/df.h"
 #include "df_steps.h"
 #include "df_gemm.h"
@@ -14,8 +15,8 @@
  * ty): row rbase + i's into exps[i] and spans[i], for the rows below `rows`.  trans = 0: thread tx
  * reads row rbase + tx (consecutive threads, consecutive addresses) and the 8 ty are combined in
  * shared memory; trans = 1: warp ty reads rows ty, ty + 8, ... along p, combined by shuffles.
- * The maxima and minima come out the same in any order.  A block may call it again at once
- * (`red` is free again when it returns). */
+ * The maxima and minima come out the same in any order.  Shared by dfs_df_exps and the small
+ * kernel, which calls it twice in a row: `red` is free again when it returns. */
 __device__ __forceinline__ void rows_exps(const double *src, int64_t ld, int trans, int64_t rows,
                                           int64_t inner, int64_t rbase, int tx, int ty, int *exps,
                                           int *spans)
@@ -152,8 +153,8 @@ __device__ __noinline__ double dot64(const double *A, int64_t lda, int ta, const
  * be != 0): ab the DF sum acc of the products of row i and column j scaled by 2^-*ea and 2^-*eb,
  * unscaled; or dot64 where the row or column is marked non-finite or the sum may have lost
  * accuracy to binary32's subnormals (the spans *span_a, *span_b read only for tiny sums).
- * al = 0: ab is not formed (BLAS: A and B are not referenced).  The exponents and spans may be
- * in global or shared memory. */
+ * al = 0: ab is not formed (BLAS: A and B are not referenced).  Shared by the GEMM kernels (the
+ * exponents in global memory) and the small kernel (in shared memory): the same bits. */
 __device__ __forceinline__ void epilogue64(double *c, double al, double be, dfs_df acc,
                                            const int *ea, const int *eb, const int *span_a,
                                            const int *span_b, const dfs_df_orig64 &o,
@@ -385,3 +386,6 @@ template <int S, int TM, int TN> __device__ __forceinline__ void gemm_body(const
     }
 /* The GEMM kernels of df_gemm.h's list (DFS_DF_GEMM_KERNELS), under their extern "C" names. */
 DFS_DF_GEMM_KERNELS(DFS_DF_GEMM_KERNEL)
+
+/* The small kernel: a whole call in one launch (the steps above, per block). */
+#include "kernels_small.cuh"
