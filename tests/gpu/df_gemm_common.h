@@ -103,5 +103,7 @@ void alpha0_group(void);
 void graph_group(void);
 /* df_gemm_special.c: 7, wide spans */
 void wide_group(void);
+/* df_gemm_small.c: 8, the small kernel against the host and the tiled path */
+void small_group(void);
 
 #endif
