@@ -1,6 +1,7 @@
-/* df_gemm.h — what the DF engine's host code and its kernels (kernels.cu, kernels_vec.cu) share:
- * the GEMM's blocking, the list of GEMM kernels, the kernel argument blocks and the exponent
- * encoding; with tuning.h, its tuning numbers.  Plain C, included by both. */
+/* df_gemm.h — what the DF engine's host code and its kernels (kernels.cu, kernels_small.cuh,
+ * kernels_vec.cu) share: the GEMM's blocking, the lists of GEMM and small kernels, the kernel
+ * argument blocks and the exponent encoding; with tuning.h, its tuning numbers.  Plain C,
+ * included by both. */
 #ifndef DFS_DF_GEMM_H
 #define DFS_DF_GEMM_H
 
@@ -76,6 +77,15 @@ typedef struct {
     const double *alpha; /* as in dfs_df_exps_args: 0 there, zeros are packed */
 } dfs_df_pack_args;
 
+/* The binary64 operands of a GEMM, op(A)(i, p) = transa ? A[p + i*lda] : A[i + p*lda] and
+ * op(B)(p, j) = transb ? B[j + p*ldb] : B[p + j*ldb], p < k: what the binary64 path of the
+ * epilogue reads (and the small kernel all of its operands). */
+typedef struct {
+    const double *A, *B;
+    int64_t lda, ldb, k;
+    int transa, transb;
+} dfs_df_orig64;
+
 /* C(m0 + i, n0 + j) = alpha * sum_p op(A)(i, p) op(B)(p, j) + beta * C for i < m, j < n, from
  * the packed panels; rows/columns marked non-finite, and entries whose DF sum may have lost
  * accuracy to binary32's subnormals (dfs_df_needs_binary64), are computed in binary64 from A and
@@ -90,9 +100,7 @@ typedef struct {
     int64_t ldc;
     const double *alpha, *beta; /* device pointers, or NULL: use the values below */
     double alpha_v, beta_v;
-    const double *A, *B; /* originals, for the binary64 path */
-    int64_t lda, ldb, k;
-    int transa, transb;
+    dfs_df_orig64 orig; /* for the binary64 path */
     /* DGEMM-DF(DF) (dfblas.h): C in DF (hi, lo pairs), alpha and beta in DF, computed with the
      * scheme's DF product and sum; expA/expB NULL (no scaling).  Cdf NULL: binary64 C. */
     float *Cdf;
@@ -110,7 +118,31 @@ typedef struct {
     float *hi, *lo;
 } dfs_df_pack_df_args;
 
+/* ---------- the small kernel (kernels_small.cuh) ---------- */
 
+/* C(b) = alpha op(A(b)) op(B(b)) + beta C(b) for b < batch, binary64 operands and C, in one
+ * launch without workspace: a block of DFS_DF_SMALL_THREADS threads per DFS_DF_SMALL_BM x
+ * DFS_DF_SMALL_BN tile of C and batch entry, the same bits as the path above (exponents, packing,
+ * GEMM kernel).  Fixed by the kernel's code (each thread 2 x 2 outputs), not tuning numbers. */
+#define DFS_DF_SMALL_BM 32
+#define DFS_DF_SMALL_BN 32
+#define DFS_DF_SMALL_THREADS 256
+
+typedef struct {
+    dfs_df_orig64 op;                    /* batch entry 0's */
+    long long strideA, strideB, strideC; /* elements between batch entries */
+    double *C;
+    int64_t ldc, m, n, batch;
+    const double *alpha, *beta; /* device pointers, or NULL: the values below */
+    double alpha_v, beta_v;
+} dfs_df_small_args;
+
+/* The small kernels, one per scheme in DFS_DF_MAD* order (gemm.c checks it): X(symbol, scheme). */
+#define DFS_DF_SMALL_KERNELS(X)                                                                    \
+    X(dfs_df_small16, DFS_DF_MAD16)                                                                \
+    X(dfs_df_small15, DFS_DF_MAD15)                                                                \
+    X(dfs_df_small29, DFS_DF_MAD29)                                                                \
+    X(dfs_df_small12, DFS_DF_MAD12)
 
 /* ---------- DOT and GEMV (kernels_vec.cu) ---------- */
 

@@ -1,6 +1,6 @@
 /* df_steps.h — the per-element steps of the DF GEMM that the kernels (kernels.cu) and the CPU
  * implementation (host.c) share, so that both compute the same bits: the scale exponent of a row
- * or column, and the DGEMM-DF(DF) epilogue. */
+ * or column, the scaled DF form of its elements, and the DGEMM-DF(DF) epilogue. */
 #ifndef DFS_DF_STEPS_H
 #define DFS_DF_STEPS_H
 
@@ -48,6 +48,13 @@ DFS_HD int dfs_df_span(unsigned long long max_bits, unsigned long long min_bits)
     if (min_bits == DFS_DF_NO_MIN || emax == DFS_DF_EXP_NONFINITE)
         return 0;
     return emax - dfs_df_scale_exponent(min_bits);
+}
+
+/* Element x of a row with scale exponent e (dfs_df_scale_exponent) as it enters the DF products:
+ * x 2^-e in DF, 0 for a row marked non-finite (computed in binary64 by the epilogue). */
+DFS_HD dfs_df dfs_df_scaled(double x, int e)
+{
+    return dfs_df_from_double(e == DFS_DF_EXP_NONFINITE ? 0.0 : ldexp(x, -e));
 }
 
 /* Whether an entry of C must be recomputed in binary64 (the binary64 path of rows with Inf or

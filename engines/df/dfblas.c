@@ -74,10 +74,12 @@ DFBLAS_EXPORT dfblas_status dfblas_gemm(dfblas_handle h, cudaStream_t stream, df
     g.scheme = schemes[scheme];
     const dfs_df_operand a = {A, lda, 0, ta, 1}, b = {B, ldb, 0, tb, 1};
     const dfs_df_tuning *t = dfs_df_tuning_of(-1);
-    const size_t ws = workspace_mb ? workspace_mb << 20 : t->workspace;
+    /* DF operands: the tiled path (the small kernel takes binary64 ones) */
+    const dfs_df_path path = {.tile = t->tile,
+                              .workspace = workspace_mb ? workspace_mb << 20 : t->workspace,
+                              .small = DFS_DF_SMALL_NEVER, .device = -1};
     pthread_mutex_lock(&h->scratch.lock);
-    int r = dfs_df_gemm_run(&h->scratch, (CUstream)stream, t->tile, ws, m, n, k, 1, &a, &b, 0,
-                            &g);
+    int r = dfs_df_gemm_run(&h->scratch, (CUstream)stream, &path, m, n, k, 1, &a, &b, 0, &g);
     dfs_scratch_unlock(&h->scratch);
     switch (r) {
     case DFS_DF_OK:

@@ -11,9 +11,13 @@
  * fast window switch that thread's share to a DF sum with a running exponent (any finite binary64
  * range); outputs that meet Inf/NaN are computed in binary64 (kernels_vec.cu).
  *
+ * Small products and strided batches of them (gemm.c's rule, the option small): the small
+ * kernel does all of the above for a whole call in one launch, a block per tile of C and batch
+ * entry, without scratch space (kernels_small.cuh); the same bits.
+ *
  * Options (policy file or EXBLAS_MODE=df:key=value): the table df_options below, scheme (the
- * multiply-add), workspace_mb and tile; their defaults that depend on the GPU (workspace_mb=0,
- * tile=auto) are the device class's (tuning.h).
+ * multiply-add), workspace_mb, tile and small; their defaults that depend on the GPU
+ * (workspace_mb=0, tile=auto, small=auto's rule) are the device class's (tuning.h).
  * The tuning numbers (defaults, grids, the GEMV's split) are a row per device class in tuning.h,
  * looked up by the call's device. */
 #include "../engine.h"
@@ -49,6 +53,8 @@ _Static_assert(DFS_DF_MAD16 == 0 && DFS_DF_MAD15 == 1 && DFS_DF_MAD29 == 2 && DF
                "df_option_spec's scheme words");
 _Static_assert(DFS_DF_TILE_128x128 == 0 && DFS_DF_TILE_128x64 == 1 && DFS_DF_TILE_64x64 == 2,
                "df_option_spec's tile words");
+_Static_assert(DFS_DF_SMALL_AUTO == 0 && DFS_DF_SMALL_ALWAYS == 1 && DFS_DF_SMALL_NEVER == 2,
+               "df_option_spec's small words");
 static const dfs_option_spec df_option_spec[] = {
     {.key = "scheme", .kind = DFS_OPT_WORD, .def = DFS_DF_MAD15,
      .words = (const char *const[]){"paper|16", "fused|15", "accurate|29", "lazy|12", NULL},
@@ -62,24 +68,31 @@ static const dfs_option_spec df_option_spec[] = {
      .words = (const char *const[]){"auto", "128x128", "128x64", "64x64", NULL},
      .meaning = "the C tile of one thread block; auto: the device class's (tuning.h: 64x64, the "
                 "fastest measured)"},
+    {.key = "small", .kind = DFS_OPT_WORD, .def = DFS_DF_SMALL_AUTO,
+     .words = (const char *const[]){"auto", "always", "never", NULL},
+     .meaning = "the small kernel: a whole DGEMM or strided batch in one launch, no workspace "
+                "(the same bits); auto: where the tiled path's launch for one batch entry would "
+                "fill fewer than the device class's waves of the GPU (tuning.h: 2)"},
     {.key = NULL},
 };
 static const dfs_option_table df_options = {"df", df_option_spec, NULL};
 
 typedef struct {
     int scheme;
-    int tile; /* DFS_DF_TILE_* */
-    size_t workspace;
+    dfs_df_path path; /* GEMM: tile, workspace, small and its rule (device: the caller's) */
 } df_call_options;
 
-/* The call's options; t gives the defaults of workspace_mb and tile=auto. */
+/* The call's options; t gives the defaults of workspace_mb and tile=auto, and small=auto's rule. */
 static void read_options(const dfs_options *o, const dfs_df_tuning *t, df_call_options *out)
 {
     out->scheme = dfs_option_word(o, &df_options, "scheme");
     const int tile = dfs_option_word(o, &df_options, "tile");
-    out->tile = tile == 0 ? t->tile : tile - 1;
+    out->path.tile = tile == 0 ? t->tile : tile - 1;
     const long long mb = dfs_option_int(o, &df_options, "workspace_mb");
-    out->workspace = mb == 0 ? t->workspace : (size_t)mb << 20;
+    out->path.workspace = mb == 0 ? t->workspace : (size_t)mb << 20;
+    out->path.small = dfs_option_word(o, &df_options, "small");
+    out->path.small_waves = t->small_waves;
+    out->path.device = -1;
 }
 
 static int64_t round_up(int64_t x, int64_t to)
@@ -91,6 +104,7 @@ static cublasStatus_t df_dgemm(const dfs_ctx *x, const dfs_gemm_call *c)
 {
     df_call_options o;
     read_options(x->options, dfs_df_tuning_of(x->device), &o);
+    o.path.device = x->device;
     const int dev_scalars = x->pointer_mode == CUBLAS_POINTER_MODE_DEVICE;
     dfs_df_gemm_args g;
     memset(&g, 0, sizeof g);
@@ -104,8 +118,8 @@ static cublasStatus_t df_dgemm(const dfs_ctx *x, const dfs_gemm_call *c)
     const dfs_df_operand A = {c->A, c->lda, c->strideA, c->transa != CUBLAS_OP_N, 0};
     const dfs_df_operand B = {c->B, c->ldb, c->strideB, c->transb != CUBLAS_OP_N, 0};
     pthread_mutex_lock(&x->scratch->lock);
-    int r = dfs_df_gemm_run(x->scratch, (CUstream)x->stream, o.tile, o.workspace, c->m, c->n,
-                            c->k, c->batch, &A, &B, c->strideC, &g);
+    int r = dfs_df_gemm_run(x->scratch, (CUstream)x->stream, &o.path, c->m, c->n, c->k,
+                            c->batch, &A, &B, c->strideC, &g);
     dfs_scratch_unlock(x->scratch);
     switch (r) {
     case DFS_DF_OK:

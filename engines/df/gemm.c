@@ -1,6 +1,8 @@
-/* gemm.c — runs the DF GEMM kernels (see gemm.h): per-row/column exponents and packing of the
- * operands into DF planes in scratch space, then the GEMM kernel panel by panel so that the
- * packed panels fit the workspace budget.  Also the tuning row of a device (tuning.h). */
+/* gemm.c — runs the DF GEMM kernels (see gemm.h).  The tiled path: per-row/column exponents and
+ * packing of the operands into DF planes in scratch space, then the GEMM kernel panel by panel so
+ * that the packed panels fit the workspace budget, per batch entry.  The small kernel: a binary64
+ * call whole in one launch, without scratch, where the rule below picks it.  Also the tuning row
+ * of a device (tuning.h). */
 #include "gemm.h"
 
 #include "../../core/resolve.h"
@@ -9,17 +11,29 @@
 
 extern const unsigned char dfs_df_fatbin[];
 
-/* The module: the exponent and packing kernels, then df_gemm.h's GEMM kernels from K_GEMM on,
- * [tile][scheme] (tiles as in gemm.h), each GEMM kernel X(K_symbol, symbol).  GEMM_##X turns
- * core/gpu.h's DFS_KERNEL_ID and DFS_KERNEL_NAME, the two X that DFS_MODULE and the enum pass,
- * into the adapters below for df_gemm.h's list. */
+/* The module: the exponent and packing kernels, df_gemm.h's small kernels from K_SMALL on (one
+ * per scheme), then its GEMM kernels from K_GEMM on, [tile][scheme] (tiles as in gemm.h), each
+ * X(K_symbol, symbol).  SMALL_##X and GEMM_##X turn core/gpu.h's DFS_KERNEL_ID and
+ * DFS_KERNEL_NAME, the two X that DFS_MODULE and the enum pass, into the adapters below for
+ * df_gemm.h's lists. */
 #define DF_KERNELS(X)                                                                              \
     X(K_EXPS, dfs_df_exps) X(K_PACK, dfs_df_pack) X(K_PACK_DF, dfs_df_pack_df)                     \
-        DFS_DF_GEMM_KERNELS(GEMM_##X)
+        DFS_DF_SMALL_KERNELS(SMALL_##X) DFS_DF_GEMM_KERNELS(GEMM_##X)
+#define SMALL_DFS_KERNEL_ID(sym, scheme) DFS_KERNEL_ID(K_##sym, sym)
+#define SMALL_DFS_KERNEL_NAME(sym, scheme) DFS_KERNEL_NAME(K_##sym, sym)
 #define GEMM_DFS_KERNEL_ID(sym, scheme, tm, tn, minb) DFS_KERNEL_ID(K_##sym, sym)
 #define GEMM_DFS_KERNEL_NAME(sym, scheme, tm, tn, minb) DFS_KERNEL_NAME(K_##sym, sym)
-enum { DF_KERNELS(DFS_KERNEL_ID) K_COUNT, K_GEMM = K_PACK_DF + 1 };
+enum {
+    DF_KERNELS(DFS_KERNEL_ID) K_COUNT,
+    K_SMALL = K_PACK_DF + 1,
+    K_GEMM = K_SMALL + DFS_DF_SCHEMES
+};
 DFS_MODULE(module, dfs_df_fatbin, DF_KERNELS);
+
+/* The small kernel of a scheme is kern[K_SMALL + scheme]. */
+#define SMALL_AT_ITS_PLACE(sym, scheme)                                                            \
+    _Static_assert(K_##sym - K_SMALL == (scheme), #sym " is out of scheme order");
+DFS_DF_SMALL_KERNELS(SMALL_AT_ITS_PLACE)
 
 /* Rows and columns of C of one block of each tile. */
 #define TILE_BM(tile) ((tile) == DFS_DF_TILE_64x64 ? 64 : 128)
@@ -90,18 +104,17 @@ static const void *entry(const dfs_df_operand *x, int64_t b)
     return (const char *)x->p + 8 * b * x->stride; /* a double or a pair of floats */
 }
 
-int dfs_df_gemm_run(dfs_scratch *s, CUstream st, int tile, size_t workspace, int64_t m,
-                    int64_t n, int64_t k, int64_t batch, const dfs_df_operand *A,
-                    const dfs_df_operand *B, long long strideC, dfs_df_gemm_args *g)
+/* The tiled path: exponents, packed panels in scratch, the GEMM kernel; per batch entry. */
+static int run_tiled(const CUfunction *kern, dfs_scratch *s, CUstream st, const dfs_df_path *path,
+                     int64_t m, int64_t n, int64_t k, int64_t batch, const dfs_df_operand *A,
+                     const dfs_df_operand *B, long long strideC, dfs_df_gemm_args *g)
 {
     const int64_t Kp = k > 0 ? round_up(k, DFS_DF_BK) : DFS_DF_BK; /* k = 0: one stage of zeros */
     if ((Kp + 31) / 32 > 65535)
         return DFS_DF_TOO_BIG;
-    const CUfunction *kern = dfs_module_kernels(&module);
-    if (!kern)
-        return DFS_DF_NO_MODULE;
+    const int tile = path->tile;
     int64_t Mb, Nb;
-    plan_panels(m, n, Kp, workspace, &Mb, &Nb);
+    plan_panels(m, n, Kp, path->workspace, &Mb, &Nb);
     const size_t exp_bytes = (size_t)round_up(m + n, 64) * 2 * sizeof(int); /* and spans */
     const size_t bytes = exp_bytes + (size_t)(Mb + Nb) * (size_t)Kp * 2 * sizeof(float);
     CUdeviceptr base = dfs_scratch_get(s, bytes, st);
@@ -115,11 +128,11 @@ int dfs_df_gemm_run(dfs_scratch *s, CUstream st, int tile, size_t workspace, int
     g->expB = B->df ? NULL : expB;
     g->spanA = A->df ? NULL : spanA;
     g->spanB = B->df ? NULL : spanB;
-    g->lda = A->ld;
-    g->ldb = B->ld;
-    g->k = k;
-    g->transa = A->trans;
-    g->transb = B->trans;
+    g->orig.lda = A->ld;
+    g->orig.ldb = B->ld;
+    g->orig.k = k;
+    g->orig.transa = A->trans;
+    g->orig.transb = B->trans;
     g->Kp = Kp;
     g->Ahi = Ahi;
     g->Alo = Alo;
@@ -134,8 +147,8 @@ int dfs_df_gemm_run(dfs_scratch *s, CUstream st, int tile, size_t workspace, int
     int err = 0;
     for (int64_t b = 0; b < batch && !err; b++) {
         const void *pa = entry(A, b), *pb = entry(B, b);
-        g->A = A->df ? NULL : pa;
-        g->B = B->df ? NULL : pb;
+        g->orig.A = A->df ? NULL : pa;
+        g->orig.B = B->df ? NULL : pb;
         g->C = C0 ? C0 + b * strideC : NULL;
         g->Cdf = Cdf0 ? Cdf0 + 2 * b * strideC : NULL;
         /* device pointer mode: the kernels read alpha; 0 there: A and B are not read */
@@ -164,4 +177,65 @@ int dfs_df_gemm_run(dfs_scratch *s, CUstream st, int tile, size_t workspace, int
     g->C = C0;
     g->Cdf = Cdf0;
     return err ? DFS_DF_LAUNCH : DFS_DF_OK;
+}
+
+/* The small kernel's grid: a block per DFS_DF_SMALL_BM x DFS_DF_SMALL_BN tile of C in x, and the
+ * batch entries in y (the kernel steps through more than 65535).  0 when the tiles do not fit
+ * x's 2^31 - 1. */
+static unsigned small_grid_x(int64_t m, int64_t n)
+{
+    const int64_t tm = (m + DFS_DF_SMALL_BM - 1) / DFS_DF_SMALL_BM;
+    const int64_t tn = (n + DFS_DF_SMALL_BN - 1) / DFS_DF_SMALL_BN;
+    return tm > 0 && tn > 0 && tm <= 0x7fffffff / tn ? (unsigned)(tm * tn) : 0;
+}
+
+/* Whether the call runs on the small kernel: binary64 operands and C, a grid that fits, and
+ * path->small; auto: when the tiled path's GEMM launch for one batch entry would have fewer
+ * blocks than path->small_waves waves of its kernel (tuning.h says why). */
+static int small_chosen(const CUfunction *kern, const dfs_df_path *path, int64_t m, int64_t n,
+                        int64_t batch, const dfs_df_operand *A, const dfs_df_operand *B,
+                        const dfs_df_gemm_args *g)
+{
+    if (A->df || B->df || g->Cdf || batch < 1 || !small_grid_x(m, n) ||
+        path->small == DFS_DF_SMALL_NEVER)
+        return 0;
+    if (path->small == DFS_DF_SMALL_ALWAYS)
+        return 1;
+    /* at most the small kernel's tile count, so no overflow */
+    const int64_t blocks = (m + TILE_BM(path->tile) - 1) / TILE_BM(path->tile) *
+                           ((n + TILE_BN(path->tile) - 1) / TILE_BN(path->tile));
+    const CUfunction f = kern[K_GEMM + path->tile * DFS_DF_SCHEMES + g->scheme];
+    const int64_t wave =
+        (int64_t)dfs_sm_count(path->device) * dfs_blocks_per_sm(f, DFS_DF_THREADS);
+    return blocks < wave * path->small_waves;
+}
+
+/* The small kernel: every output of the batch, one launch. */
+static int run_small(const CUfunction *kern, CUstream st, int64_t m, int64_t n, int64_t k,
+                     int64_t batch, const dfs_df_operand *A, const dfs_df_operand *B,
+                     long long strideC, const dfs_df_gemm_args *g)
+{
+    dfs_df_small_args a = {
+        .op = {.A = A->p, .B = B->p, .lda = A->ld, .ldb = B->ld, .k = k, .transa = A->trans,
+               .transb = B->trans},
+        .strideA = A->stride, .strideB = B->stride, .strideC = strideC, .C = g->C,
+        .ldc = g->ldc, .m = m, .n = n, .batch = batch, .alpha = g->alpha, .beta = g->beta,
+        .alpha_v = g->alpha_v, .beta_v = g->beta_v};
+    const unsigned gy = (unsigned)(batch < 65535 ? batch : 65535);
+    return dfs_launch(kern[K_SMALL + g->scheme], small_grid_x(m, n), gy, 1, DFS_DF_SMALL_THREADS,
+                      1, st, &a)
+               ? DFS_DF_LAUNCH
+               : DFS_DF_OK;
+}
+
+int dfs_df_gemm_run(dfs_scratch *s, CUstream st, const dfs_df_path *path, int64_t m, int64_t n,
+                    int64_t k, int64_t batch, const dfs_df_operand *A, const dfs_df_operand *B,
+                    long long strideC, dfs_df_gemm_args *g)
+{
+    const CUfunction *kern = dfs_module_kernels(&module);
+    if (!kern)
+        return DFS_DF_NO_MODULE;
+    if (small_chosen(kern, path, m, n, batch, A, B, g))
+        return run_small(kern, st, m, n, k, batch, A, B, strideC, g);
+    return run_tiled(kern, s, st, path, m, n, k, batch, A, B, strideC, g);
 }

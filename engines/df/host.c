@@ -54,7 +54,7 @@ void dfs_df_gemm_host(int scheme, int ta, int tb, int64_t m, int64_t n, int64_t 
     for (int64_t j = 0; j < n; j++) {
         for (int64_t p = 0; p < Kp; p++) {
             double y = p < k ? (tb ? B[j + p * ldb] : B[p + j * ldb]) : 0.0;
-            bcol[p] = dfs_df_from_double(eb[j] == DFS_DF_EXP_NONFINITE ? 0.0 : ldexp(y, -eb[j]));
+            bcol[p] = dfs_df_scaled(y, eb[j]);
         }
         for (int64_t i = 0; i < m; i++) {
             double r = 0.0;
@@ -64,7 +64,7 @@ void dfs_df_gemm_host(int scheme, int ta, int tb, int64_t m, int64_t n, int64_t 
                 if (!b64) {
                     for (int64_t p = 0; p < Kp; p++) {
                         double x = p < k ? (ta ? A[p + i * lda] : A[i + p * lda]) : 0.0;
-                        arow[p] = dfs_df_from_double(ldexp(x, -ea[i]));
+                        arow[p] = dfs_df_scaled(x, ea[i]);
                     }
                     dfs_df acc = dfs_df_make(0.0f, 0.0f);
                     for (int64_t p = 0; p < Kp; p++)

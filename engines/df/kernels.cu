@@ -1,6 +1,7 @@
 /* kernels.cu — the DF engine's GPU kernels: row/column scale exponents, packing binary64 operands
- * into scaled DF planes, and the DF GEMM main loop with its binary64 epilogue.  Built with nvcc
- * into a fatbin that engine.c loads through the driver API; the kernels have C names. */
+ * into scaled DF planes, and the DF GEMM main loop with its binary64 epilogue; and, from
+ * kernels_small.cuh, the small kernel that does all of it in one launch.  Built with nvcc into a
+ * fatbin that gemm.c loads through the driver API; the kernels have C names. */
 #include "../common/df.h"
 #include "df_steps.h"
 #include "df_gemm.h"
@@ -9,41 +10,47 @@
 
 /* ---------- exponents ---------- */
 
-/* One block (32 x 8 threads) per 32 rows: each row's scale exponent and span (df_steps.h). */
-extern "C" __global__ void dfs_df_exps(dfs_df_exps_args a)
+/* The scale exponent and span (df_steps.h) of rows rbase .. rbase+31 of the rows x inner matrix
+ * src(r, p) = trans ? src[p + r*ld] : src[r + p*ld], by 256 threads seen as 32 x 8 (tx, ty; warp
+ * ty): row rbase + i's into exps[i] and spans[i], for the rows below `rows`.  trans = 0: thread tx
+ * reads row rbase + tx (consecutive threads, consecutive addresses) and the 8 ty are combined in
+ * shared memory; trans = 1: warp ty reads rows ty, ty + 8, ... along p, combined by shuffles.
+ * The maxima and minima come out the same in any order.  Shared by dfs_df_exps and the small
+ * kernel, which calls it twice in a row: `red` is free again when it returns. */
+__device__ __forceinline__ void rows_exps(const double *src, int64_t ld, int trans, int64_t rows,
+                                          int64_t inner, int64_t rbase, int tx, int ty, int *exps,
+                                          int *spans)
 {
     __shared__ unsigned long long red[8][33], redmin[8][33];
-    const int tx = threadIdx.x, ty = threadIdx.y;
-    const int64_t rbase = (int64_t)blockIdx.x * 32;
-    const int64_t inner = a.alpha && *a.alpha == 0.0 ? 0 : a.inner; /* alpha = 0: not read */
-    if (!a.trans) {
+    if (!trans) {
         const int64_t r = rbase + tx;
         unsigned long long m = 0, mn = DFS_DF_NO_MIN;
-        if (r < a.rows)
+        if (r < rows)
             for (int64_t p = ty; p < inner; p += 8) {
-                unsigned long long b = dfs_df_abs_bits(a.src[r + p * a.ld]);
+                unsigned long long b = dfs_df_abs_bits(src[r + p * ld]);
                 m = b > m ? b : m;
                 mn = dfs_df_min_nonzero(mn, b);
             }
         red[ty][tx] = m;
         redmin[ty][tx] = mn;
         __syncthreads();
-        if (ty == 0 && r < a.rows) {
+        if (ty == 0 && r < rows) {
             for (int i = 1; i < 8; i++) {
                 m = red[i][tx] > m ? red[i][tx] : m;
                 mn = redmin[i][tx] < mn ? redmin[i][tx] : mn;
             }
-            a.exps[r] = dfs_df_scale_exponent(m);
-            a.spans[r] = dfs_df_span(m, mn);
+            exps[tx] = dfs_df_scale_exponent(m);
+            spans[tx] = dfs_df_span(m, mn);
         }
+        __syncthreads();
     } else {
         for (int rr = ty; rr < 32; rr += 8) {
             const int64_t r = rbase + rr;
-            if (r >= a.rows)
+            if (r >= rows)
                 break;
             unsigned long long m = 0, mn = DFS_DF_NO_MIN;
             for (int64_t p = tx; p < inner; p += 32) {
-                unsigned long long b = dfs_df_abs_bits(a.src[p + r * a.ld]);
+                unsigned long long b = dfs_df_abs_bits(src[p + r * ld]);
                 m = b > m ? b : m;
                 mn = dfs_df_min_nonzero(mn, b);
             }
@@ -54,11 +61,20 @@ extern "C" __global__ void dfs_df_exps(dfs_df_exps_args a)
                 mn = o < mn ? o : mn;
             }
             if (tx == 0) {
-                a.exps[r] = dfs_df_scale_exponent(m);
-                a.spans[r] = dfs_df_span(m, mn);
+                exps[rr] = dfs_df_scale_exponent(m);
+                spans[rr] = dfs_df_span(m, mn);
             }
         }
     }
+}
+
+/* One block (32 x 8 threads) per 32 rows: each row's scale exponent and span. */
+extern "C" __global__ void dfs_df_exps(dfs_df_exps_args a)
+{
+    const int64_t rbase = (int64_t)blockIdx.x * 32;
+    const int64_t inner = a.alpha && *a.alpha == 0.0 ? 0 : a.inner; /* alpha = 0: not read */
+    rows_exps(a.src, a.ld, a.trans, a.rows, inner, rbase, threadIdx.x, threadIdx.y,
+              a.exps + rbase, a.spans + rbase);
 }
 
 /* ---------- packing ---------- */
@@ -85,9 +101,7 @@ extern "C" __global__ void dfs_df_pack(dfs_df_pack_args a)
         const int64_t r = rb + tx, p = pb + j;
         if (r >= a.Rp || p >= a.Kp)
             continue;
-        double x = tile[j][tx];
-        int e = r < a.R ? a.exps[a.r0 + r] : 0;
-        dfs_df d = dfs_df_from_double(e == DFS_DF_EXP_NONFINITE ? 0.0 : ldexp(x, -e));
+        const dfs_df d = dfs_df_scaled(tile[j][tx], r < a.R ? a.exps[a.r0 + r] : 0);
         a.hi[p * a.Rp + r] = d.hi;
         a.lo[p * a.Rp + r] = d.lo;
     }
@@ -135,6 +149,34 @@ __device__ __noinline__ double dot64(const double *A, int64_t lda, int ta, const
     return s;
 }
 
+/* The binary64 epilogue of output (i, j) of DGEMM-D(DF), *c = al ab + be *c (*c read only for
+ * be != 0): ab the DF sum acc of the products of row i and column j scaled by 2^-*ea and 2^-*eb,
+ * unscaled; or dot64 where the row or column is marked non-finite or the sum may have lost
+ * accuracy to binary32's subnormals (the spans *span_a, *span_b read only for tiny sums).
+ * al = 0: ab is not formed (BLAS: A and B are not referenced).  Shared by the GEMM kernels (the
+ * exponents in global memory) and the small kernel (in shared memory): the same bits. */
+__device__ __forceinline__ void epilogue64(double *c, double al, double be, dfs_df acc,
+                                           const int *ea, const int *eb, const int *span_a,
+                                           const int *span_b, const dfs_df_orig64 &o,
+                                           int64_t i, int64_t j)
+{
+    double r;
+    if (al == 0.0) {
+        r = 0.0;
+    } else {
+        const int xa = *ea, xb = *eb;
+        const bool b64 = xa == DFS_DF_EXP_NONFINITE || xb == DFS_DF_EXP_NONFINITE ||
+                         (fabsf(acc.hi) < 0x1p-92f &&
+                          dfs_df_needs_binary64(acc, *span_a, *span_b));
+        double ab = b64 ? dot64(o.A, o.lda, o.transa, o.B, o.ldb, o.transb, o.k, i, j)
+                        : ldexp(dfs_df_to_double(acc), xa + xb);
+        r = __dmul_rn(al, ab);
+    }
+    if (be != 0.0)
+        r = __dadd_rn(r, __dmul_rn(be, *c));
+    *c = r;
+}
+
 __device__ __forceinline__ void store(const dfs_df_gemm_args &a, double al, double be, int64_t i,
                                       int64_t j, dfs_df acc)
 {
@@ -150,23 +192,8 @@ __device__ __forceinline__ void store(const dfs_df_gemm_args &a, double al, doub
         c2[1] = r.lo;
         return;
     }
-    double *c = &a.C[gi + gj * a.ldc];
-    double r;
-    if (al == 0.0) {
-        r = 0.0; /* BLAS: A and B are not referenced */
-    } else {
-        const int ea = a.expA[gi], eb = a.expB[gj];
-        /* Inf or NaN, or products in binary32's subnormals (spans read only for tiny sums) */
-        const bool b64 = ea == DFS_DF_EXP_NONFINITE || eb == DFS_DF_EXP_NONFINITE ||
-                         (fabsf(acc.hi) < 0x1p-92f &&
-                          dfs_df_needs_binary64(acc, a.spanA[gi], a.spanB[gj]));
-        double ab = b64 ? dot64(a.A, a.lda, a.transa, a.B, a.ldb, a.transb, a.k, gi, gj)
-                        : ldexp(dfs_df_to_double(acc), ea + eb);
-        r = __dmul_rn(al, ab);
-    }
-    if (be != 0.0)
-        r = __dadd_rn(r, __dmul_rn(be, *c));
-    *c = r;
+    epilogue64(&a.C[gi + gj * a.ldc], al, be, acc, &a.expA[gi], &a.expB[gj], &a.spanA[gi],
+               &a.spanB[gj], a.orig, gi, gj);
 }
 
 #if __CUDA_ARCH__ >= 800
@@ -359,3 +386,6 @@ template <int S, int TM, int TN> __device__ __forceinline__ void gemm_body(const
     }
 /* The GEMM kernels of df_gemm.h's list (DFS_DF_GEMM_KERNELS), under their extern "C" names. */
 DFS_DF_GEMM_KERNELS(DFS_DF_GEMM_KERNEL)
+
+/* The small kernel: a whole call in one launch (the steps above, per block). */
+#include "kernels_small.cuh"

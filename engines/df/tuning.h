@@ -3,8 +3,8 @@
  * run-time ones (host code only) as a row per device class, dfs_df_tuning_for.  Plain C,
  * included by the kernels (kernels.cu, kernels_vec.cu, through df_gemm.h) and the host code.
  * The measurements behind them: README.md.  What the kernels' code fixes (the GEMM's 16 x 16
- * threads, its k stage DFS_DF_BK, the packing's tile DFS_DF_BM x DFS_DF_BN: df_gemm.h; the DOT
- * and GEMV kernels' 256 threads) is not a tuning number. */
+ * threads, its k stage DFS_DF_BK, the packing's tile DFS_DF_BM x DFS_DF_BN, the small kernel's
+ * 32 x 32 tile: df_gemm.h; the DOT and GEMV kernels' 256 threads) is not a tuning number. */
 #ifndef DFS_DF_TUNING_H
 #define DFS_DF_TUNING_H
 
@@ -25,6 +25,9 @@ enum { DFS_DF_TILE_128x128, DFS_DF_TILE_128x64, DFS_DF_TILE_64x64, DFS_DF_TILES 
 #define DFS_DF_MINB_128x64 1
 #define DFS_DF_MINB_64x64 2
 #define DFS_DF_MINB_64x64_MAD29 3
+/* The small kernel (kernels_small.cuh), two blocks per SM: about 115 to 128 registers (it keeps
+ * a stage's shared-memory loads in flight); with three, ptxas caps it at 80 and spills. */
+#define DFS_DF_MINB_SMALL 2
 
 /* DOT and GEMV (kernels_vec.cu): elements per thread whose loads are in flight together (the sum
  * is in the same order as one at a time; a divisor of 8). */
@@ -42,6 +45,10 @@ typedef struct {
     int gemv_lane_terms; /* GEMV op T: lanes per output double (up to a warp) while each would
                           * take more than this many inner elements */
     int gemv_min_chunk;  /* GEMV: the inner dimension is split in chunks of at least this many */
+    int small_waves;     /* small=auto: a binary64 GEMM goes to the small kernel (one launch for
+                          * the whole call) when the tiled path's GEMM launch for one batch entry
+                          * has fewer blocks than this many waves of its kernel (a wave: as many
+                          * blocks as the GPU holds at once) */
 } dfs_df_tuning;
 
 /* The row of a GPU of compute capability cc_major.cc_minor (core/types.h's
@@ -52,9 +59,14 @@ static inline const dfs_df_tuning *dfs_df_tuning_for(int cc_major, int cc_minor)
     static const dfs_df_tuning rows[] = {
         /* chosen on sm_90 (H100, H200), for every GPU until another row comes: 64 x 64 is the
          * fastest tile measured and the one with the most blocks for small products; one wave,
-         * as a block more would start a second one */
+         * as a block more would start a second one.  small_waves = 2, by arithmetic (not
+         * measured yet: README.md): under one wave the tiled path leaves multiprocessors idle;
+         * up to two its blocks sit unevenly (a second wave partly empty), where the small
+         * kernel's four times as many blocks (32 x 32) spread evenly; and the tiled path takes
+         * five launches per batch entry.  Beyond, its 4 x 4 outputs per thread and operands
+         * converted once should win */
         {.workspace = (size_t)1024 << 20, .tile = DFS_DF_TILE_64x64, .waves = 1,
-         .gemv_lane_terms = 8, .gemv_min_chunk = 256},
+         .gemv_lane_terms = 8, .gemv_min_chunk = 256, .small_waves = 2},
     };
     _Static_assert(sizeof from / sizeof from[0] == sizeof rows / sizeof rows[0], "a class a row");
     return &rows[dfs_device_class_row(from, (int)(sizeof from / sizeof from[0]), cc_major,

@@ -1,4 +1,5 @@
-/* df_gemm — the df engine (EXBLAS_MODE=df[:scheme=paper|fused|lazy|accurate]) through the shim.
+/* df_gemm — the df engine (EXBLAS_MODE=df[:scheme=paper|fused|lazy|accurate][,small=...]) through
+ * the shim.
  * The scheme to reproduce is read from EXBLAS_MODE: paper -> DFS_DF_MAD16, fused -> DFS_DF_MAD15,
  * lazy -> DFS_DF_MAD12, accurate -> DFS_DF_MAD29 (no scheme: fused, the engine's default).  Needs
  * EXBLAS_REREAD=1.
@@ -33,11 +34,23 @@
  *  7. wide spans: rows and columns whose large entries face small ones (every product of 9
  *     entries in binary32's subnormals once scaled): bitwise the host, which computes those 9 in
  *     binary64 (checked against an FMA loop).
+ *  8. the small kernel (setenv "EXBLAS_MODE" with small=always) and the tiled path
+ *     (small=never), each bitwise the host: every shape of {1,2,7,31,33,64,65}^3 (ops, alpha in
+ *     {1,-1,0.5,0}, beta in {0,1,-0.75}, pointer mode, padding and entry point rotating), all of
+ *     those on 33x31x65, strided batches with strides 0 for A or B among them, 70000 entries
+ *     (beyond a grid's y), Inf/NaN and rows and columns spanning 1e+-300 (the binary64 path of
+ *     the spans), 256^3 and a batch of 300 17x40x40 (the two paths bitwise each other); k = 0
+ *     goes to cuBLAS before the engine (bitwise real cuBLAS).
+ * Groups 1 to 7 run in the mode as given: under small=auto, the shapes the tiled path would
+ * leave the GPU idle on go to the small kernel (most of groups 1, 4, 5 and 7; groups 2 and 6
+ * name the path); the run with small=never (meson's df_gemm_tiled) keeps them on the tiled
+ * path.
  *
  * Here: the buffers and state every group shares, and main.  df_gemm_common.c: the panel plan,
- * the problems, the bitwise comparisons and the host results; df_gemm_bitwise.c: groups 1 and 2;
- * df_gemm_accuracy.c: group 3; df_gemm_special.c: groups 4, 5 and 7; df_gemm_graph.c: group 6;
- * layout.c (shared with the other engines' tests): the layouts and the calls. */
+ * the modes, the problems, the bitwise comparisons and the host results; df_gemm_bitwise.c:
+ * groups 1 and 2; df_gemm_accuracy.c: group 3; df_gemm_special.c: groups 4, 5 and 7;
+ * df_gemm_graph.c: group 6; df_gemm_small.c: group 8; layout.c (shared with the other engines'
+ * tests): the layouts and the calls. */
 #include "df_gemm_common.h"
 
 #include "../../engines/df/df_gemm.h"
@@ -104,6 +117,7 @@ int main(void)
     alpha0_group();
     graph_group();
     wide_group();
+    small_group();
 
     GT_CUBLAS(cublasDestroy_v2(handle));
     GT_CUDA(cudaFree(dA));

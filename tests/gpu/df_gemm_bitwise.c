@@ -1,7 +1,8 @@
 /* df_gemm_bitwise.c — the df_gemm test's groups 1 and 2 (see df_gemm.c): every API, op pair,
  * layout, alpha, beta and pointer mode bitwise dfs_df_gemm_host, one group per shape; and the
- * blocking options (workspace, tiles) set through setenv("EXBLAS_MODE"), which must not change a
- * bit, with EXBLAS_MODE=native after a setenv giving real cuBLAS's result. */
+ * blocking options (workspace, tiles, the small kernel or not) set through
+ * setenv("EXBLAS_MODE"), which must not change a bit, with EXBLAS_MODE=native after a setenv
+ * giving real cuBLAS's result. */
 #include "df_gemm_common.h"
 
 #include <math.h>
@@ -138,42 +139,14 @@ void bitwise_shape(int si)
 
 /* ---------- 2. blocking ---------- */
 
-/* The original mode with the options `extra` (key=value,...) added, replacing the same keys. */
-static char *mode_with(const char *extra)
-{
-    size_t cap = strlen(mode_orig) + strlen(extra) + 8;
-    char *out = malloc(cap), *opts = strdup(mode_orig + 2 + (mode_orig[2] == ':'));
-    if (!out || !opts)
-        gt_fatal("out of memory");
-    snprintf(out, cap, "df:");
-    char *save = NULL;
-    for (char *t = strtok_r(opts, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-        const char *eq = strchr(t, '=');
-        size_t klen = eq ? (size_t)(eq - t) + 1 : strlen(t);
-        int replaced = 0;
-        for (const char *e = extra; *e && !replaced; e += strcspn(e, ",") + (e[strcspn(e, ",")] != 0))
-            replaced = !strncmp(e, t, klen);
-        if (!replaced) {
-            strncat(out, t, cap - strlen(out) - 1);
-            strncat(out, ",", cap - strlen(out) - 1);
-        }
-    }
-    strncat(out, extra, cap - strlen(out) - 1);
-    free(opts);
-    return out;
-}
-
-static void set_mode(const char *v)
-{
-    if (setenv("EXBLAS_MODE", v, 1))
-        gt_fatal("setenv EXBLAS_MODE failed");
-}
-
-/* Options that change how the product is blocked, never its result. */
-static const char *const block_variants[] = {"workspace_mb=16", "tile=128x64", "tile=128x128",
-                                             "tile=64x64", "workspace_mb=16,tile=128x64",
-                                             "workspace_mb=16,tile=128x128",
-                                             "workspace_mb=16,tile=64x64"};
+/* Options that change how the product is blocked, never its result: the tiled path (small=never:
+ * the small kernel may take this shape under small=auto) with its tiles and panels, and the small
+ * kernel. */
+static const char *const block_variants[] = {
+    "small=never", "small=never,workspace_mb=16", "small=never,tile=128x64",
+    "small=never,tile=128x128", "small=never,tile=64x64",
+    "small=never,workspace_mb=16,tile=128x64", "small=never,workspace_mb=16,tile=128x128",
+    "small=never,workspace_mb=16,tile=64x64", "small=always"};
 #define N_BLOCK_VARIANTS (int)(sizeof block_variants / sizeof block_variants[0])
 
 void blocking_group(void)
@@ -184,10 +157,11 @@ void blocking_group(void)
     size_t by0, by;
     df_plan(m, n, k, (size_t)1024 << 20, &Mb0, &Nb0, &by0);
     df_plan(m, n, k, (size_t)16 << 20, &Mb, &Nb, &by);
-    df_group("blocking %lldx%lldx%lld, ops NN and TC, alpha=%g beta=%g: EXBLAS_MODE=%s (%lldx%lld "
-          "panels by engine.c's plan) vs the same + workspace_mb=16 (%lldx%lld panels), "
-          "tile=128x64, 128x128, 64x64 and with it: bitwise, and vs dfs_df_gemm_host on %d rows + %d "
-          "columns; EXBLAS_MODE=native after setenv = real cuBLAS", (long long)m, (long long)n,
+    df_group("blocking %lldx%lldx%lld, ops NN and TC, alpha=%g beta=%g: EXBLAS_MODE=%s vs the "
+          "same + small=never (%lldx%lld panels by engine.c's plan), with workspace_mb=16 "
+          "(%lldx%lld panels), tile=128x64, 128x128, 64x64 and with it, and small=always: "
+          "bitwise, and vs dfs_df_gemm_host on %d rows + %d columns; EXBLAS_MODE=native after "
+          "setenv = real cuBLAS", (long long)m, (long long)n,
           (long long)k, alpha, beta, mode_orig, (long long)((m + Mb0 - 1) / Mb0),
           (long long)((n + Nb0 - 1) / Nb0), (long long)((m + Mb - 1) / Mb),
           (long long)((n + Nb - 1) / Nb), NS, NS);

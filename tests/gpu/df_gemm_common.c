@@ -1,6 +1,7 @@
 /* df_gemm_common.c — the df_gemm test's helpers (see df_gemm.c): the panel plan (for messages),
- * the problems (logical operands), bitwise comparisons of results, and dfs_df_gemm_host's results
- * for a batch entry, whole or on sampled rows and columns, checked against the GPU's. */
+ * the mode with options added, the problems (logical operands), bitwise comparisons of results,
+ * and dfs_df_gemm_host's results for a batch entry, whole or on sampled rows and columns, checked
+ * against the GPU's. */
 #include "df_gemm_common.h"
 
 #include "../../engines/df/df_gemm.h"
@@ -35,8 +36,40 @@ void df_plan(int64_t m, int64_t n, int64_t k, size_t budget, int64_t *Mb, int64_
     *bytes = (size_t)rup(m + n, 64) * sizeof(int) + (size_t)(*Mb + *Nb) * (size_t)Kp * 8;
 }
 
-/* ---------- problems, layouts, runs ---------- */
+/* ---------- the mode ---------- */
 
+/* The original mode with the options `extra` (key=value,...) added, replacing the same keys. */
+char *mode_with(const char *extra)
+{
+    size_t cap = strlen(mode_orig) + strlen(extra) + 8;
+    char *out = malloc(cap), *opts = strdup(mode_orig + 2 + (mode_orig[2] == ':'));
+    if (!out || !opts)
+        gt_fatal("out of memory");
+    snprintf(out, cap, "df:");
+    char *save = NULL;
+    for (char *t = strtok_r(opts, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        const char *eq = strchr(t, '=');
+        size_t klen = eq ? (size_t)(eq - t) + 1 : strlen(t);
+        int replaced = 0;
+        for (const char *e = extra; *e && !replaced; e += strcspn(e, ",") + (e[strcspn(e, ",")] != 0))
+            replaced = !strncmp(e, t, klen);
+        if (!replaced) {
+            strncat(out, t, cap - strlen(out) - 1);
+            strncat(out, ",", cap - strlen(out) - 1);
+        }
+    }
+    strncat(out, extra, cap - strlen(out) - 1);
+    free(opts);
+    return out;
+}
+
+void set_mode(const char *v)
+{
+    if (setenv("EXBLAS_MODE", v, 1))
+        gt_fatal("setenv EXBLAS_MODE failed");
+}
+
+/* ---------- problems, layouts, runs ---------- */
 
 problem make_problem(int64_t m, int64_t n, int64_t k, int nb, uint64_t seed)
 {

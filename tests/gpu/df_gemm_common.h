@@ -34,6 +34,12 @@ extern double qnan;
 
 /* ---------- helpers, problems, comparisons (df_gemm_common.c) ---------- */
 
+/* The mode the test started with (mode_orig) with the options `extra` ("key=value,...") added,
+ * replacing the same keys; malloc'd.  set_mode: setenv("EXBLAS_MODE", v), which the shim
+ * re-reads at the next call where EXBLAS_REREAD=1 (reread). */
+char *mode_with(const char *extra);
+void set_mode(const char *v);
+
 /* The panel plan of engines/df/gemm.c (plan_panels, static there), replicated for the messages
  * only. */
 void df_plan(int64_t m, int64_t n, int64_t k, size_t budget, int64_t *Mb, int64_t *Nb,
@@ -97,5 +103,7 @@ void alpha0_group(void);
 void graph_group(void);
 /* df_gemm_special.c: 7, wide spans */
 void wide_group(void);
+/* df_gemm_small.c: 8, the small kernel against the host and the tiled path */
+void small_group(void);
 
 #endif

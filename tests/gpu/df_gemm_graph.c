@@ -1,6 +1,8 @@
-/* df_gemm_graph.c — the df_gemm test's group 6 (see df_gemm.c): a call captured in a CUDA graph
- * after the same shape ran eagerly replays bitwise the eager result (device alpha changed between
- * replays included); one that needs more workspace than there is runs natively. */
+/* df_gemm_graph.c — the df_gemm test's group 6 (see df_gemm.c), on the tiled path (small=never):
+ * a call captured in a CUDA graph after the same shape ran eagerly replays bitwise the eager
+ * result (device alpha changed between replays included); one that needs more workspace than
+ * there is runs natively.  With small=always, the small kernel needs none: a call captured on a
+ * fresh handle's first call computes, and replays bitwise the tiled path's eager result. */
 #include "df_gemm_common.h"
 
 #include <stdlib.h>
@@ -38,12 +40,16 @@ void graph_group(void)
     size_t need1, need2;
     df_plan(m1, n1, k1, (size_t)1024 << 20, &Mb, &Nb, &need1);
     df_plan(m2, n2, k2, (size_t)1024 << 20, &Mb, &Nb, &need2);
-    df_group("graph capture (own handle, non-blocking stream, 64 MiB cuBLAS workspace): "
-          "%lldx%lldx%lld NT captured after an eager call (workspace ~%.1f MiB present), 2 "
-          "replays bitwise the eager result, device alpha changed between replays; "
-          "%lldx%lldx%lld TN (needs ~%.1f MiB) captured: native, bitwise real cuBLAS",
+    df_group("graph capture (own handle, non-blocking stream, 64 MiB cuBLAS workspace), "
+          "small=never: %lldx%lldx%lld NT captured after an eager call (workspace ~%.1f MiB "
+          "present), 2 replays bitwise the eager result, device alpha changed between replays; "
+          "%lldx%lldx%lld TN (needs ~%.1f MiB) captured: native, bitwise real cuBLAS; "
+          "small=always: the same captured on a fresh handle: df, bitwise the eager result",
           (long long)m1, (long long)n1, (long long)k1, (double)need1 / 1048576.0, (long long)m2,
           (long long)n2, (long long)k2, (double)need2 / 1048576.0);
+    char *never = mode_with("small=never"), *always = mode_with("small=always");
+    if (reread) /* else the blocking group has failed the run */
+        set_mode(never);
     cudaStream_t s;
     cublasHandle_t hg;
     void *ws = NULL;
@@ -168,6 +174,31 @@ void graph_group(void)
     gt_d2h(out2, dC2, span2 * 8);
     ref_compute(&r2, &P2, 0, alpha, beta, 0);
     ref_check(&r2, out2, m2, n2, 0);
+
+    gt_case("%lldx%lldx%lld TN with small=always, captured on a fresh handle's first call (no "
+            "workspace: the small kernel takes none): 2 replays bitwise the eager result above",
+            (long long)m2, (long long)n2, (long long)k2);
+    if (reread) {
+        cublasHandle_t h3;
+        GT_CUBLAS(cublasCreate_v2(&h3));
+        GT_CUBLAS(cublasSetStream_v2(h3, s));
+        GT_CUBLAS(cublasSetWorkspace_v2(h3, ws, ws_size));
+        set_mode(always);
+        exec = capture(s, h3, &g2, &graph);
+        for (int rep = 0; exec && rep < 2; rep++) {
+            replay(s, exec, dC2, t2, span2, R2);
+            cmp_tight(rep ? "replay 2 vs eager (small=never)" : "replay 1 vs eager (small=never)",
+                      "eager", out2, R2, m2, n2, 0);
+        }
+        if (exec)
+            GT_CUDA(cudaGraphExecDestroy(exec));
+        if (graph)
+            GT_CUDA(cudaGraphDestroy(graph));
+        GT_CUBLAS(cublasDestroy_v2(h3));
+        set_mode(mode_orig);
+    }
+    free(never);
+    free(always);
 
     GT_CUBLAS(cublasDestroy_v2(hg));
     GT_CUDA(cudaStreamDestroy(s));

@@ -2,15 +2,18 @@
  * engines/common/gpu.c, as when the device is out of memory), in the engine EXBLAS_MODE names.
  * Calls must still give the right results: in repro mode bit for bit the engine's CPU
  * implementation (correctly rounded: the paths that need no workspace), in dd mode DGEMM and a
- * DGEMV of one chunk (they need no workspace) bit for bit its CPU twin and the rest, like the
- * other engines' calls (which they decline), bit for bit the real cuBLAS; DGEMM (NN, TN, a
- * strided batch), DGEMV (N and T, increments 1 and -2), DDOT and ZDOTC with the result on the
- * host and on the device.  The log (EXBLAS_LOG=warn) says once that the workspace could not be
- * had. */
+ * DGEMV of one chunk (they need no workspace) bit for bit its CPU twin, in df mode (its default
+ * scheme, small=auto) DGEMM bit for bit its CPU twin (the small kernel, which needs no workspace,
+ * takes these shapes), and the rest, like the other engines' calls (which they decline), bit for
+ * bit the real cuBLAS; DGEMM (NN, TN, a strided batch), DGEMV (N and T, increments 1 and -2),
+ * DDOT and ZDOTC with the result on the host and on the device.  The log (EXBLAS_LOG=warn) says
+ * once that the workspace could not be had. */
 #include "common.h"
 
 #include "../../engines/dd/dd_steps.h"
 #include "../../engines/dd/host.h"
+#include "../../engines/df/df_gemm.h"
+#include "../../engines/df/host.h"
 #include "../../engines/repro/host.h"
 #include "../../include/reprohost.h"
 
@@ -24,7 +27,7 @@
 #define K 300
 #define NV 100000
 
-static int repro, dd; /* the engine under test: its CPU result is the reference */
+static int repro, dd, df; /* the engine under test: its CPU result is the reference */
 static dfs_oz_params params;
 static dfs_oz_stats stats; /* the CPU implementation's (not checked) */
 
@@ -52,6 +55,10 @@ static void gemm_case(cublasHandle_t h, cublasOperation_t ta, int batch, const d
         for (int b = 0; b < batch; b++)
             dfs_dd_gemm_host(ta != CUBLAS_OP_N, 0, M, N, K, alpha, hA + b * sA, lda, hB + b * sB,
                              K, beta, want + b * sC, M);
+    } else if (df) {
+        for (int b = 0; b < batch; b++)
+            dfs_df_gemm_host(DFS_DF_MAD15, ta != CUBLAS_OP_N, 0, M, N, K, alpha, hA + b * sA,
+                             lda, hB + b * sB, K, beta, want + b * sC, M);
     } else {
         GT_CUBLAS(gt_real.DgemmSB(h, ta, CUBLAS_OP_N, M, N, K, &alpha, dA, lda, sA, dB, K, sB,
                                   &beta, dC, M, sC, batch));
@@ -157,6 +164,9 @@ int main(void)
         gt_fatal("run with EXBLAS_TEST_NO_WORKSPACE=1");
     repro = gt_mode_is("repro");
     dd = gt_mode_is("dd") || gt_mode_is("accurate");
+    df = gt_mode_is("df");
+    if (df && strcmp(mode, "df"))
+        gt_fatal("run df as EXBLAS_MODE=df (its defaults: the scheme fused, small=auto)");
     params = dfs_oz_default_params();
 
     const size_t na = 2u * M * K, nb = 2u * K * N, nc = 2u * M * N;

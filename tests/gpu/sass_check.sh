@@ -1,15 +1,18 @@
 #!/usr/bin/env bash
-# sass_check.sh FATBIN — the DF GEMM kernels keep the intended FP32 instruction count per DF
-# multiply-add (no contraction, no reassociation, nothing extra in the main loop): for each kernel,
-# the FMUL / FFMA / FADD counts of the main loop of its sm_90 code must be (MADs per k-tile) times
-# the scheme's per-MAD counts, inside the main loop.  Needs cuobjdump (the GPU machine has it); exits 77 without it.
+# sass_check.sh FATBIN — the DF GEMM kernels and the small kernels keep the intended FP32
+# instruction count per DF multiply-add (no contraction, no reassociation, nothing extra in the
+# main loop): for each kernel, the FMUL / FFMA / FADD counts of the main loop of its sm_90 code
+# must be (MADs per k-tile) times the scheme's per-MAD counts, inside the main loop.  Needs
+# cuobjdump (the GPU machine has it); exits 77 without it.
 set -euo pipefail
 fatbin=$1
 command -v cuobjdump >/dev/null 2>&1 || { echo "SKIP: no cuobjdump"; exit 77; }
 cuobjdump -lelf "$fatbin" 2>/dev/null | grep -q sm_90 || { echo "SKIP: no sm_90 code in $fatbin"; exit 77; }
 fail=0
-# kernel, MADs per k-tile (8 x 8, 8 x 4 or 4 x 4 per thread, 8 k-steps), FMUL FFMA FADD per MAD,
-# FADD per k-tile besides (the lazy scheme's renormalisation: 3 per accumulator every 8 MADs)
+# kernel, MADs per k-tile (8 x 8, 8 x 4 or 4 x 4 per thread, the small kernels 2 x 2, 8 k-steps),
+# FMUL FFMA FADD per MAD, FADD per k-tile besides (the lazy scheme's renormalisation: 3 per
+# accumulator every 8 MADs).  The small kernels' main loop also converts the next k-tile's
+# elements (binary64 instructions and conversions, no FP32 arithmetic).
 while read -r k mads fmul ffma fadd extra; do
     # The main loop: of the backward branches (to a label defined earlier), the one whose body
     # holds the most FFMA; count inside it only (the epilogue has DF arithmetic of its own).
@@ -53,5 +56,9 @@ dfs_df_gemm29s 128 2 3 24 0
 dfs_df_gemm12 512 1 3 8 192
 dfs_df_gemm12n 256 1 3 8 96
 dfs_df_gemm12s 128 1 3 8 48
+dfs_df_small16 32 1 3 12 0
+dfs_df_small15 32 1 3 11 0
+dfs_df_small29 32 2 3 24 0
+dfs_df_small12 32 1 3 8 12
 TABLE
 exit $fail

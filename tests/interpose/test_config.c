@@ -320,8 +320,8 @@ static int parent(void)
         const char *env, *says, *engine;
     } opt[] = {
         {"EXBLAS_MODE=df:shceme=paper",
-         "EXBLAS_MODE: df: no option 'shceme' (df takes scheme, workspace_mb, tile); shceme=paper "
-         "ignored", "df"},
+         "EXBLAS_MODE: df: no option 'shceme' (df takes scheme, workspace_mb, tile, small); "
+         "shceme=paper ignored", "df"},
         {"EXBLAS_MODE=df:scheme=bogus,tile=64x64",
          "EXBLAS_MODE: df: scheme=bogus is not paper (16), fused (15), accurate (29) or lazy (12); "
          "using fused", "df"},
@@ -396,7 +396,8 @@ static int parent(void)
     } dropped[] = {
         {"a policy with an unknown engine option", "option.policy",
          "[engine df]\nshceme = paper\n[mode mine]\nall = native\n",
-         "df: no option 'shceme' (df takes scheme, workspace_mb, tile); shceme=paper ignored", 2},
+         "df: no option 'shceme' (df takes scheme, workspace_mb, tile, small); shceme=paper "
+         "ignored", 2},
         {"a policy with a bad engine option value", "value.policy",
          "[mode mine]\nall = native\n[mode mine class=starved]\ndgemm = df scheme=bogus\n",
          "df: scheme=bogus is not paper (16), fused (15), accurate (29) or lazy (12); using fused",

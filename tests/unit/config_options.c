@@ -56,13 +56,15 @@ START_TEST(option_messages)
          "df: workspace_mb=8 is not 0 (the device class's) or a number from 16 to 16777216; "
          "using 0 (the device class's)"},
         {"df", "tile", "64", "df: tile=64 is not auto, 128x128, 128x64 or 64x64; using auto"},
+        {"df", "small", "yes", "df: small=yes is not auto, always or never; using auto"},
         {"repro", "products", "fp64", "repro: products=fp64 is not auto, f64 or int8; using auto"},
         {"ozaki", "sum", "nearsum", "ozaki: sum=nearsum is not exact or fixed; using exact"},
         {"ozaki", "fast", "yes", "ozaki: fast=yes is not 0 or 1; using 0"},
         {"ozaki-sgemm", "splits", "7", "ozaki-sgemm: splits=7 is not a number from 2 to 6; using 2"},
         /* unknown keys, with the keys the engine takes */
         {"df", "shceme", "paper",
-         "df: no option 'shceme' (df takes scheme, workspace_mb, tile); shceme=paper ignored"},
+         "df: no option 'shceme' (df takes scheme, workspace_mb, tile, small); shceme=paper "
+         "ignored"},
         {"repro", "splits", "3",
          "repro: no option 'splits' (repro takes max_splits, workspace_mb, products, small, "
          "kgroups); splits=3 ignored"},
@@ -96,6 +98,8 @@ START_TEST(option_messages)
     for (size_t i = 0; i < sizeof schemes / sizeof schemes[0]; i++)
         expect_valid("df", "scheme", schemes[i]);
     expect_valid("df", "tile", "128x64");
+    expect_valid("df", "small", "always");
+    expect_valid("df", "small", "never");
     expect_valid("repro", "products", "int8");
     expect_valid("ozaki", "sum", "fixed");
     expect_valid("ozaki", "fast", "1");
@@ -257,7 +261,7 @@ START_TEST(policy_option_values)
         "[engine repro]\n"
         "max_splits = -5\n",
         "p.policy:2: " DF_SCHEME_BOGUS "\n"
-        "p.policy:4: df: no option 'shceme' (df takes scheme, workspace_mb, tile); "
+        "p.policy:4: df: no option 'shceme' (df takes scheme, workspace_mb, tile, small); "
         "shceme=paper ignored\n"
         "p.policy:6: df: workspace_mb=5 is not 0 (the device class's) or a number from 16 to "
         "16777216; using 0 (the device class's)\n"
