@@ -25,11 +25,12 @@ done
 check_once "ozaki-sgemm's splits" "$out" "              option splits: a number from 2 to 6; default 2"
 check_once "df's scheme" "$out" "              option scheme: paper (16), fused (15), accurate (29) or lazy (12); default fused"
 check_once "int8's moduli" "$out" "              option moduli: 0 (from the data) or a number from 2 to 24; default 0 (from the data)"
-check "dd has no options" "$out" "^ +\(no options\)$"
+check "native has no options" "$out" "^ +\(no options\)$"
+check_once "dd's tile" "$out" "              option tile: auto, 64, 32 or 16; default auto"
 check "embedded policy in use" "$out" "policy in use: embedded"
 
-out=$(EXBLAS_MODE=ozaki-sgemm "$info" --dgemm 300,200,100 2>&1)
-check "ozaki-sgemm computes DGEMM" "$out" "dgemm +m=300 n=200 k=100 +-> ozaki-sgemm "
+out=$(EXBLAS_MODE=ozaki-sgemm "$info" --dgemm 1000,800,600 2>&1)
+check "ozaki-sgemm computes DGEMM" "$out" "dgemm +m=1000 n=800 k=600 +-> ozaki-sgemm "
 check "ozaki-sgemm has no DGEMV: native" "$out" "dgemv .*-> native \(the engine does not compute this routine\)"
 check "ozaki-sgemm has no DDOT: native" "$out" "ddot .*-> native \(the engine does not compute this routine\)"
 out=$(EXBLAS_MODE=df "$info" 2>&1)
@@ -62,14 +63,14 @@ out=$(EXBLAS_MODE=native EXBLAS_MODE_DGEMM=int8:moduli=999 "$info" 2>&1)
 check_once "int8:moduli=999" "$out" "  ! EXBLAS_MODE_DGEMM: int8: moduli=999 is not 0 (from the data) or a number from 2 to 24; using 0 (from the data)"
 check "int8:moduli=999: int8 still computes" "$out" "dgemm .*-> int8 "
 out=$(EXBLAS_MODE=ozaki-sgemm:splitz=4 "$info" 2>&1)
-check_once "an unknown key" "$out" "  ! EXBLAS_MODE: ozaki-sgemm: no option 'splitz' (ozaki-sgemm takes splits, workspace_mb); splitz=4 ignored"
+check_once "an unknown key" "$out" "  ! EXBLAS_MODE: ozaki-sgemm: no option 'splitz' (ozaki-sgemm takes splits, workspace_mb, native); splitz=4 ignored"
 check "an unknown key: the engine stays" "$out" "dgemm .*-> ozaki-sgemm "
 out=$(EXBLAS_MODE=ozaki:sum=fixed "$info" 2>&1)
 check_once "ozaki: sum=fixed without splits" "$out" "  ! EXBLAS_MODE: ozaki: sum=fixed needs splits; using sum=exact"
 
 printf '[engine ozaki-sgemm]\nsplitz = 4\n[mode sg]\ndgemm = ozaki-sgemm splits=9 workspace_mb=64\n' > "$dir/values.policy"
 out=$(EXBLAS_POLICY="$dir/values.policy" EXBLAS_MODE=sg "$info" 2>&1)
-check_once "policy: an unknown key at its line" "$out" "  ! EXBLAS_POLICY: $dir/values.policy:2: ozaki-sgemm: no option 'splitz' (ozaki-sgemm takes splits, workspace_mb); splitz=4 ignored"
+check_once "policy: an unknown key at its line" "$out" "  ! EXBLAS_POLICY: $dir/values.policy:2: ozaki-sgemm: no option 'splitz' (ozaki-sgemm takes splits, workspace_mb, native); splitz=4 ignored"
 check_once "policy: a bad value at its line" "$out" "  ! EXBLAS_POLICY: $dir/values.policy:4: ozaki-sgemm: splits=9 is not a number from 2 to 6; using 2"
 check "policy with bad options: in use" "$out" "policy in use: $dir/values.policy"
 check "policy with bad options: the rule in force" "$out" "dgemm .*-> ozaki-sgemm .*values.policy:4"
