@@ -207,7 +207,7 @@ static int small_chosen(const CUfunction *kern, const dfs_df_path *path, int64_t
     const CUfunction f = kern[K_GEMM + path->tile * DFS_DF_SCHEMES + g->scheme];
     const int64_t wave =
         (int64_t)dfs_sm_count(path->device) * dfs_blocks_per_sm(f, DFS_DF_THREADS);
-    return blocks < wave * path->small_waves;
+    return (double)blocks < (double)wave * path->small_waves;
 }
 
 /* The small kernel: every output of the batch, one launch. */

@@ -30,7 +30,7 @@ typedef struct {
     int tile;         /* DFS_DF_TILE_* (tuning.h): the tiled path's C tile */
     size_t workspace; /* the tiled path's scratch budget, bytes */
     int small;        /* DFS_DF_SMALL_* */
-    int small_waves;  /* DFS_DF_SMALL_AUTO's rule: the device class's (tuning.h) */
+    double small_waves; /* DFS_DF_SMALL_AUTO's rule: the device class's (tuning.h) */
     int device;       /* the call's device (ordinal): DFS_DF_SMALL_AUTO asks its size */
 } dfs_df_path;
 

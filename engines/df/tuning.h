@@ -45,7 +45,7 @@ typedef struct {
     int gemv_lane_terms; /* GEMV op T: lanes per output double (up to a warp) while each would
                           * take more than this many inner elements */
     int gemv_min_chunk;  /* GEMV: the inner dimension is split in chunks of at least this many */
-    int small_waves;     /* small=auto: a binary64 GEMM goes to the small kernel (one launch for
+    double small_waves;  /* small=auto: a binary64 GEMM goes to the small kernel (one launch for
                           * the whole call) when the tiled path's GEMM launch for one batch entry
                           * has fewer blocks than this many waves of its kernel (a wave: as many
                           * blocks as the GPU holds at once) */
@@ -59,14 +59,12 @@ static inline const dfs_df_tuning *dfs_df_tuning_for(int cc_major, int cc_minor)
     static const dfs_df_tuning rows[] = {
         /* chosen on sm_90 (H100, H200), for every GPU until another row comes: 64 x 64 is the
          * fastest tile measured and the one with the most blocks for small products; one wave,
-         * as a block more would start a second one.  small_waves = 2, by arithmetic (not
-         * measured yet: README.md): under one wave the tiled path leaves multiprocessors idle;
-         * up to two its blocks sit unevenly (a second wave partly empty), where the small
-         * kernel's four times as many blocks (32 x 32) spread evenly; and the tiled path takes
-         * five launches per batch entry.  Beyond, its 4 x 4 outputs per thread and operands
-         * converted once should win */
+         * as a block more would start a second one.  small_waves = 0.5, measured (README.md):
+         * below half a wave the tiled path leaves multiprocessors idle where the small kernel's
+         * four times as many blocks (32 x 32) spread, and takes five launches per batch entry;
+         * from a wave on its 4 x 4 outputs per thread and operands converted once win */
         {.workspace = (size_t)1024 << 20, .tile = DFS_DF_TILE_64x64, .waves = 1,
-         .gemv_lane_terms = 8, .gemv_min_chunk = 256, .small_waves = 2},
+         .gemv_lane_terms = 8, .gemv_min_chunk = 256, .small_waves = 0.5},
     };
     _Static_assert(sizeof from / sizeof from[0] == sizeof rows / sizeof rows[0], "a class a row");
     return &rows[dfs_device_class_row(from, (int)(sizeof from / sizeof from[0]), cc_major,
