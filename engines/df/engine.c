@@ -72,7 +72,7 @@ static const dfs_option_spec df_option_spec[] = {
      .words = (const char *const[]){"auto", "always", "never", NULL},
      .meaning = "the small kernel: a whole DGEMM or strided batch in one launch, no workspace "
                 "(the same bits); auto: where the tiled path's launch for one batch entry would "
-                "fill fewer than the device class's waves of the GPU (tuning.h: 2)"},
+                "fill less than the device class's share of a wave of the GPU (tuning.h: 0.5)"},
     {.key = NULL},
 };
 static const dfs_option_table df_options = {"df", df_option_spec, NULL};
