@@ -8,6 +8,7 @@
 #include "../../engines/df/host.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -238,4 +239,21 @@ void ref_check(ref *r, const double *have, int64_t m, int64_t n, int64_t b)
         cmp_tight("C vs the first result of the same inputs (another layout/API/pointer mode)",
                   "first", r->first, have, m, n, b);
     }
+}
+
+void check_binary64_entries(const double *A, const double *B, const double *C, int64_t m,
+                            int64_t k, const int64_t *rows, int nr, const int64_t *cols, int nc,
+                            double alpha, double beta, const double *E)
+{
+    for (int tr = 0; tr < nr; tr++)
+        for (int tc = 0; tc < nc; tc++) {
+            const int64_t i = rows[tr], j = cols[tc];
+            double ab = 0.0;
+            for (int64_t q = 0; q < k; q++)
+                ab = fma(A[i + q * m], B[q + j * k], ab);
+            const double want = alpha * ab + beta * C[i + j * m];
+            if (df_bits(want) != df_bits(E[i + j * m]))
+                gt_fail("C(%lld,%lld) = %.17g, not the binary64 sum %.17g", (long long)i,
+                        (long long)j, E[i + j * m], want);
+        }
 }

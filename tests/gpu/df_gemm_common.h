@@ -105,5 +105,11 @@ void graph_group(void);
 void wide_group(void);
 /* df_gemm_small.c: 8, the small kernel against the host and the tiled path */
 void small_group(void);
+/* The entries E(rows[*], cols[*]) of an m x n product with lda = m, ldb = k, ldc = m: each
+ * alpha (A B)_ij + beta C_ij, (A B)_ij the binary64 FMA sum in order of q (those the span rule
+ * sends to binary64), bit for bit; a failure per entry that is not. */
+void check_binary64_entries(const double *A, const double *B, const double *C, int64_t m,
+                            int64_t k, const int64_t *rows, int nr, const int64_t *cols, int nc,
+                            double alpha, double beta, const double *E);
 
 #endif

@@ -162,6 +162,19 @@ static void both_paths(const sproblem *P, const scall *c, const double *E, doubl
     }
 }
 
+/* small=always, then small=never: each other bitwise, and the latter the host's E. */
+static void paths_agree(const sproblem *P, const scall *c, const double *E, double *res,
+                        double *res2, const char *always, const char *never)
+{
+    set_mode(always);
+    const int ok1 = sp_run(P, c, res);
+    set_mode(never);
+    if (ok1 && sp_run(P, c, res2)) {
+        sp_cmp("C (small=always) vs C (small=never)", "small=never", P, res2, res);
+        sp_cmp("C (small=never) vs dfs_df_gemm_host", "host", P, E, res2);
+    }
+}
+
 /* ---------- the cases ---------- */
 
 static const int64_t sizes[7] = {1, 2, 7, 31, 33, 64, 65};
@@ -277,13 +290,7 @@ static void large_cases(const char *always, const char *never)
                 sc_desc(&c));
         if (!pi)
             sp_host(&P, &c, E);
-        set_mode(always);
-        const int ok1 = sp_run(&P, &c, res);
-        set_mode(never);
-        if (ok1 && sp_run(&P, &c, res2)) {
-            sp_cmp("C (small=always) vs C (small=never)", "small=never", &P, res2, res);
-            sp_cmp("C (small=never) vs dfs_df_gemm_host", "host", &P, E, res2);
-        }
+        paths_agree(&P, &c, E, res, res2, always, never);
     }
     free(E);
     free(res);
@@ -298,13 +305,7 @@ static void large_cases(const char *always, const char *never)
     gt_case("17x40x40 batch 300 %s: small=always vs small=never, both vs dfs_df_gemm_host",
             sc_desc(&c));
     sp_host(&P, &c, E);
-    set_mode(always);
-    const int ok1 = sp_run(&P, &c, res);
-    set_mode(never);
-    if (ok1 && sp_run(&P, &c, res2)) {
-        sp_cmp("C (small=always) vs C (small=never)", "small=never", &P, res2, res);
-        sp_cmp("C (small=never) vs dfs_df_gemm_host", "host", &P, E, res2);
-    }
+    paths_agree(&P, &c, E, res, res2, always, never);
     free(E);
     free(res);
     free(res2);
@@ -340,17 +341,7 @@ static void special_cases(const char *always, const char *never)
     sp_host(&P, &c0, E);
     gt_case("Inf/NaN and 1e+-300 spans %lldx%lldx%lld: the host's 4 entries of the wide rows and "
             "columns are the binary64 sums in order", (long long)m, (long long)n, (long long)k);
-    for (int tr = 0; tr < 2; tr++)
-        for (int tc = 0; tc < 2; tc++) {
-            const int64_t i = rows[tr], j = cols[tc];
-            double ab = 0.0;
-            for (int64_t q = 0; q < k; q++)
-                ab = fma(P.A[0][i + q * m], P.B[0][q + j * k], ab);
-            const double want = alpha * ab + beta * P.C[0][i + j * m];
-            if (df_bits(want) != df_bits(E[i + j * m]))
-                gt_fail("C(%lld,%lld) = %.17g, not the binary64 sum %.17g", (long long)i,
-                        (long long)j, E[i + j * m], want);
-        }
+    check_binary64_entries(P.A[0], P.B[0], P.C[0], m, k, rows, 2, cols, 2, alpha, beta, E);
     static const cublasOperation_t pairs[4][2] = {{CUBLAS_OP_N, CUBLAS_OP_N},
                                                   {CUBLAS_OP_T, CUBLAS_OP_C},
                                                   {CUBLAS_OP_C, CUBLAS_OP_T},

@@ -252,17 +252,7 @@ void wide_group(void)
     dfs_df_gemm_host(scheme, 0, 0, m, n, k, alpha, P.A[0], m, P.B[0], k, beta, E, m);
     /* the data reaches the rule: those entries are alpha * (the FMA sum in order) + beta * c */
     gt_case("the host's 9 entries of the wide rows and columns");
-    for (int tr = 0; tr < 3; tr++)
-        for (int tc = 0; tc < 3; tc++) {
-            const int64_t i = rows[tr], j = cols[tc];
-            double ab = 0.0;
-            for (int64_t q = 0; q < k; q++)
-                ab = fma(P.A[0][i + q * m], P.B[0][q + j * k], ab);
-            const double want = alpha * ab + beta * P.C[0][i + j * m];
-            if (df_bits(want) != df_bits(E[i + j * m]))
-                gt_fail("C(%lld,%lld) = %.17g, not the binary64 sum %.17g", (long long)i,
-                        (long long)j, E[i + j * m], want);
-        }
+    check_binary64_entries(P.A[0], P.B[0], P.C[0], m, k, rows, 3, cols, 3, alpha, beta, E);
     for (int pi = 0; pi < 4; pi++)
         for (int dev = 0; dev < 2; dev++) {
             const cublasOperation_t ta = pairs[pi][0], tb = pairs[pi][1];
