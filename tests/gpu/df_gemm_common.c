@@ -52,8 +52,11 @@ char *mode_with(const char *extra)
         const char *eq = strchr(t, '=');
         size_t klen = eq ? (size_t)(eq - t) + 1 : strlen(t);
         int replaced = 0;
-        for (const char *e = extra; *e && !replaced; e += strcspn(e, ",") + (e[strcspn(e, ",")] != 0))
+        for (const char *e = extra; *e && !replaced;) {
             replaced = !strncmp(e, t, klen);
+            const size_t len = strcspn(e, ",");
+            e += len + (e[len] != 0);
+        }
         if (!replaced) {
             strncat(out, t, cap - strlen(out) - 1);
             strncat(out, ",", cap - strlen(out) - 1);

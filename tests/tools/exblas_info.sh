@@ -63,7 +63,8 @@ out=$(EXBLAS_MODE=native EXBLAS_MODE_DGEMM=int8:moduli=999 "$info" 2>&1)
 check_once "int8:moduli=999" "$out" "  ! EXBLAS_MODE_DGEMM: int8: moduli=999 is not 0 (from the data) or a number from 2 to 24; using 0 (from the data)"
 check "int8:moduli=999: int8 still computes" "$out" "dgemm .*-> int8 "
 out=$(EXBLAS_MODE=ozaki-sgemm:splitz=4 "$info" 2>&1)
-check_once "an unknown key" "$out" "  ! EXBLAS_MODE: ozaki-sgemm: no option 'splitz' (ozaki-sgemm takes splits, workspace_mb, native); splitz=4 ignored"
+check_once "an unknown key" "$out" "  ! EXBLAS_MODE: ozaki-sgemm: no option 'splitz' \
+(ozaki-sgemm takes splits, workspace_mb, native); splitz=4 ignored"
 check "an unknown key: the engine stays" "$out" "dgemm .*-> ozaki-sgemm "
 out=$(EXBLAS_MODE=ozaki:sum=fixed "$info" 2>&1)
 check_once "ozaki: sum=fixed without splits" "$out" "  ! EXBLAS_MODE: ozaki: sum=fixed needs splits; using sum=exact"
