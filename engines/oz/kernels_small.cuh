@@ -1,18 +1,22 @@
 /* kernels_small.cuh — repro's small DGEMMs (kernels.cu includes it; one module):
  *   dfs_oz_small  every output of a batch of small products in one launch, correctly rounded:
- *                 DFS_OZ_SMALL_LANES lanes per output add the k products exactly into short
- *                 expansions (fpe.h), merged (device.cuh's group_exact_sum), and the output's
- *                 lane rounds alpha S + beta c once from the terms (dfs_oz_w_terms_axpby,
- *                 wint.h).  An output the expansions cannot carry (a product out of their
- *                 range, an error left after the last term, Inf or NaN, terms too far apart) is
- *                 then computed by its whole warp on the direct path (warp_exact_products,
- *                 finish_output: every product into an exact accumulator), in the same launch.
- *                 Any path gives RN(exact): the same bits as every other repro path.  No
- *                 workspace, no cuBLAS call. */
+ *                 DFS_OZ_SMALL_LANES lanes per output first sum the k products in
+ *                 double-double with an error bound (ddsum.h, 17 operations a product), and
+ *                 the output's lane rounds alpha S + beta c where the bound decides it (nearly
+ *                 always on narrow data).  For the outputs left open the lanes add the products
+ *                 exactly into short expansions (fpe.h), merged (device.cuh's
+ *                 group_exact_sum), and the output's lane rounds alpha S + beta c once from the
+ *                 terms (dfs_oz_w_terms_axpby, wint.h).  An output the expansions cannot carry
+ *                 (a product out of their range, an error left after the last term, Inf or NaN,
+ *                 terms too far apart) is then computed by its whole warp on the direct path
+ *                 (warp_exact_products, finish_output: every product into an exact
+ *                 accumulator), in the same launch.  Any path gives RN(exact): the same bits as
+ *                 every other repro path.  No workspace, no cuBLAS call. */
 #ifndef DFS_OZ_KERNELS_SMALL_CUH
 #define DFS_OZ_KERNELS_SMALL_CUH
 
 #include "args.h"
+#include "ddsum.h"
 #include "device.cuh"
 #include "tuning.h"
 #include "wint.h"
@@ -26,6 +30,44 @@ __device__ __forceinline__ void small_output(const dfs_oz_small_args &s, int64_t
     const int64_t rc = o - *e * per;
     *r = rc % s.blk.bm;
     *c = rc / s.blk.bm;
+}
+
+/* The first way's sum of one output by a group of L lanes (as group_exact_sum: lane g adds
+ * q = g, g + L, ..., four pairs loaded ahead; the group merged by a butterfly), in double-double
+ * with the magnitudes beside it (ddsum.h); every lane of the group ends with the whole sum.
+ * Every lane of the warp calls it with the same K. */
+template <int L>
+__device__ __forceinline__ dfs_oz_ddsum group_dd_sum(int64_t K, const double *a, int64_t sa,
+                                                     const double *b, int64_t sb, int g, bool live)
+{
+    dfs_oz_ddsum d = dfs_oz_ddsum_zero();
+    for (int64_t q0 = 0; q0 < K; q0 += 4 * L) {
+        const int64_t q = q0 + g;
+        if (q0 + 4 * L <= K) {
+            double x[4], y[4];
+#pragma unroll
+            for (int j = 0; j < 4; j++) {
+                x[j] = live ? a[(q + j * L) * sa] : 0.0;
+                y[j] = live ? b[(q + j * L) * sb] : 0.0;
+            }
+#pragma unroll
+            for (int j = 0; j < 4; j++)
+                dfs_oz_ddsum_add(&d, x[j], y[j]);
+        } else if (live) {
+            for (int64_t r = q; r < K; r += L)
+                dfs_oz_ddsum_add(&d, a[r * sa], b[r * sb]);
+        }
+    }
+#pragma unroll
+    for (int sh = 1; sh < L; sh <<= 1) {
+        dfs_oz_ddsum o;
+        o.h = __shfl_xor_sync(0xffffffffu, d.h, sh);
+        o.l = __shfl_xor_sync(0xffffffffu, d.l, sh);
+        o.s = __shfl_xor_sync(0xffffffffu, d.s, sh);
+        o.f = __shfl_xor_sync(0xffffffffu, d.f, sh);
+        dfs_oz_ddsum_merge(&d, o);
+    }
+    return d;
 }
 
 extern "C" __global__ void __launch_bounds__(32 * DFS_OZ_SMALL_WARPS)
@@ -49,12 +91,27 @@ extern "C" __global__ void __launch_bounds__(32 * DFS_OZ_SMALL_WARPS)
             small_output(s, o, &e, &r, &c);
         const double *A = a.A + e * s.sA + r * a.ars, *B = a.B + e * s.sB + c * a.bcs;
         double *out = a.C + e * s.sC + r + c * a.ldc;
+        /* first the double-double sums, rounded where their bound decides (ddsum.h) */
+        int done = 0;
+        if (alpha != 0) { /* alpha = 0 (C = beta C): below */
+            const dfs_oz_ddsum d = group_dd_sum<L>(a.k, A, a.aqs, B, a.bqs, g, live);
+            double v;
+            if (live && g == 0 &&
+                dfs_oz_ddsum_round(&d, a.k, alpha, beta, beta != 0 ? *out : 0.0, &v)) {
+                *out = v;
+                done = 1;
+            }
+            done = __shfl_sync(0xffffffffu, done, lane - g); /* the group's lane 0's */
+        }
+        const bool open = live && !done;
+        if (!__any_sync(0xffffffffu, open))
+            continue;
+        /* then the exact expansions for the outputs left open (alpha = 0: A and B not read) */
         double t[T];
-        /* alpha = 0: A and B are not read */
         unsigned f = group_exact_sum<L, T, false>(t, alpha != 0 ? a.k : 0, A, a.aqs, B, a.bqs,
-                                                  g, live);
+                                                  g, open);
         int slow = 0;
-        if (live && g == 0) {
+        if (open && g == 0) {
             const double cv = beta != 0 ? *out : 0.0;
             double v;
             if (alpha == 0) /* C = beta C, as cuBLAS */

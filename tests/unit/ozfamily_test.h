@@ -90,6 +90,7 @@ void oz_axpby_tests(TCase *t);      /* oz_axpby.c: alpha X + beta c in registers
 void oz_crt_tests(TCase *t);        /* oz_crt.c: the Ozaki scheme II (crt.h, host_crt.c) */
 void oz_kgroups_tests(TCase *t);    /* oz_kgroups.c: its inner dimension in two groups */
 void oz_plan_tests(TCase *t);       /* oz_plan.c: the block shapes of the GEMM paths (plan.c) */
+void oz_ddsum_tests(TCase *t);      /* oz_ddsum.c: the small kernel's double-double way */
 void int8_crt_fast_tests(TCase *t); /* int8_crt_fast.c: the int8 engine's CPU twin */
 void int8_contract_tests(TCase *t); /* int8_contract.c: its contract and its choice rule */
 void sgemm_f32_tests(TCase *t);     /* sgemm_f32.c: the Ozaki scheme on binary32 products */

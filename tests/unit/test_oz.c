@@ -6,7 +6,8 @@
  * against exact accumulators and the reproducible engine's CPU DGEMM (itself checked against
  * MPFR by test_repro), and with its inner dimension in two groups (kgroups.h: oz_kgroups.c,
  * against MPFR); the GEMM paths' block shapes (plan.c: oz_plan.c) against a brute-force
- * search.  Deterministic (fixed seeds).  Lines starting "oz:" or "crt" in the log say what was
+ * search; the small kernel's double-double sums and their decided roundings (ddsum.h:
+ * oz_ddsum.c) against MPFR.  Deterministic (fixed seeds).  Lines starting "oz:" or "crt" in the log say what was
  * covered.  Compiled with -ffp-contract=off. */
 #include "ozfamily_test.h"
 
@@ -14,7 +15,7 @@ static Suite *suite(void)
 {
     static void (*const add[])(TCase *) = {oz_tail_tests, oz_i192_tests, oz_axpby_tests,
                                            oz_crt_tests, oz_kgroups_tests, oz_plan_tests,
-                                           NULL};
+                                           oz_ddsum_tests, NULL};
     return ozfamily_suite("oz", add);
 }
 

@@ -1,0 +1,101 @@
+/* ddsum.h — a sum of binary64 products in double-double with an error bound that holds for any
+ * finite data, and the correctly rounded alpha S + beta c it decides when the bound allows: the
+ * first way of repro's small kernel (kernels_small.cuh), which takes the exact expansions where
+ * it does not.  Host C and CUDA device code alike; the operations are eft.h's (never contracted).
+ *
+ * A sum (h, l), |l| <= u |h| (u = 2^-53), takes a product x y = p + e (TwoProduct: p = fl(x y),
+ * e = fma(x, y, -p)) as
+ *     h1 + t = h + p                 TwoSum, exact
+ *     l1 = fl(fl(l + t) + e)         the step's only two roundings
+ *     h' + l' = h1 + l1              TwoSum, exact (so |l'| <= u |h'| again).
+ * With |t| <= u |h1| <= u (1 + u) (|h| + |p|) and |e| <= u |p|, the two roundings err by at most
+ * u (|l| + |t|) + u (|l| + |t| + |e|) (1 + u) < 4.1 u^2 (|h| + |p|).  Two sums merge the same way
+ * (TwoSum of the highs; the lows and that error added; TwoSum), erring by less than
+ * 4.1 u^2 (|h1| + |h2|).  |h| never exceeds S = sum |x y| of the products it holds by more than
+ * its own errors (relative 2^-60 and less while k < 2^40), so after k products in lanes merged in
+ * at most 5 levels,
+ *     |exact - (h + l)| <= 4.1 u^2 (k + 5) S (1 + 2^-60) + k 2^-1075,
+ * the last term for products below 2^-969, whose e is rounded in the subnormal range (half an ulp
+ * of 2^-1074 each; additions there are exact).  s accumulates S by FMAs (fl(|x| |y| + s)), so
+ * S <= s (1 + u)^k < 1.01 s while k u < 2^-7.  The bound used,
+ *     B = 2^-102 (k + 8) s + (k + 8) 2^-1074   (16 u^2 (k + 8) s: 3.9 times the above),
+ * covers that and its own roundings, and is rounded up to a power of two (one bit: the rounding's
+ * terms stay close together).  A product of magnitude 2^1000 or more, Inf or NaN sets the flag:
+ * the caller takes the exact way (overflow anywhere also leaves h, l or s not finite, which the
+ * decision refuses).
+ *
+ * The decision: the exact S lies in [h + l - B, h + l + B], and x -> RN(alpha x + beta c) is
+ * monotone, so where both ends round to the same binary64 (the same bits: -0 and +0 differ),
+ * that is RN(alpha S + beta c), the correctly rounded result, the same bits as every other repro
+ * path.  The ends are rounded exactly from their three terms (dfs_oz_w_terms_axpby, wint.h). */
+#ifndef DFS_OZ_DDSUM_H
+#define DFS_OZ_DDSUM_H
+
+#include "../common/eft.h"
+#include "wint.h"
+
+#if !defined(__CUDACC__)
+#include <math.h> /* fabs (exact) */
+#endif
+
+typedef struct {
+    double h, l; /* the sum, h + l */
+    double s;    /* sum |x y|, rounded */
+    unsigned f;  /* nonzero: a product it cannot take (the exact way decides) */
+} dfs_oz_ddsum;
+
+DFS_HD dfs_oz_ddsum dfs_oz_ddsum_zero(void)
+{
+    const dfs_oz_ddsum d = {0.0, 0.0, 0.0, 0u};
+    return d;
+}
+
+/* d += x y (above). */
+DFS_HD void dfs_oz_ddsum_add(dfs_oz_ddsum *d, double x, double y)
+{
+    const double p = dfs_d_mul(x, y);
+    if (!(fabs(p) < 0x1p1000)) { /* huge, Inf or NaN (NaN compares false) */
+        d->f = 1u;
+        return;
+    }
+    const double e = dfs_d_fma(x, y, -p);
+    double t;
+    const double h1 = dfs_d_two_sum(d->h, p, &t);
+    const double l1 = dfs_d_add(dfs_d_add(d->l, t), e);
+    d->h = dfs_d_two_sum(h1, l1, &d->l);
+    d->s = dfs_d_fma(fabs(x), fabs(y), d->s);
+}
+
+/* d += o, another lane's sum (above). */
+DFS_HD void dfs_oz_ddsum_merge(dfs_oz_ddsum *d, dfs_oz_ddsum o)
+{
+    double t;
+    const double h1 = dfs_d_two_sum(d->h, o.h, &t);
+    const double l1 = dfs_d_add(dfs_d_add(d->l, o.l), t);
+    d->h = dfs_d_two_sum(h1, l1, &d->l);
+    d->s = dfs_d_add(d->s, o.s);
+    d->f |= o.f;
+}
+
+/* The decision for a sum of k products (all lanes), alpha != 0: 1 and *v = RN(alpha S + beta cv)
+ * (beta = 0: cv not read), or 0 when the bound leaves it open (or anything is not finite). */
+DFS_HD int dfs_oz_ddsum_round(const dfs_oz_ddsum *d, int64_t k, double alpha, double beta,
+                              double cv, double *v)
+{
+    const double n = (double)(k + 8);
+    const double b = dfs_d_fma(dfs_d_mul(d->s, 0x1p-102), n, dfs_d_mul(n, 0x1p-1074));
+    if (d->f || !(fabs(d->h) < 0x1p1020) || !(b < 0x1p1000))
+        return 0;
+    /* b rounded up to a power of two: 2^(its exponent + 1), or 2^-1021 for a subnormal b */
+    const uint64_t eb = dfs_d_bits(b) & 0x7ff0000000000000ull;
+    const double B = eb ? dfs_d_mul(dfs_d_from_bits(eb), 2.0) : 0x1p-1021;
+    const double lo[3] = {d->h, d->l, -B}, hi[3] = {d->h, d->l, B};
+    double v1, v2;
+    if (!dfs_oz_w_terms_axpby(lo, 3, alpha, beta, cv, &v1) ||
+        !dfs_oz_w_terms_axpby(hi, 3, alpha, beta, cv, &v2) || dfs_d_bits(v1) != dfs_d_bits(v2))
+        return 0;
+    *v = v1;
+    return 1;
+}
+
+#endif

@@ -1,0 +1,112 @@
+/* oz_ddsum.c — test_oz's tests of the double-double first way of repro's small kernel
+ * (engines/oz/ddsum.h): wherever dfs_oz_ddsum_round decides, its result is MPFR's
+ * RN(alpha sum x y + beta c) bit for bit, on data of every range (uniform, phi 4 and 8, rows
+ * mixing 1e+-300, products that underflow, sums cancelling to a tiny rest, Inf and NaN), with
+ * the products split over 1, 4 or 32 lanes merged by the kernel's butterfly; it decides nearly
+ * every sum of narrow data (the way pays); and it leaves open a sum whose double-double value
+ * lost a bit the rounding needs (1 + 2^-80 + 2^-160 - 1 - 2^-80: a bound too small would round
+ * it to 0). */
+#include "ozfamily_test.h"
+
+#include "../../engines/oz/ddsum.h"
+
+#define MAX_K 1000
+
+/* The kernel's way: lane g of L adds q = g, g + L, ...; then the butterfly (partner g ^ sh for
+ * sh = 1, 2, ..., L/2; lane 0's sum is what its merges gathered). */
+static dfs_oz_ddsum lanes_sum(int64_t K, const double *x, const double *y, int L)
+{
+    dfs_oz_ddsum d[32];
+    for (int g = 0; g < L; g++) {
+        d[g] = dfs_oz_ddsum_zero();
+        for (int64_t q = g; q < K; q += L)
+            dfs_oz_ddsum_add(&d[g], x[q], y[q]);
+    }
+    for (int sh = 1; sh < L; sh <<= 1) {
+        dfs_oz_ddsum next[32];
+        for (int g = 0; g < L; g++) {
+            next[g] = d[g];
+            dfs_oz_ddsum_merge(&next[g], d[g ^ sh]);
+        }
+        memcpy(d, next, sizeof next);
+    }
+    return d[0];
+}
+
+static double draw(rng *r, int kind, int64_t q, int64_t K)
+{
+    switch (kind) {
+    case 0: return unif_pm1(r);
+    case 1: return (unif(r) - 0.5) * exp(4.0 * randn(r));
+    case 2: return (unif(r) - 0.5) * exp(8.0 * randn(r));
+    case 3: return unif_pm1(r) * (q % 8 == 0 ? 1e300 : 1e-300);   /* mixed */
+    case 4: return unif_pm1(r) * 1e-170;                            /* products underflow */
+    default: return q < K / 2 ? unif_pm1(r) : 0.0;                  /* cancelling (below) */
+    }
+}
+
+START_TEST(ddsum_decides_rn)
+{
+    rng r = rng_seed(0xdd5u);
+    static const int64_t ks[] = {1, 2, 3, 7, 64, 256, 1000};
+    static const int lanes[] = {1, 4, 32};
+    static double x[MAX_K], y[MAX_K];
+    long cases = 0, decided = 0, narrow = 0, narrow_decided = 0;
+    for (int it = 0; it < 6000; it++) {
+        const int kind = it % 7 == 6 ? 5 : it % 6, L = lanes[it % 3];
+        const int64_t K = ks[(it / 3) % 7];
+        for (int64_t q = 0; q < K; q++) {
+            x[q] = draw(&r, kind, q, K);
+            y[q] = draw(&r, kind == 3 ? 0 : kind, q, K);
+        }
+        if (kind == 5) /* the second half cancels the first, less a tiny rest */
+            for (int64_t q = K / 2; q < 2 * (K / 2); q++) {
+                x[q] = -x[q - K / 2];
+                y[q] = y[q - K / 2] * (1.0 + 0x1p-52 * (double)(q % 3));
+            }
+        if (it % 97 == 0)
+            x[K / 2] = it % 2 ? INFINITY : NAN;
+        const double alpha = it % 5 == 0 ? -1.5 : 1.0, beta = it % 4 == 0 ? 0.75 : 0.0;
+        const double c = beta != 0.0 ? unif_pm1(&r) * (kind == 4 ? 1e-300 : 1.0) : 0.0;
+        const dfs_oz_ddsum d = lanes_sum(K, x, y, L);
+        double v;
+        const int ok = dfs_oz_ddsum_round(&d, K, alpha, beta, c, &v);
+        cases++;
+        decided += ok;
+        if (kind == 0 && it % 97) {
+            narrow++;
+            narrow_decided += ok;
+        }
+        if (ok) {
+            const double want = reference(K, x, 1, y, 1, alpha, beta, c);
+            if (!same_bits(v, want))
+                ck_abort_msg("case %d (kind %d, k %lld, %d lanes): %a, RN %a", it, kind,
+                             (long long)K, L, v, want);
+        }
+    }
+    printf("oz: ddsum: %ld sums, %ld decided, each = MPFR's RN; uniform data %ld of %ld "
+           "decided\n", cases, decided, narrow_decided, narrow);
+    ck_assert_msg(narrow_decided * 100 >= narrow * 99, "uniform data: %ld of %ld decided",
+                  narrow_decided, narrow);
+}
+END_TEST
+
+START_TEST(ddsum_leaves_lost_bits_open)
+{
+    /* the double-double sum after 1 + 2^-80 + 2^-160 holds 1 + 2^-80 (the 2^-160 is lost), so
+     * it ends at 0 where the exact sum is 2^-160 */
+    const double x[5] = {1.0, 0x1p-80, 0x1p-160, -1.0, -0x1p-80}, y[5] = {1, 1, 1, 1, 1};
+    for (int L = 1; L <= 4; L *= 4) {
+        const dfs_oz_ddsum d = lanes_sum(5, x, y, L);
+        double v;
+        if (dfs_oz_ddsum_round(&d, 5, 1.0, 0.0, 0.0, &v))
+            ck_assert_msg(same_bits(v, 0x1p-160), "%d lanes: decided %a, exact 2^-160", L, v);
+    }
+}
+END_TEST
+
+void oz_ddsum_tests(TCase *t)
+{
+    tcase_add_test(t, ddsum_decides_rn);
+    tcase_add_test(t, ddsum_leaves_lost_bits_open);
+}
