@@ -2,9 +2,10 @@
  * the list; call.c and crt_gemm.c launch them):
  *   dfs_oz_rows and       the rows passes and the inner dimension's groups (kernels_rows.cuh);
  *   dfs_oz_kgroups
- *   dfs_oz_direct         one warp per listed output: its products into the lanes' expansions,
- *                         merged and rounded, or where they cannot carry the sum, every product
- *                         into a full accumulator;
+ *   dfs_oz_direct         one warp per listed output: its products summed in double-double and
+ *                         rounded where the bound decides (ddsum.h), else into the lanes'
+ *                         expansions, merged and rounded, or where they cannot carry the sum,
+ *                         every product into a full accumulator;
  *   dfs_oz_small          repro's small DGEMMs, every output of a batch in one launch
  *                         (kernels_small.cuh);
  *   dfs_crt_residues(62)  the Ozaki scheme II: rows scaled to integers, their int8 residues
@@ -38,11 +39,21 @@ extern "C" __global__ void __launch_bounds__(32 * DFS_OZ_DIRECT_WARPS)
         /* op(B)(q, c) as a BLAS vector: stride bqs from B + c * bcs */
         const double *x = a.A + gr * a.ars, *y = a.B + gc * a.bcs;
         double *out = a.C + gr + gc * a.ldc;
-        /* first the warp's 32 expansions, merged: most listed outputs are sums the slices
-         * could not decide, not sums the expansions cannot carry, and this way takes none of
-         * the exact accumulator's serial steps; a spill stops it at once */
+        /* first the warp's double-double sums with their bound (ddsum.h), then its 32
+         * expansions, merged: most listed outputs are sums the slices could not decide, not
+         * sums these cannot carry, and neither way takes the exact accumulator's serial steps;
+         * a spill stops the expansions at once */
         int done = 0;
         if (alpha != 0) { /* alpha = 0 (C = beta C): the accumulator's way below */
+            const dfs_oz_ddsum d = group_dd_sum<32>(a.k, x, a.aqs, y, a.bqs, lane, true);
+            double v;
+            if (lane == 0)
+                done = dfs_oz_ddsum_round(&d, a.k, alpha, beta, beta != 0 ? *out : 0.0, &v);
+            if (done)
+                *out = v;
+            done = __shfl_sync(0xffffffffu, done, 0);
+        }
+        if (alpha != 0 && !done) {
             double t[T];
             const unsigned f = group_exact_sum<32, T, true>(t, a.k, x, a.aqs, y, a.bqs, lane, true);
             if (lane == 0 && f == 0) {
