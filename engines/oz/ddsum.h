@@ -27,7 +27,13 @@
  * The decision: the exact S lies in [h + l - B, h + l + B], and x -> RN(alpha x + beta c) is
  * monotone, so where both ends round to the same binary64 (the same bits: -0 and +0 differ),
  * that is RN(alpha S + beta c), the correctly rounded result, the same bits as every other repro
- * path.  The ends are rounded exactly from their three terms (dfs_oz_w_terms_axpby, wint.h). */
+ * path.  The ends are rounded exactly from their three terms (dfs_oz_w_terms_axpby, wint.h).
+ * For alpha = 1, beta = 0 (most calls) a cheaper test comes first: with h normal (binary
+ * exponent E >= -1000) and |l| < 2^(E-54) - B, S lies within a quarter of h's ulp 2^(E-52) of
+ * h, closer than any other binary64 and any midpoint (below a power of two the spacing halves:
+ * the midpoint is a quarter ulp away), so RN(S) = h.  The subtraction is exact or rounds to
+ * 2^(E-54) when B is below its last bit, and then the strict test still means |l| + B below it
+ * (both are powers of two, |l| a binary64 below 2^(E-54)). */
 #ifndef DFS_OZ_DDSUM_H
 #define DFS_OZ_DDSUM_H
 
@@ -89,6 +95,14 @@ DFS_HD int dfs_oz_ddsum_round(const dfs_oz_ddsum *d, int64_t k, double alpha, do
     /* b rounded up to a power of two: 2^(its exponent + 1), or 2^-1021 for a subnormal b */
     const uint64_t eb = dfs_d_bits(b) & 0x7ff0000000000000ull;
     const double B = eb ? dfs_d_mul(dfs_d_from_bits(eb), 2.0) : 0x1p-1021;
+    const uint64_t eh = dfs_d_bits(d->h) & 0x7ff0000000000000ull; /* biased exponent << 52 */
+    if (alpha == 1.0 && beta == 0.0 && eh >= (uint64_t)(1023 - 1000) << 52) {
+        const double quarter = dfs_d_from_bits(eh - ((uint64_t)54 << 52)); /* 2^(E-54) */
+        if (fabs(d->l) < dfs_d_sub(quarter, B)) {
+            *v = d->h;
+            return 1;
+        }
+    }
     const double lo[3] = {d->h, d->l, -B}, hi[3] = {d->h, d->l, B};
     double v1, v2;
     if (!dfs_oz_w_terms_axpby(lo, 3, alpha, beta, cv, &v1) ||

@@ -5,7 +5,7 @@
  * the products split over 1, 4 or 32 lanes merged by the kernel's butterfly; it decides nearly
  * every sum of narrow data (the way pays); and it leaves open a sum whose double-double value
  * lost a bit the rounding needs (1 + 2^-80 + 2^-160 - 1 - 2^-80: a bound too small would round
- * it to 0). */
+ * it to 0; 1 + 2^-53 + 2^-200: a quick test too lax would round it to 1). */
 #include "ozfamily_test.h"
 
 #include "../../engines/oz/ddsum.h"
@@ -102,6 +102,13 @@ START_TEST(ddsum_leaves_lost_bits_open)
         if (dfs_oz_ddsum_round(&d, 5, 1.0, 0.0, 0.0, &v))
             ck_assert_msg(same_bits(v, 0x1p-160), "%d lanes: decided %a, exact 2^-160", L, v);
     }
+    /* 1 + 2^-53 + 2^-200: the double-double sum holds 1 + 2^-53, a tie that rounds to 1, where
+     * the exact sum rounds up (the quick test must not take h = 1) */
+    const double x2[3] = {1.0, 0x1p-53, 0x1p-200}, y2[3] = {1, 1, 1};
+    const dfs_oz_ddsum d2 = lanes_sum(3, x2, y2, 1);
+    double v2;
+    if (dfs_oz_ddsum_round(&d2, 3, 1.0, 0.0, 0.0, &v2))
+        ck_assert_msg(same_bits(v2, 1.0 + 0x1p-52), "decided %a, RN 1 + 2^-52", v2);
 }
 END_TEST
 
