@@ -17,7 +17,8 @@ enum { KIND_NATIVE, KIND_POLICY, KIND_ENGINE };
 #define ENV_COUNT (2 + DFS_R_COUNT)
 static const dfs_env_var env_vars[ENV_COUNT] = {DFS_ENV_MODE, DFS_ENV_POLICY, DFS_ENV_MODE_DGEMM,
                                                 DFS_ENV_MODE_DGEMV, DFS_ENV_MODE_DDOT,
-                                                DFS_ENV_MODE_ZGEMM, DFS_ENV_MODE_ZDOT};
+                                                DFS_ENV_MODE_ZGEMM, DFS_ENV_MODE_ZDOT,
+                                                DFS_ENV_MODE_ZGEMV};
 
 typedef struct {
     int kind;

@@ -10,9 +10,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* zgemm: complex GEMM (the Z entry points and GemmEx on CUDA_C_64F); zdot: Zdotc and Zdotu */
+/* zgemm: complex GEMM (the Z entry points and GemmEx on CUDA_C_64F); zdot: Zdotc and Zdotu;
+ * zgemv: Zgemv */
 typedef enum {
-    DFS_R_DGEMM, DFS_R_DGEMV, DFS_R_DDOT, DFS_R_ZGEMM, DFS_R_ZDOT, DFS_R_COUNT
+    DFS_R_DGEMM, DFS_R_DGEMV, DFS_R_DDOT, DFS_R_ZGEMM, DFS_R_ZDOT, DFS_R_ZGEMV, DFS_R_COUNT
 } dfs_routine;
 extern const char *const dfs_routine_names[DFS_R_COUNT];
 

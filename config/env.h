@@ -13,6 +13,7 @@
     X(MODE_DDOT, "EXBLAS_MODE_DDOT", "EXBLAS_MODE", "the mode for DDOT only")                     \
     X(MODE_ZGEMM, "EXBLAS_MODE_ZGEMM", "EXBLAS_MODE", "the mode for complex GEMM only")           \
     X(MODE_ZDOT, "EXBLAS_MODE_ZDOT", "EXBLAS_MODE", "the mode for ZDOTC and ZDOTU only")          \
+    X(MODE_ZGEMV, "EXBLAS_MODE_ZGEMV", "EXBLAS_MODE", "the mode for ZGEMV only")                  \
     X(POLICY, "EXBLAS_POLICY", "embedded", "a policy file replacing the embedded default")        \
     X(REREAD, "EXBLAS_REREAD", "off",                                                             \
       "1: re-read the variables above when the program changes them")                             \

@@ -4,7 +4,7 @@
  *
  *   [mode NAME SELECTOR...]      rules of mode NAME on devices matching every selector
  *   dgemm = ENGINE [min_dim=N [below=ENGINE] [tiny_products=N]] [fallback=ENGINE] [key=value...]
- *           (also dgemv, ddot, zgemm, zdot, all)
+ *           (also dgemv, ddot, zgemm, zdot, zgemv, all)
  *   [engine NAME]                options of engine NAME
  *   key = value
  *
@@ -23,7 +23,8 @@
 #define MAX_LINE 4096
 #define MAX_TOKENS 64
 
-const char *const dfs_routine_names[DFS_R_COUNT] = {"dgemm", "dgemv", "ddot", "zgemm", "zdot"};
+const char *const dfs_routine_names[DFS_R_COUNT] = {"dgemm", "dgemv", "ddot",
+                                                    "zgemm", "zdot",  "zgemv"};
 
 /* ---------- small helpers ---------- */
 
@@ -304,7 +305,9 @@ static int parse_rule(dfs_policy *p, ctx *c, mode_section *ms, const char *key, 
             if (!strcmp(key, dfs_routine_names[i]))
                 first = i;
         if (first < 0)
-            return fail(c, "unknown routine '%s' (expected dgemm, dgemv, ddot, zgemm, zdot or all)",
+            return fail(c,
+                        "unknown routine '%s' (expected dgemm, dgemv, ddot, zgemm, zdot, zgemv "
+                        "or all)",
                         key);
         last = first;
     }

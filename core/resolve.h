@@ -26,7 +26,7 @@
     X(cublasShutdown) X(cublasZgemm_v2) X(cublasZgemm_v2_64) X(cublasZgemm3m) X(cublasZgemm3m_64)  \
     X(cublasZgemmStridedBatched) X(cublasZgemmStridedBatched_64) X(cublasZgemm)                    \
     X(cublasZdotc_v2) X(cublasZdotc_v2_64) X(cublasZdotu_v2) X(cublasZdotu_v2_64) X(cublasZdotc)   \
-    X(cublasZdotu)
+    X(cublasZdotu) X(cublasZgemv_v2) X(cublasZgemv_v2_64) X(cublasZgemv)
 
 /* cuBLASLt entry points (libcublasLt), for the cublasLtMatmul hook. */
 #define DFS_CUBLASLT_SYMBOLS(X)                                                                    \

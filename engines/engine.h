@@ -46,6 +46,7 @@ typedef enum {
     DFS_API_LEGACY_ZGEMM,
     DFS_API_ZDOTC, DFS_API_ZDOTC_64, DFS_API_ZDOTU, DFS_API_ZDOTU_64,
     DFS_API_LEGACY_ZDOTC, DFS_API_LEGACY_ZDOTU,
+    DFS_API_ZGEMV, DFS_API_ZGEMV_64, DFS_API_LEGACY_ZGEMV,
 } dfs_api;
 
 /* The element type of a call's matrices and scalars: binary64, or complex binary64 (real and
@@ -71,7 +72,8 @@ typedef struct {
     dfs_dtype type;
 } dfs_gemm_call;
 
-/* y = alpha * op(A) * x + beta * y. */
+/* y = alpha * op(A) * x + beta * y, of the element type `type` (op C: the conjugate transpose;
+ * complex: A, x, y, alpha and beta interleaved, as dfs_gemm_call's). */
 typedef struct {
     dfs_api api;
     cublasOperation_t trans;
@@ -81,6 +83,7 @@ typedef struct {
     const double *x; int64_t incx;
     const double *beta;
     double *y; int64_t incy;
+    dfs_dtype type;
 } dfs_gemv_call;
 
 /* *result = x . y  (result is a host or device pointer according to ctx->pointer_mode; in host
@@ -114,7 +117,8 @@ typedef struct {
  * nothing else (a call it lacks the capability for runs natively, said once). */
 enum {
     DFS_CAP_COMPLEX = 1, /* GEMM with type DFS_C64 */
-    DFS_CAP_ZDOT = 2     /* DOT with type DFS_C64 */
+    DFS_CAP_ZDOT = 2,    /* DOT with type DFS_C64 */
+    DFS_CAP_ZGEMV = 4    /* GEMV with type DFS_C64 */
 };
 
 typedef struct dfs_engine {

@@ -49,6 +49,9 @@ static const char *const api_names[] = {
     [DFS_API_ZDOTU_64] = "cublasZdotu_v2_64",
     [DFS_API_LEGACY_ZDOTC] = "cublasZdotc (legacy)",
     [DFS_API_LEGACY_ZDOTU] = "cublasZdotu (legacy)",
+    [DFS_API_ZGEMV] = "cublasZgemv_v2",
+    [DFS_API_ZGEMV_64] = "cublasZgemv_v2_64",
+    [DFS_API_LEGACY_ZGEMV] = "cublasZgemv (legacy)",
 };
 
 /* DGEMM and ZGEMM share the call record (dfs_gemm_call, its type telling them apart). */
@@ -71,7 +74,7 @@ static void describe(dfs_routine r, const void *call, char *buf, size_t len)
                  c->type == DFS_C64 && strncmp(api_names[c->api], "cublasZ", 7) ? " (CUDA_C_64F)"
                                                                                 : "",
                  op_char(c->transa), op_char(c->transb), c->m, c->n, c->k, c->batch);
-    } else if (r == DFS_R_DGEMV) {
+    } else if (r == DFS_R_DGEMV || r == DFS_R_ZGEMV) {
         const dfs_gemv_call *c = call;
         snprintf(buf, len, "%s op=%c m=%" PRId64 " n=%" PRId64 " incx=%" PRId64 " incy=%" PRId64,
                  api_names[c->api], op_char(c->trans), c->m, c->n, c->incx, c->incy);
@@ -116,6 +119,9 @@ static cublasStatus_t invoke(int engine, dfs_routine r, const dfs_ctx *x, const 
     case DFS_R_DGEMV:
         st = e->dgemv ? e->dgemv(x, call) : DFS_STATUS_DECLINED;
         break;
+    case DFS_R_ZGEMV: /* only to an engine that computes complex GEMV */
+        st = e->dgemv && (e->caps & DFS_CAP_ZGEMV) ? e->dgemv(x, call) : DFS_STATUS_DECLINED;
+        break;
     case DFS_R_ZDOT: /* only to an engine that computes complex DOT */
         st = e->ddot && (e->caps & DFS_CAP_ZDOT) ? e->ddot(x, call) : DFS_STATUS_DECLINED;
         break;
@@ -156,6 +162,10 @@ static int alpha_is_zero(dfs_routine r, const void *call, cublasPointerMode_t mo
     }
     if (r == DFS_R_DGEMV)
         return *((const dfs_gemv_call *)call)->alpha == 0.0;
+    if (r == DFS_R_ZGEMV) {
+        const double *a = ((const dfs_gemv_call *)call)->alpha;
+        return a[0] == 0.0 && a[1] == 0.0;
+    }
     return 0;
 }
 
@@ -167,7 +177,7 @@ static int null_operand(dfs_routine r, const void *call)
         const dfs_gemm_call *c = call;
         return !c->A || !c->B || !c->C || !c->alpha || !c->beta;
     }
-    if (r == DFS_R_DGEMV) {
+    if (r == DFS_R_DGEMV || r == DFS_R_ZGEMV) {
         const dfs_gemv_call *c = call;
         return !c->A || !c->x || !c->y || !c->alpha || !c->beta;
     }
@@ -284,8 +294,8 @@ int dfs_dispatch_nested(void)
 
 cublasStatus_t dfs_dispatch_gemv(cublasHandle_t h, const dfs_gemv_call *c, dfs_args args)
 {
-    return dispatch(DFS_R_DGEMV, h, c, c->m < c->n ? c->m : c->n, (double)c->m * (double)c->n,
-                    args, NULL);
+    return dispatch(c->type == DFS_C64 ? DFS_R_ZGEMV : DFS_R_DGEMV, h, c, c->m < c->n ? c->m : c->n,
+                    (double)c->m * (double)c->n, args, NULL);
 }
 
 cublasStatus_t dfs_dispatch_dot(cublasHandle_t h, const dfs_dot_call *c, dfs_args args)

@@ -233,12 +233,12 @@ DFS_EXPORT cublasStatus_t cublasZgemmStridedBatched_64(
 
 /* ---------- GEMV and DOT ---------- */
 
-static cublasStatus_t gemv(dfs_api api, cublasHandle_t h, cublasOperation_t t, int64_t m,
-                           int64_t n, const double *alpha, const double *A, int64_t lda,
-                           const double *x, int64_t incx, const double *beta, double *y,
-                           int64_t incy)
+static cublasStatus_t gemv(dfs_api api, dfs_dtype type, cublasHandle_t h, cublasOperation_t t,
+                           int64_t m, int64_t n, const double *alpha, const double *A,
+                           int64_t lda, const double *x, int64_t incx, const double *beta,
+                           double *y, int64_t incy)
 {
-    dfs_gemv_call c = {api, t, m, n, alpha, A, lda, x, incx, beta, y, incy};
+    dfs_gemv_call c = {api, t, m, n, alpha, A, lda, x, incx, beta, y, incy, type};
     dfs_args a = dfs_check_gemv(h, t, m, n, lda, incx, incy, NULL);
     return dfs_dispatch_gemv(h, &c, a);
 }
@@ -248,7 +248,7 @@ DFS_EXPORT cublasStatus_t cublasDgemv_v2(cublasHandle_t h, cublasOperation_t t, 
                                          const double *x, int incx, const double *beta, double *y,
                                          int incy)
 {
-    return gemv(DFS_API_DGEMV, h, t, m, n, alpha, A, lda, x, incx, beta, y, incy);
+    return gemv(DFS_API_DGEMV, DFS_R64, h, t, m, n, alpha, A, lda, x, incx, beta, y, incy);
 }
 
 DFS_EXPORT cublasStatus_t cublasDgemv_v2_64(cublasHandle_t h, cublasOperation_t t, int64_t m,
@@ -256,7 +256,29 @@ DFS_EXPORT cublasStatus_t cublasDgemv_v2_64(cublasHandle_t h, cublasOperation_t 
                                             int64_t lda, const double *x, int64_t incx,
                                             const double *beta, double *y, int64_t incy)
 {
-    return gemv(DFS_API_DGEMV_64, h, t, m, n, alpha, A, lda, x, incx, beta, y, incy);
+    return gemv(DFS_API_DGEMV_64, DFS_R64, h, t, m, n, alpha, A, lda, x, incx, beta, y, incy);
+}
+
+/* Zgemv: the complex call record (interleaved parts). */
+DFS_EXPORT cublasStatus_t cublasZgemv_v2(cublasHandle_t h, cublasOperation_t t, int m, int n,
+                                         const cuDoubleComplex *alpha, const cuDoubleComplex *A,
+                                         int lda, const cuDoubleComplex *x, int incx,
+                                         const cuDoubleComplex *beta, cuDoubleComplex *y,
+                                         int incy)
+{
+    return gemv(DFS_API_ZGEMV, DFS_C64, h, t, m, n, (const double *)alpha, (const double *)A,
+                lda, (const double *)x, incx, (const double *)beta, (double *)y, incy);
+}
+
+DFS_EXPORT cublasStatus_t cublasZgemv_v2_64(cublasHandle_t h, cublasOperation_t t, int64_t m,
+                                            int64_t n, const cuDoubleComplex *alpha,
+                                            const cuDoubleComplex *A, int64_t lda,
+                                            const cuDoubleComplex *x, int64_t incx,
+                                            const cuDoubleComplex *beta, cuDoubleComplex *y,
+                                            int64_t incy)
+{
+    return gemv(DFS_API_ZGEMV_64, DFS_C64, h, t, m, n, (const double *)alpha, (const double *)A,
+                lda, (const double *)x, incx, (const double *)beta, (double *)y, incy);
 }
 
 static cublasStatus_t dot(dfs_api api, cublasHandle_t h, int64_t n, const double *x, int64_t incx,

@@ -98,7 +98,27 @@ DFS_EXPORT void cublasDgemv(char trans, int m, int n, double alpha, const double
         return;
     }
     dfs_gemv_call c = {DFS_API_LEGACY_DGEMV, (cublasOperation_t)t, m, n, &alpha, A, lda, x, incx,
-                       &beta, y, incy};
+                       &beta, y, incy, DFS_R64};
+    dfs_args a = dfs_check_gemv(h, c.trans, m, n, lda, incx, incy, NULL);
+    note(dfs_dispatch_gemv(h, &c, a));
+    dfs_internal_release(token);
+}
+
+DFS_EXPORT void cublasZgemv(char trans, int m, int n, cuDoubleComplex alpha,
+                            const cuDoubleComplex *A, int lda, const cuDoubleComplex *x, int incx,
+                            cuDoubleComplex beta, cuDoubleComplex *y, int incy)
+{
+    const int t = op_of(trans);
+    void *token = NULL;
+    cublasHandle_t h = t >= 0 ? internal_handle(&token) : NULL;
+    if (!h) {
+        if (DFS_REAL(cublasZgemv))
+            DFS_REAL(cublasZgemv)(trans, m, n, alpha, A, lda, x, incx, beta, y, incy);
+        return;
+    }
+    dfs_gemv_call c = {DFS_API_LEGACY_ZGEMV, (cublasOperation_t)t, m, n, (const double *)&alpha,
+                       (const double *)A, lda, (const double *)x, incx, (const double *)&beta,
+                       (double *)y, incy, DFS_C64};
     dfs_args a = dfs_check_gemv(h, c.trans, m, n, lda, incx, incy, NULL);
     note(dfs_dispatch_gemv(h, &c, a));
     dfs_internal_release(token);

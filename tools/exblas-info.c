@@ -24,15 +24,16 @@ typedef struct {
 static void usage(FILE *f)
 {
     fputs("usage: exblas-info [--policy] [--dgemm M,N,K] [--dgemv M,N] [--ddot N] [--zgemm M,N,K]\n"
-          "                   [--zdot N]\n"
+          "                   [--zdot N] [--zgemv M,N]\n"
           "  --policy        print the text of the policy in use (embedded or EXBLAS_POLICY)\n"
           "  --dgemm M,N,K   sizes for the per-routine decision (default 1024,1024,1024)\n"
           "  --dgemv M,N     (default 1024,1024)\n"
           "  --ddot N        (default 1048576)\n"
           "  --zgemm M,N,K   (default 1024,1024,1024)\n"
           "  --zdot N        (default 1048576)\n"
-          "Reads EXBLAS_MODE, EXBLAS_MODE_DGEMM/_DGEMV/_DDOT/_ZGEMM/_ZDOT and EXBLAS_POLICY like\n"
-          "libdfshim.so.\n",
+          "  --zgemv M,N     (default 1024,1024)\n"
+          "Reads EXBLAS_MODE, EXBLAS_MODE_DGEMM/_DGEMV/_DDOT/_ZGEMM/_ZDOT/_ZGEMV and EXBLAS_POLICY\n"
+          "like libdfshim.so.\n",
           f);
 }
 
@@ -106,14 +107,15 @@ static void print_decision(const dfs_config *cfg, const dfs_device *dev,
     static const char *const shape[DFS_R_COUNT] = {"m=%" PRId64 " n=%" PRId64 " k=%" PRId64,
                                                    "m=%" PRId64 " n=%" PRId64, "n=%" PRId64,
                                                    "m=%" PRId64 " n=%" PRId64 " k=%" PRId64,
-                                                   "n=%" PRId64};
+                                                   "n=%" PRId64, "m=%" PRId64 " n=%" PRId64};
     for (int r = 0; r < DFS_R_COUNT; r++) {
         dfs_rule rule;
         dfs_config_rule(cfg, dev, (dfs_routine)r, &rule);
         int64_t mind = dims[r][0];
         double products = 1;
         const int gemm = r == DFS_R_DGEMM || r == DFS_R_ZGEMM;
-        for (int i = 0; i < (gemm ? 3 : r == DFS_R_DGEMV ? 2 : 1); i++) { /* ddot, zdot: n */
+        const int gemv = r == DFS_R_DGEMV || r == DFS_R_ZGEMV;
+        for (int i = 0; i < (gemm ? 3 : gemv ? 2 : 1); i++) { /* ddot, zdot: n */
             mind = dims[r][i] < mind ? dims[r][i] : mind;
             products *= (double)dims[r][i];
         }
@@ -129,6 +131,7 @@ static void print_decision(const dfs_config *cfg, const dfs_device *dev,
         if (e != 0 && !(r == DFS_R_DGEMM   ? en->gemm != NULL
                         : r == DFS_R_ZGEMM ? en->gemm != NULL && (en->caps & DFS_CAP_COMPLEX)
                         : r == DFS_R_ZDOT  ? en->ddot != NULL && (en->caps & DFS_CAP_ZDOT)
+                        : r == DFS_R_ZGEMV ? en->dgemv != NULL && (en->caps & DFS_CAP_ZGEMV)
                         : r == DFS_R_DGEMV ? en->dgemv != NULL
                                            : en->ddot != NULL)) {
             e = 0;
@@ -210,7 +213,8 @@ int main(int argc, char **argv)
 {
     int show_policy = 0;
     int64_t dims[DFS_R_COUNT][3] = {
-        {1024, 1024, 1024}, {1024, 1024, 0}, {1048576, 0, 0}, {1024, 1024, 1024}, {1048576, 0, 0}};
+        {1024, 1024, 1024}, {1024, 1024, 0}, {1048576, 0, 0}, {1024, 1024, 1024}, {1048576, 0, 0},
+        {1024, 1024, 0}};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         int ok = 1;
@@ -224,6 +228,8 @@ int main(int argc, char **argv)
             ok = !parse_dims(argv[++i], dims[3], 3);
         else if (!strcmp(a, "--zdot") && i + 1 < argc)
             ok = !parse_dims(argv[++i], dims[4], 1);
+        else if (!strcmp(a, "--zgemv") && i + 1 < argc)
+            ok = !parse_dims(argv[++i], dims[5], 2);
         else if (!strcmp(a, "--ddot") && i + 1 < argc)
             ok = !parse_dims(argv[++i], dims[2], 1);
         else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {

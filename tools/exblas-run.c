@@ -354,7 +354,7 @@ int main(int argc, char **argv)
 
     static const char *const overrides[] = {"EXBLAS_MODE_DGEMM", "EXBLAS_MODE_DGEMV",
                                             "EXBLAS_MODE_DDOT", "EXBLAS_MODE_ZGEMM",
-                                            "EXBLAS_MODE_ZDOT"};
+                                            "EXBLAS_MODE_ZDOT", "EXBLAS_MODE_ZGEMV"};
     for (size_t k = 0; k < sizeof overrides / sizeof overrides[0]; k++) {
         const char *v = getenv(overrides[k]);
         if (v && *v)

@@ -107,8 +107,32 @@ static cublasStatus_t native_gemm(const dfs_ctx *x, const dfs_gemm_call *c)
     }
 }
 
+/* Zgemv's entry points (their pointers are to cuDoubleComplex). */
+static cublasStatus_t native_zgemv(const dfs_ctx *x, const dfs_gemv_call *c)
+{
+    const cuDoubleComplex *al = (const cuDoubleComplex *)c->alpha,
+                          *be = (const cuDoubleComplex *)c->beta,
+                          *A = (const cuDoubleComplex *)c->A, *v = (const cuDoubleComplex *)c->x;
+    cuDoubleComplex *y = (cuDoubleComplex *)c->y;
+    switch (c->api) {
+    case DFS_API_ZGEMV:
+        return CALL(cublasZgemv_v2, x->handle, c->trans, (int)c->m, (int)c->n, al, A, (int)c->lda,
+                    v, (int)c->incx, be, y, (int)c->incy);
+    case DFS_API_ZGEMV_64:
+        return CALL(cublasZgemv_v2_64, x->handle, c->trans, c->m, c->n, al, A, c->lda, v, c->incx,
+                    be, y, c->incy);
+    case DFS_API_LEGACY_ZGEMV:
+        return LEGACY(cublasZgemv, op_char(c->trans), (int)c->m, (int)c->n, *al, A, (int)c->lda, v,
+                      (int)c->incx, *be, y, (int)c->incy);
+    default:
+        return CUBLAS_STATUS_INTERNAL_ERROR;
+    }
+}
+
 static cublasStatus_t native_dgemv(const dfs_ctx *x, const dfs_gemv_call *c)
 {
+    if (c->type == DFS_C64)
+        return native_zgemv(x, c);
     if (c->api == DFS_API_LEGACY_DGEMV)
         return LEGACY(cublasDgemv, op_char(c->trans), (int)c->m, (int)c->n, *c->alpha, c->A,
                       (int)c->lda, c->x, (int)c->incx, *c->beta, c->y, (int)c->incy);
@@ -172,7 +196,7 @@ const dfs_engine dfs_engine_native = {
     .summary = "pass-through to the application's cuBLAS (bitwise cuBLAS results)",
     .options = &native_options, /* none */
     .can_run = native_can_run,
-    .caps = DFS_CAP_COMPLEX | DFS_CAP_ZDOT,
+    .caps = DFS_CAP_COMPLEX | DFS_CAP_ZDOT | DFS_CAP_ZGEMV,
     .gemm = native_gemm,
     .dgemv = native_dgemv,
     .ddot = native_ddot,

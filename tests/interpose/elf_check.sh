@@ -18,6 +18,7 @@ expected=(
     cublasZgemm_v2 cublasZgemm_v2_64 cublasZgemm3m cublasZgemm3m_64
     cublasZgemmStridedBatched cublasZgemmStridedBatched_64 cublasZgemm
     cublasZdotc_v2 cublasZdotc_v2_64 cublasZdotu_v2 cublasZdotu_v2_64 cublasZdotc cublasZdotu
+    cublasZgemv_v2 cublasZgemv_v2_64 cublasZgemv
     cublasGemmEx cublasGemmEx_64
     cublasGemmStridedBatchedEx cublasGemmStridedBatchedEx_64
     cublasDestroy_v2

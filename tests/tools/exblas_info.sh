@@ -17,7 +17,7 @@ check_once() { # description, command's output, a whole line that must stand the
     n=$(grep -cFx -- "$3" <<<"$2")
     if [ "$n" = 1 ]; then echo "ok   $1"; else echo "FAIL $1: $n lines '$3'"; echo "$2" | sed 's/^/     | /' | head -80; fail=1; fi
 }
-unset EXBLAS_MODE EXBLAS_MODE_DGEMM EXBLAS_MODE_DGEMV EXBLAS_MODE_DDOT EXBLAS_MODE_ZGEMM EXBLAS_MODE_ZDOT EXBLAS_POLICY
+unset EXBLAS_MODE EXBLAS_MODE_DGEMM EXBLAS_MODE_DGEMV EXBLAS_MODE_DDOT EXBLAS_MODE_ZGEMM EXBLAS_MODE_ZDOT EXBLAS_MODE_ZGEMV EXBLAS_POLICY
 out=$("$info" 2>&1)
 for e in native df repro ozaki int8 ozaki-sgemm; do
     check "engine $e listed" "$out" "^  $e +[a-zA-Z]"

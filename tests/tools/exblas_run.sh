@@ -22,7 +22,7 @@ bad() { echo "FAIL $1"; shift; printf '     | %s\n' "$@"; fail=1; }
 expect() { # description, got, want
     if [ "$2" = "$3" ]; then ok "$1"; else bad "$1" "got:  $2" "want: $3"; fi
 }
-unset EXBLAS_MODE EXBLAS_MODE_DGEMM EXBLAS_MODE_DGEMV EXBLAS_MODE_DDOT EXBLAS_MODE_ZGEMM EXBLAS_MODE_ZDOT EXBLAS_POLICY XLA_FLAGS
+unset EXBLAS_MODE EXBLAS_MODE_DGEMM EXBLAS_MODE_DGEMV EXBLAS_MODE_DDOT EXBLAS_MODE_ZGEMM EXBLAS_MODE_ZDOT EXBLAS_MODE_ZGEMV EXBLAS_POLICY XLA_FLAGS
 unset LD_PRELOAD
 cat > "$t/env.sh" <<'EOS'
 #!/bin/sh

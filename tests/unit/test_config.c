@@ -219,6 +219,7 @@ START_TEST(policy_errors)
     expect_error("[mode auto]\ndsyrk = df\n", 2, "unknown routine");
     expect_error("[mode auto]\ndgemm = df\ndgemm = native\n", 3, "set twice");
     expect_error("[mode auto]\nall = df\nddot = native\n", 3, "set twice");
+    expect_error("[mode auto]\nall = df\nzgemv = native\n", 3, "set twice"); /* all: zgemv too */
     expect_error("[mode auto]\ndgemm =\n", 2, "has no value");
     expect_error("[mode auto]\ndgemm df\n", 2, "expected 'key = value'");
     expect_error("[mode auto]\ndgemm = df min_dim=-3\n", 2, "min_dim");
@@ -444,6 +445,15 @@ START_TEST(config_engine_and_overrides)
     ck_assert_int_eq(r.engine, 2);
     ck_assert_str_eq(dfs_option_get(&r.options, "splits"), "4");
     ck_assert_str_eq(r.options.override[0].where, "EXBLAS_MODE_DDOT");
+    dfs_config_free(c);
+    /* complex GEMV's own variable: EXBLAS_MODE_ZGEMV over EXBLAS_MODE for it alone */
+    const char *zgemv[DFS_R_COUNT] = {[DFS_R_ZGEMV] = "native"};
+    c = dfs_config_build("repro", zgemv, NULL, lookup, diag);
+    ck_assert_int_eq(diag_count, 0);
+    dfs_config_rule(c, &h, DFS_R_ZGEMV, &r);
+    ck_assert_int_eq(r.engine, 0);
+    dfs_config_rule(c, &h, DFS_R_ZDOT, &r);
+    ck_assert_int_eq(r.engine, lookup("repro"));
     dfs_config_free(c);
 }
 END_TEST
