@@ -232,25 +232,17 @@ template <int L, int T> __device__ __forceinline__ void group_merge(double *t, u
     }
 }
 
-/* The exact sum of the K products a[q*sa] * b[q*sb] of one output by a group of L lanes (L a
- * power of two up to 32, the group's lanes consecutive and aligned in the warp, g this lane's
- * place in it): each lane adds its share (q = g, g + L, ...) into T terms (fpe.h), four pairs
- * loaded ahead so that their loads are in flight together, then the group's expansions are
- * merged (group_merge).  Every lane of the group ends with T terms t whose sum is the output's
- * exactly, unless the returned flags (the group's OR: xacc.h's special flags and DFS_FPE_SPILL)
- * are not zero: then the terms could not carry it.  A lane that is not live (no output) adds
- * nothing.  Every lane of the warp calls it with the same K: the loop's trip count is the
- * warp's, so that with STOP a vote ends it as soon as any lane of the warp has spilled (for a
- * group that is the whole warp, whose output then takes another path). */
-template <int L, int T, bool STOP>
-__device__ __forceinline__ unsigned group_exact_sum(double *t, int64_t K, const double *a,
-                                                    int64_t sa, const double *b, int64_t sb,
-                                                    int g, bool live)
+/* add(a[q*sa], b[q*sb]) for this lane's share of the K products of one output summed by a group
+ * of L lanes (L a power of two up to 32, the group's lanes consecutive and aligned in the warp,
+ * g this lane's place in it): q = g, g + L, ..., four pairs loaded ahead so that their loads are
+ * in flight together.  A lane that is not live (no output) adds nothing.  Every lane of the warp
+ * calls it with the same K: the loop's trip count is the warp's, so that stop(), asked after
+ * every four pairs by every lane, may end it with a warp vote. */
+template <int L, typename Add, typename Stop>
+__device__ __forceinline__ void lane_products(int64_t K, const double *a, int64_t sa,
+                                              const double *b, int64_t sb, int g, bool live,
+                                              Add add, Stop stop)
 {
-#pragma unroll
-    for (int i = 0; i < T; i++)
-        t[i] = 0.0;
-    unsigned f = 0;
     for (int64_t q0 = 0; q0 < K; q0 += 4 * L) {
         const int64_t q = q0 + g;
         if (q0 + 4 * L <= K) { /* the warp's common case: four pairs each, loads first */
@@ -263,20 +255,39 @@ __device__ __forceinline__ unsigned group_exact_sum(double *t, int64_t K, const 
             if (live)
 #pragma unroll
                 for (int j = 0; j < 4; j++)
-                    f |= dfs_fpe_add_product(t, T, x[j], y[j]);
+                    add(x[j], y[j]);
         } else if (live) {
             for (int64_t r = q; r < K; r += L)
-                f |= dfs_fpe_add_product(t, T, a[r * sa], b[r * sb]);
+                add(a[r * sa], b[r * sb]);
         }
-        if (STOP && __any_sync(0xffffffffu, f != 0))
+        if (stop())
             break;
     }
+}
+
+/* The exact sum of the K products a[q*sa] * b[q*sb] of one output by a group of L lanes
+ * (lane_products: each lane its share into T terms, fpe.h), then the group's expansions merged
+ * (group_merge).  Every lane of the group ends with T terms t whose sum is the output's
+ * exactly, unless the returned flags (the group's OR: xacc.h's special flags and DFS_FPE_SPILL)
+ * are not zero: then the terms could not carry it.  With STOP a vote ends the products as soon
+ * as any lane of the warp has spilled (for a group that is the whole warp, whose output then
+ * takes another path). */
+template <int L, int T, bool STOP>
+__device__ __forceinline__ unsigned group_exact_sum(double *t, int64_t K, const double *a,
+                                                    int64_t sa, const double *b, int64_t sb,
+                                                    int g, bool live)
+{
+#pragma unroll
+    for (int i = 0; i < T; i++)
+        t[i] = 0.0;
+    unsigned f = 0;
+    lane_products<L>(
+        K, a, sa, b, sb, g, live, [&](double x, double y) { f |= dfs_fpe_add_product(t, T, x, y); },
+        [&] { return STOP && __any_sync(0xffffffffu, f != 0); });
     group_merge<L, T>(t, &f);
     return f;
 }
 
-/* *out = RN(alpha * S + beta * *out), S the value of the accumulator w with special flags
- * `flags` (xacc.h's; beta == 0: *out not read).  One thread; scratch: DFS_X_WORDS words. */
 /* The non-zero words of the accumulator w (DFS_X_WORDS words, not normalised) as an accumulator
  * of their own (dfs_x_window, xacc.h).  The lanes of the warp find the window together: every
  * lane calls it, after w is complete (__syncwarp). */

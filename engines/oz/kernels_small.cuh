@@ -32,32 +32,17 @@ __device__ __forceinline__ void small_output(const dfs_oz_small_args &s, int64_t
     *c = rc / s.blk.bm;
 }
 
-/* The first way's sum of one output by a group of L lanes (as group_exact_sum: lane g adds
- * q = g, g + L, ..., four pairs loaded ahead; the group merged by a butterfly), in double-double
- * with the magnitudes beside it (ddsum.h); every lane of the group ends with the whole sum.
- * Every lane of the warp calls it with the same K. */
+/* The first way's sum of one output by a group of L lanes (device.cuh's lane_products), in
+ * double-double with the magnitudes beside it (ddsum.h), the group merged by a butterfly; every
+ * lane of the group ends with the whole sum.  Every lane of the warp calls it with the same K. */
 template <int L>
 __device__ __forceinline__ dfs_oz_ddsum group_dd_sum(int64_t K, const double *a, int64_t sa,
                                                      const double *b, int64_t sb, int g, bool live)
 {
     dfs_oz_ddsum d = dfs_oz_ddsum_zero();
-    for (int64_t q0 = 0; q0 < K; q0 += 4 * L) {
-        const int64_t q = q0 + g;
-        if (q0 + 4 * L <= K) {
-            double x[4], y[4];
-#pragma unroll
-            for (int j = 0; j < 4; j++) {
-                x[j] = live ? a[(q + j * L) * sa] : 0.0;
-                y[j] = live ? b[(q + j * L) * sb] : 0.0;
-            }
-#pragma unroll
-            for (int j = 0; j < 4; j++)
-                dfs_oz_ddsum_add(&d, x[j], y[j]);
-        } else if (live) {
-            for (int64_t r = q; r < K; r += L)
-                dfs_oz_ddsum_add(&d, a[r * sa], b[r * sb]);
-        }
-    }
+    lane_products<L>(
+        K, a, sa, b, sb, g, live, [&](double x, double y) { dfs_oz_ddsum_add(&d, x, y); },
+        [] { return false; });
 #pragma unroll
     for (int sh = 1; sh < L; sh <<= 1) {
         dfs_oz_ddsum o;
