@@ -86,42 +86,39 @@ DFS_EXPORT void cublasZgemm(char transa, char transb, int m, int n, int k, cuDou
     dfs_internal_release(token);
 }
 
+/* A legacy GEMV (c's trans the op_of its character, t) on the internal handle; 0 when there is
+ * none or the character is not an op: the caller then forwards the call to the real library. */
+static int legacy_gemv(int t, dfs_gemv_call *c)
+{
+    void *token = NULL;
+    cublasHandle_t h = t >= 0 ? internal_handle(&token) : NULL;
+    if (!h)
+        return 0;
+    c->trans = (cublasOperation_t)t;
+    dfs_args a = dfs_check_gemv(h, c->trans, c->m, c->n, c->lda, c->incx, c->incy, NULL);
+    note(dfs_dispatch_gemv(h, c, a));
+    dfs_internal_release(token);
+    return 1;
+}
+
 DFS_EXPORT void cublasDgemv(char trans, int m, int n, double alpha, const double *A, int lda,
                             const double *x, int incx, double beta, double *y, int incy)
 {
-    const int t = op_of(trans);
-    void *token = NULL;
-    cublasHandle_t h = t >= 0 ? internal_handle(&token) : NULL;
-    if (!h) {
-        if (DFS_REAL(cublasDgemv))
-            DFS_REAL(cublasDgemv)(trans, m, n, alpha, A, lda, x, incx, beta, y, incy);
-        return;
-    }
-    dfs_gemv_call c = {DFS_API_LEGACY_DGEMV, (cublasOperation_t)t, m, n, &alpha, A, lda, x, incx,
+    dfs_gemv_call c = {DFS_API_LEGACY_DGEMV, CUBLAS_OP_N, m, n, &alpha, A, lda, x, incx,
                        &beta, y, incy, DFS_R64};
-    dfs_args a = dfs_check_gemv(h, c.trans, m, n, lda, incx, incy, NULL);
-    note(dfs_dispatch_gemv(h, &c, a));
-    dfs_internal_release(token);
+    if (!legacy_gemv(op_of(trans), &c) && DFS_REAL(cublasDgemv))
+        DFS_REAL(cublasDgemv)(trans, m, n, alpha, A, lda, x, incx, beta, y, incy);
 }
 
 DFS_EXPORT void cublasZgemv(char trans, int m, int n, cuDoubleComplex alpha,
                             const cuDoubleComplex *A, int lda, const cuDoubleComplex *x, int incx,
                             cuDoubleComplex beta, cuDoubleComplex *y, int incy)
 {
-    const int t = op_of(trans);
-    void *token = NULL;
-    cublasHandle_t h = t >= 0 ? internal_handle(&token) : NULL;
-    if (!h) {
-        if (DFS_REAL(cublasZgemv))
-            DFS_REAL(cublasZgemv)(trans, m, n, alpha, A, lda, x, incx, beta, y, incy);
-        return;
-    }
-    dfs_gemv_call c = {DFS_API_LEGACY_ZGEMV, (cublasOperation_t)t, m, n, (const double *)&alpha,
+    dfs_gemv_call c = {DFS_API_LEGACY_ZGEMV, CUBLAS_OP_N, m, n, (const double *)&alpha,
                        (const double *)A, lda, (const double *)x, incx, (const double *)&beta,
                        (double *)y, incy, DFS_C64};
-    dfs_args a = dfs_check_gemv(h, c.trans, m, n, lda, incx, incy, NULL);
-    note(dfs_dispatch_gemv(h, &c, a));
-    dfs_internal_release(token);
+    if (!legacy_gemv(op_of(trans), &c) && DFS_REAL(cublasZgemv))
+        DFS_REAL(cublasZgemv)(trans, m, n, alpha, A, lda, x, incx, beta, y, incy);
 }
 
 DFS_EXPORT double cublasDdot(int n, const double *x, int incx, const double *y, int incy)

@@ -29,15 +29,22 @@ static const dfs_option_spec sgemm_option_spec[] = {
 };
 static const dfs_option_table sgemm_options = {"ozaki-sgemm", sgemm_option_spec, NULL};
 
-/* Whether a DGEMM of c's shape runs natively with options o: with native=faster, when each
- * entry has at most the device class's f32_native_products products (k = 0 counts as 1). */
-static int sgemm_gemm_prefers_native(const dfs_device *dev, const dfs_gemm_call *c,
-                                     const dfs_options *o)
+/* With native=faster (o), the device class's product count below which a DGEMM runs natively
+ * (../oz/tuning.h); 0 with native=never. */
+static double native_products(const dfs_device *dev, const dfs_options *o)
 {
     if (dfs_option_word(o, &sgemm_options, "native") != 0)
         return 0;
-    const dfs_oz_tuning *t = dfs_oz_tuning_of(dev ? dev->cc_major : 0, dev ? dev->cc_minor : 0);
-    return (double)c->m * (double)c->n * (double)(c->k > 0 ? c->k : 1) <= t->f32_native_products;
+    return dfs_oz_tuning_of(dev ? dev->cc_major : 0, dev ? dev->cc_minor : 0)->f32_native_products;
+}
+
+/* Whether a DGEMM of c's shape runs natively with options o: each entry has at most
+ * native_products products (k = 0 counts as 1). */
+static int sgemm_gemm_prefers_native(const dfs_device *dev, const dfs_gemm_call *c,
+                                     const dfs_options *o)
+{
+    return (double)c->m * (double)c->n * (double)(c->k > 0 ? c->k : 1) <=
+           native_products(dev, o);
 }
 
 static cublasStatus_t sgemm_dgemm(const dfs_ctx *x, const dfs_gemm_call *c)
@@ -45,8 +52,7 @@ static cublasStatus_t sgemm_dgemm(const dfs_ctx *x, const dfs_gemm_call *c)
     if (sgemm_gemm_prefers_native(x->dev, c, x->options)) {
         dfs_log_once(DFS_LOG_INFO, "f32-small", "ozaki-sgemm: DGEMMs of up to %.0f products run "
                      "natively (faster at that size; native=never keeps them on SGEMM)",
-                     dfs_oz_tuning_of(x->dev ? x->dev->cc_major : 0,
-                                      x->dev ? x->dev->cc_minor : 0)->f32_native_products);
+                     native_products(x->dev, x->options));
         return DFS_STATUS_DECLINED;
     }
     return dfs_f32_dgemm_gpu(x, c, (int)dfs_option_int(x->options, &sgemm_options, "splits"),
