@@ -104,18 +104,15 @@ void dfs_timing_harvest(dfs_handle_state *s, int wait)
     pthread_mutex_unlock(&s->lock);
 }
 
-/* At exit: a handle's pairs that have finished, without waiting. */
-static void harvest_at_exit(dfs_handle_state *s)
+/* At exit: each handle's pairs that have finished, without waiting. */
+static void harvest_finished(dfs_handle_state *s)
 {
-    pthread_mutex_lock(&s->lock);
-    for (int i = 0; i < DFS_TIMING_SLOTS; i++)
-        harvest_slot(&s->slots[i], 0);
-    pthread_mutex_unlock(&s->lock);
+    dfs_timing_harvest(s, 0);
 }
 
 static void exit_flush(void)
 {
-    dfs_handle_each(harvest_at_exit);
+    dfs_handle_each(harvest_finished);
 }
 
 static void register_exit_flush(void)

@@ -257,25 +257,16 @@ template <bool Z> __device__ __forceinline__ void dot_single_body(const dfs_oz_d
 
 /* The real DOT in several blocks and in one, its one-block form without workspace, and that of
  * one part of a complex one (vec_args.h; both parts at once: dfs_oz_zdotc_one below). */
-extern "C" __global__ void __launch_bounds__(DFS_OZ_DOT_THREADS) dfs_oz_dot(dfs_oz_dot_args a)
-{
-    dot_body<false>(a);
-}
-extern "C" __global__ void __launch_bounds__(DFS_OZ_DOT_THREADS)
-    dfs_oz_dot_block(dfs_oz_dot_args a)
-{
-    dot_body<true>(a);
-}
-extern "C" __global__ void __launch_bounds__(DFS_OZ_DOT_THREADS)
-    dfs_oz_dot_single(dfs_oz_dot_args a)
-{
-    dot_single_body<false>(a);
-}
-extern "C" __global__ void __launch_bounds__(DFS_OZ_DOT_THREADS)
-    dfs_oz_zdot_single(dfs_oz_dot_args a)
-{
-    dot_single_body<true>(a);
-}
+/* A DOT kernel of DFS_OZ_DOT_THREADS threads: name, running body (a template instance). */
+#define DOT_KERNEL(name, body)                                                                     \
+    extern "C" __global__ void __launch_bounds__(DFS_OZ_DOT_THREADS) name(dfs_oz_dot_args a)       \
+    {                                                                                              \
+        body(a);                                                                                   \
+    }
+DOT_KERNEL(dfs_oz_dot, dot_body<false>)
+DOT_KERNEL(dfs_oz_dot_block, dot_body<true>)
+DOT_KERNEL(dfs_oz_dot_single, dot_single_body<false>)
+DOT_KERNEL(dfs_oz_zdot_single, dot_single_body<true>)
 
 /* ---------- complex DOT in one pass ---------- */
 
@@ -340,16 +331,8 @@ template <bool CONJ> __device__ __forceinline__ void zdot_one_body(const dfs_oz_
     flush_words(dfs_oz_dot_part(a.acc, 1), w[1]);
 }
 
-extern "C" __global__ void __launch_bounds__(DFS_OZ_DOT_THREADS)
-    dfs_oz_zdotc_one(dfs_oz_dot_args a)
-{
-    zdot_one_body<true>(a);
-}
-extern "C" __global__ void __launch_bounds__(DFS_OZ_DOT_THREADS)
-    dfs_oz_zdotu_one(dfs_oz_dot_args a)
-{
-    zdot_one_body<false>(a);
-}
+DOT_KERNEL(dfs_oz_zdotc_one, zdot_one_body<true>)
+DOT_KERNEL(dfs_oz_zdotu_one, zdot_one_body<false>)
 
 /* One warp: the accumulator, rounded once. */
 extern "C" __global__ void __launch_bounds__(32) dfs_oz_dot_final(dfs_oz_dot_args a)
