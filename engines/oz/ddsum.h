@@ -19,8 +19,10 @@
  * of 2^-1074 each; additions there are exact).  s accumulates S by FMAs (fl(|x| |y| + s)), so
  * S <= s (1 + u)^k < 1.01 s while k u < 2^-7.  The bound used,
  *     B = 2^-102 (k + 8) s + (k + 8) 2^-1074   (16 u^2 (k + 8) s: 3.9 times the above),
- * covers that and its own roundings, and is rounded up to a power of two (one bit: the rounding's
- * terms stay close together).  A product of magnitude 2^1000 or more, Inf or NaN sets the flag:
+ * covers that and its own roundings (computed, it errs by less than (k + 9) 2^-1075 where
+ * s 2^-102 is subnormal, which the slack of its last term covers), and is rounded up to a power
+ * of two (one bit: the rounding's terms stay close together; a subnormal b to the power above
+ * its highest bit, so that tiny sums, far below 2^-1000, are decided too).  A product of magnitude 2^1000 or more, Inf or NaN sets the flag:
  * the caller takes the exact way (overflow anywhere also leaves h, l or s not finite, which the
  * decision refuses).
  *
@@ -84,19 +86,23 @@ DFS_HD void dfs_oz_ddsum_merge(dfs_oz_ddsum *d, dfs_oz_ddsum o)
 }
 
 /* The decision for a sum of k products (all lanes), alpha != 0: 1 and *v = RN(alpha S + beta cv)
- * (beta = 0: cv not read), or 0 when the bound leaves it open (or anything is not finite). */
-DFS_HD int dfs_oz_ddsum_round(const dfs_oz_ddsum *d, int64_t k, double alpha, double beta,
-                              double cv, double *v)
+ * (beta = 0: cv not read), or 0 when the bound leaves it open (or anything is not finite).
+ * shift: the products were of operands scaled by powers of two (dfs_oz_ddsum_scale), the exact
+ * S being 2^shift times theirs; 0 for none. */
+DFS_HD int dfs_oz_ddsum_round(const dfs_oz_ddsum *d, int64_t k, int shift, double alpha,
+                              double beta, double cv, double *v)
 {
     const double n = (double)(k + 8);
     const double b = dfs_d_fma(dfs_d_mul(d->s, 0x1p-102), n, dfs_d_mul(n, 0x1p-1074));
     if (d->f || !(fabs(d->h) < 0x1p1020) || !(b < 0x1p1000))
         return 0;
-    /* b rounded up to a power of two: 2^(its exponent + 1), or 2^-1021 for a subnormal b */
+    /* b rounded up to a power of two: 2^(its exponent + 1); for a subnormal b (>= 2^-1074 k)
+     * the power of two above its highest set bit */
     const uint64_t eb = dfs_d_bits(b) & 0x7ff0000000000000ull;
-    const double B = eb ? dfs_d_mul(dfs_d_from_bits(eb), 2.0) : 0x1p-1021;
+    const double B = eb ? dfs_d_mul(dfs_d_from_bits(eb), 2.0)
+                        : dfs_d_from_bits(1ull << (64 - dfs_clz64(dfs_d_bits(b))));
     const uint64_t eh = dfs_d_bits(d->h) & 0x7ff0000000000000ull; /* biased exponent << 52 */
-    if (alpha == 1.0 && beta == 0.0 && eh >= (uint64_t)(1023 - 1000) << 52) {
+    if (shift == 0 && alpha == 1.0 && beta == 0.0 && eh >= (uint64_t)(1023 - 1000) << 52) {
         const double quarter = dfs_d_from_bits(eh - ((uint64_t)54 << 52)); /* 2^(E-54) */
         if (fabs(d->l) < dfs_d_sub(quarter, B)) {
             *v = d->h;
@@ -105,11 +111,34 @@ DFS_HD int dfs_oz_ddsum_round(const dfs_oz_ddsum *d, int64_t k, double alpha, do
     }
     const double lo[3] = {d->h, d->l, -B}, hi[3] = {d->h, d->l, B};
     double v1, v2;
-    if (!dfs_oz_w_terms_axpby(lo, 3, alpha, beta, cv, &v1) ||
-        !dfs_oz_w_terms_axpby(hi, 3, alpha, beta, cv, &v2) || dfs_d_bits(v1) != dfs_d_bits(v2))
+    if (!dfs_oz_w_terms_axpby_at(lo, 3, shift, alpha, beta, cv, &v1) ||
+        !dfs_oz_w_terms_axpby_at(hi, 3, shift, alpha, beta, cv, &v2) ||
+        dfs_d_bits(v1) != dfs_d_bits(v2))
         return 0;
     *v = v1;
     return 1;
+}
+
+/* A second try for a sum the first left open because its products are tiny (s below 2^-900, or
+ * every product below binary64's range, s = 0; not flagged): the scale 2^sigma (returned; 0:
+ * no second try) that brings s near 2^500, at most 2^2046, applied to the operands as *px =
+ * 2^(sigma/2) and *py = 2^(sigma - sigma/2).  Multiplying by them is exact (a product that
+ * overflows becomes Inf: flagged), the bound holds for the scaled products as for any finite
+ * data, and dfs_oz_ddsum_round(..., -sigma, ...) rounds the sum scaled back: tiny sums, where
+ * the bound's last term (k + 8) 2^-1074 would span many of the result's ulps, are decided. */
+DFS_HD int dfs_oz_ddsum_scale(const dfs_oz_ddsum *d, double *px, double *py)
+{
+    if (d->f || !(d->s < 0x1p-900))
+        return 0;
+    const uint64_t bs = dfs_d_bits(d->s);
+    /* the binary exponent of s: subnormal s by its highest bit; s = 0: below 2^-1074 */
+    const int es = bs == 0 ? -1075
+                 : bs >> 52 ? (int)(bs >> 52) - 1023
+                            : -1075 + 64 - dfs_clz64(bs);
+    const int sigma = 500 - es > 2046 ? 2046 : 500 - es, a = sigma / 2;
+    *px = dfs_d_from_bits((uint64_t)(1023 + a) << 52);
+    *py = dfs_d_from_bits((uint64_t)(1023 + sigma - a) << 52);
+    return sigma;
 }
 
 #endif

@@ -48,7 +48,7 @@ extern "C" __global__ void __launch_bounds__(32 * DFS_OZ_DIRECT_WARPS)
             const dfs_oz_ddsum d = group_dd_sum<32>(a.k, x, a.aqs, y, a.bqs, lane, true);
             double v;
             if (lane == 0)
-                done = dfs_oz_ddsum_round(&d, a.k, alpha, beta, beta != 0 ? *out : 0.0, &v);
+                done = dfs_oz_ddsum_round(&d, a.k, 0, alpha, beta, beta != 0 ? *out : 0.0, &v);
             if (done)
                 *out = v;
             done = __shfl_sync(0xffffffffu, done, 0);

@@ -3,7 +3,8 @@
  *                 DFS_OZ_SMALL_LANES lanes per output first sum the k products in
  *                 double-double with an error bound (ddsum.h, 17 operations a product), and
  *                 the output's lane rounds alpha S + beta c where the bound decides it (nearly
- *                 always on narrow data).  For the outputs left open the lanes add the products
+ *                 always on narrow data; sums of tiny products a second time on operands
+ *                 scaled up, dfs_oz_ddsum_scale).  For the outputs left open the lanes add the products
  *                 exactly into short expansions (fpe.h), merged (device.cuh's
  *                 group_exact_sum), and the output's lane rounds alpha S + beta c once from the
  *                 terms (dfs_oz_w_terms_axpby, wint.h).  An output the expansions cannot carry
@@ -34,14 +35,22 @@ __device__ __forceinline__ void small_output(const dfs_oz_small_args &s, int64_t
 
 /* The first way's sum of one output by a group of L lanes (device.cuh's lane_products), in
  * double-double with the magnitudes beside it (ddsum.h), the group merged by a butterfly; every
- * lane of the group ends with the whole sum.  Every lane of the warp calls it with the same K. */
-template <int L>
+ * lane of the group ends with the whole sum.  Every lane of the warp calls it with the same K.
+ * SCALED: the operands multiplied by the powers of two px and py first (dfs_oz_ddsum_scale). */
+template <int L, bool SCALED = false>
 __device__ __forceinline__ dfs_oz_ddsum group_dd_sum(int64_t K, const double *a, int64_t sa,
-                                                     const double *b, int64_t sb, int g, bool live)
+                                                     const double *b, int64_t sb, int g, bool live,
+                                                     double px = 1.0, double py = 1.0)
 {
     dfs_oz_ddsum d = dfs_oz_ddsum_zero();
     lane_products<L>(
-        K, a, sa, b, sb, g, live, [&](double x, double y) { dfs_oz_ddsum_add(&d, x, y); },
+        K, a, sa, b, sb, g, live,
+        [&](double x, double y) {
+            if (SCALED)
+                dfs_oz_ddsum_add(&d, dfs_d_mul(x, px), dfs_d_mul(y, py));
+            else
+                dfs_oz_ddsum_add(&d, x, y);
+        },
         [] { return false; });
 #pragma unroll
     for (int sh = 1; sh < L; sh <<= 1) {
@@ -55,7 +64,7 @@ __device__ __forceinline__ dfs_oz_ddsum group_dd_sum(int64_t K, const double *a,
     return d;
 }
 
-extern "C" __global__ void __launch_bounds__(32 * DFS_OZ_SMALL_WARPS)
+extern "C" __global__ void __launch_bounds__(32 * DFS_OZ_SMALL_WARPS, 4)
     dfs_oz_small(const __grid_constant__ dfs_oz_small_args s)
 {
     constexpr int L = DFS_OZ_SMALL_LANES, T = DFS_OZ_SMALL_TERMS, PER_WARP = 32 / L;
@@ -82,11 +91,26 @@ extern "C" __global__ void __launch_bounds__(32 * DFS_OZ_SMALL_WARPS)
             const dfs_oz_ddsum d = group_dd_sum<L>(a.k, A, a.aqs, B, a.bqs, g, live);
             double v;
             if (live && g == 0 &&
-                dfs_oz_ddsum_round(&d, a.k, alpha, beta, beta != 0 ? *out : 0.0, &v)) {
+                dfs_oz_ddsum_round(&d, a.k, 0, alpha, beta, beta != 0 ? *out : 0.0, &v)) {
                 *out = v;
                 done = 1;
             }
             done = __shfl_sync(0xffffffffu, done, lane - g); /* the group's lane 0's */
+            /* tiny products (underflowing ones): the sums again on operands scaled up by powers
+             * of two (every lane of a group has the same d, so the same scale) */
+            double px, py;
+            const int sigma = live && !done ? dfs_oz_ddsum_scale(&d, &px, &py) : 0;
+            if (__any_sync(0xffffffffu, sigma != 0)) {
+                const dfs_oz_ddsum d2 =
+                    group_dd_sum<L, true>(a.k, A, a.aqs, B, a.bqs, g, sigma != 0, px, py);
+                if (sigma != 0 && g == 0 &&
+                    dfs_oz_ddsum_round(&d2, a.k, -sigma, alpha, beta, beta != 0 ? *out : 0.0,
+                                       &v)) {
+                    *out = v;
+                    done = 1;
+                }
+                done = __shfl_sync(0xffffffffu, done, lane - g);
+            }
         }
         const bool open = live && !done;
         if (!__any_sync(0xffffffffu, open))

@@ -225,8 +225,18 @@ DFS_HD int dfs_oz_w_axpby_regs(const uint64_t *x, int nw, int e0, double alpha, 
  * those words hold, or the rounding declines (alpha, beta or cv not finite, a result near
  * overflow). */
 #define DFS_OZ_TW 4
+DFS_HD int dfs_oz_w_terms_axpby_at(const double *t, int T, int shift, double alpha, double beta,
+                                   double cv, double *v);
 DFS_HD int dfs_oz_w_terms_axpby(const double *t, int T, double alpha, double beta, double cv,
                                 double *v)
+{
+    return dfs_oz_w_terms_axpby_at(t, T, 0, alpha, beta, cv, v);
+}
+
+/* The same for terms that stand for t[i] 2^shift (a sum made on operands scaled by powers of
+ * two: the result may lie far below the binary64 range, and rounds to a subnormal or zero). */
+DFS_HD int dfs_oz_w_terms_axpby_at(const double *t, int T, int shift, double alpha, double beta,
+                                   double cv, double *v)
 {
     int lsb = 0, top = 0, any = 0;
     for (int i = 0; i < T; i++) {
@@ -259,8 +269,8 @@ DFS_HD int dfs_oz_w_terms_axpby(const double *t, int T, double alpha, double bet
     }
     int margin;
     if (alpha == 1.0 && beta == 0.0)
-        return dfs_oz_w_round(x, DFS_OZ_TW, lsb, v, &margin);
-    return dfs_oz_w_axpby_regs(x, DFS_OZ_TW, lsb, alpha, beta, cv, v, &margin);
+        return dfs_oz_w_round(x, DFS_OZ_TW, lsb + shift, v, &margin);
+    return dfs_oz_w_axpby_regs(x, DFS_OZ_TW, lsb + shift, alpha, beta, cv, v, &margin);
 }
 
 /* *v = RN(alpha X 2^e0 + beta cv) for the integer X of nw words (beta == 0: cv not used), with

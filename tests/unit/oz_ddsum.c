@@ -5,7 +5,8 @@
  * the products split over 1, 4 or 32 lanes merged by the kernel's butterfly; it decides nearly
  * every sum of narrow data (the way pays); and it leaves open a sum whose double-double value
  * lost a bit the rounding needs (1 + 2^-80 + 2^-160 - 1 - 2^-80: a bound too small would round
- * it to 0; 1 + 2^-53 + 2^-200: a quick test too lax would round it to 1). */
+ * it to 0; 1 + 2^-53 + 2^-200: a quick test too lax would round it to 1); and sums of tiny
+ * products, decided by the first way or the second on scaled operands (dfs_oz_ddsum_scale). */
 #include "ozfamily_test.h"
 
 #include "../../engines/oz/ddsum.h"
@@ -70,7 +71,7 @@ START_TEST(ddsum_decides_rn)
         const double c = beta != 0.0 ? unif_pm1(&r) * (kind == 4 ? 1e-300 : 1.0) : 0.0;
         const dfs_oz_ddsum d = lanes_sum(K, x, y, L);
         double v;
-        const int ok = dfs_oz_ddsum_round(&d, K, alpha, beta, c, &v);
+        const int ok = dfs_oz_ddsum_round(&d, K, 0, alpha, beta, c, &v);
         cases++;
         decided += ok;
         if (kind == 0 && it % 97) {
@@ -99,7 +100,7 @@ START_TEST(ddsum_leaves_lost_bits_open)
     for (int L = 1; L <= 4; L *= 4) {
         const dfs_oz_ddsum d = lanes_sum(5, x, y, L);
         double v;
-        if (dfs_oz_ddsum_round(&d, 5, 1.0, 0.0, 0.0, &v))
+        if (dfs_oz_ddsum_round(&d, 5, 0, 1.0, 0.0, 0.0, &v))
             ck_assert_msg(same_bits(v, 0x1p-160), "%d lanes: decided %a, exact 2^-160", L, v);
     }
     /* 1 + 2^-53 + 2^-200: the double-double sum holds 1 + 2^-53, a tie that rounds to 1, where
@@ -107,8 +108,77 @@ START_TEST(ddsum_leaves_lost_bits_open)
     const double x2[3] = {1.0, 0x1p-53, 0x1p-200}, y2[3] = {1, 1, 1};
     const dfs_oz_ddsum d2 = lanes_sum(3, x2, y2, 1);
     double v2;
-    if (dfs_oz_ddsum_round(&d2, 3, 1.0, 0.0, 0.0, &v2))
+    if (dfs_oz_ddsum_round(&d2, 3, 0, 1.0, 0.0, 0.0, &v2))
         ck_assert_msg(same_bits(v2, 1.0 + 0x1p-52), "decided %a, RN 1 + 2^-52", v2);
+}
+END_TEST
+
+/* The kernel's first way on the group's sum, then its second on operands scaled up
+ * (dfs_oz_ddsum_scale) where the first left it open: 1 (first), 2 (second) or 0 (open). */
+static int two_ways(int64_t K, const double *x, const double *y, int L, double alpha, double beta,
+                    double c, double *v)
+{
+    const dfs_oz_ddsum d = lanes_sum(K, x, y, L);
+    if (dfs_oz_ddsum_round(&d, K, 0, alpha, beta, c, v))
+        return 1;
+    double px, py, xs[MAX_K], ys[MAX_K];
+    const int sigma = dfs_oz_ddsum_scale(&d, &px, &py);
+    if (!sigma)
+        return 0;
+    for (int64_t q = 0; q < K; q++) {
+        xs[q] = x[q] * px;
+        ys[q] = y[q] * py;
+    }
+    const dfs_oz_ddsum d2 = lanes_sum(K, xs, ys, L);
+    return dfs_oz_ddsum_round(&d2, K, -sigma, alpha, beta, c, v) ? 2 : 0;
+}
+
+/* Sums of tiny products, against MPFR: near 1e-300 (normal results far below 2^-1000, whose
+ * bound's last term is subnormal: decided by the first way), near 1e-320 (subnormal products
+ * and results: the second way), below 2^-1074 (results 0 or the least subnormals), and mixed
+ * with larger products.  Nearly all decided, each MPFR's RN bit for bit. */
+START_TEST(ddsum_decides_tiny_sums)
+{
+    rng r = rng_seed(0x7191u);
+    static const int64_t ks[] = {1, 3, 64, 256, 1000};
+    static const double mag[] = {1e-150, 1e-160, 1e-165, 1e-170};
+    static double x[MAX_K], y[MAX_K];
+    long cases[4] = {0}, first[4] = {0}, second[4] = {0};
+    for (int it = 0; it < 4000; it++) {
+        const int kind = it % 4, L = it % 3 == 0 ? 1 : it % 3 == 1 ? 4 : 32;
+        const int64_t K = ks[(it / 4) % 5];
+        for (int64_t q = 0; q < K; q++) {
+            x[q] = unif_pm1(&r) * mag[kind];
+            y[q] = unif_pm1(&r) * mag[kind];
+        }
+        const double alpha = it % 5 == 0 ? -1.5 : 1.0, beta = it % 7 == 0 ? 0.25 : 0.0;
+        if (it % 13 == 0 && beta == 0.0) /* one product far above the rest (with a beta c far
+                                            below, the rounding's words could not span both) */
+            x[K / 2] = unif_pm1(&r);
+        const double c = beta != 0.0 ? unif_pm1(&r) * 1e-310 : 0.0;
+        double v;
+        const int way = two_ways(K, x, y, L, alpha, beta, c, &v);
+        cases[kind]++;
+        first[kind] += way == 1;
+        second[kind] += way == 2;
+        if (way) {
+            const double want = reference(K, x, 1, y, 1, alpha, beta, c);
+            if (!same_bits(v, want))
+                ck_abort_msg("case %d (magnitude %g, k %lld, %d lanes, way %d): %a, RN %a", it,
+                             mag[kind], (long long)K, L, way, v, want);
+        }
+    }
+    for (int kind = 0; kind < 4; kind++) {
+        printf("oz: ddsum: magnitude %g: %ld sums, %ld decided by the first way, %ld by the "
+               "second\n", mag[kind], cases[kind], first[kind], second[kind]);
+        ck_assert_msg((first[kind] + second[kind]) * 100 >= cases[kind] * 99,
+                      "magnitude %g: %ld + %ld of %ld decided", mag[kind], first[kind],
+                      second[kind], cases[kind]);
+    }
+    /* near 1e-300 the first way alone decides them (its bound's subnormal last term rounded up
+     * to the power of two above it, not to 2^-1021) */
+    ck_assert_msg(first[0] * 100 >= cases[0] * 99, "1e-150: %ld of %ld by the first way",
+                  first[0], cases[0]);
 }
 END_TEST
 
@@ -116,4 +186,5 @@ void oz_ddsum_tests(TCase *t)
 {
     tcase_add_test(t, ddsum_decides_rn);
     tcase_add_test(t, ddsum_leaves_lost_bits_open);
+    tcase_add_test(t, ddsum_decides_tiny_sums);
 }
