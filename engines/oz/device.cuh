@@ -124,6 +124,16 @@ __device__ __forceinline__ void add_terms3(long long *w, const terms3<T, Tx> *t)
     }
 }
 
+/* Whether any of the n terms t is not zero (an expansion's first term may cancel to zero while
+ * later ones stay: test them all). */
+__device__ __forceinline__ int any_term(const double *t, int n)
+{
+    int any = 0;
+    for (int i = 0; i < n; i++)
+        any |= t[i] != 0;
+    return any;
+}
+
 __device__ __forceinline__ int64_t min64(int64_t a, int64_t b)
 {
     return a < b ? a : b;
@@ -175,7 +185,9 @@ __device__ void normalize_shared(long long *w)
 
 /* One warp adds the K products a[q*sa] * x(q) (x a BLAS vector of xn with increment incx) into
  * the full accumulator w (shared, zeroed), and returns the special flags (the same in every
- * lane).  The accumulator is normalised at the end.
+ * lane).  The accumulator is left as the adds leave it, its words below 2^62 (finish_output
+ * normalises only the window of its non-zero words: one lane's walk over all DFS_X_WORDS words
+ * was a large part of an output's time here).
  * Each lane adds its products exactly into short expansions (fpe.h; products below and above
  * the range in expansions of their own, scaled); what they do not take (an error left after
  * the last term) goes straight into w, exactly, so one pass serves any data: a few atomics per
@@ -204,11 +216,6 @@ __device__ __noinline__ unsigned warp_exact_products(long long *w, int64_t K, co
     }
     add_terms3(w, &t);
     g = warp_or(g);
-    __syncwarp();
-    if (lane == 0) {
-        dfs_xacc n = view(w);
-        dfs_x_normalize(&n);
-    }
     __syncwarp();
     return g & DFS_X_SPECIAL;
 }
@@ -243,22 +250,27 @@ __device__ __forceinline__ void lane_products(int64_t K, const double *a, int64_
                                               const double *b, int64_t sb, int g, bool live,
                                               Add add, Stop stop)
 {
+    /* the addresses stepped, not multiplied out per pair */
+    const int64_t da = L * sa, db = L * sb;
+    a += g * sa;
+    b += g * sb;
     for (int64_t q0 = 0; q0 < K; q0 += 4 * L) {
-        const int64_t q = q0 + g;
         if (q0 + 4 * L <= K) { /* the warp's common case: four pairs each, loads first */
             double x[4], y[4];
 #pragma unroll
             for (int j = 0; j < 4; j++) {
-                x[j] = live ? a[(q + j * L) * sa] : 0.0;
-                y[j] = live ? b[(q + j * L) * sb] : 0.0;
+                x[j] = live ? a[j * da] : 0.0;
+                y[j] = live ? b[j * db] : 0.0;
             }
             if (live)
 #pragma unroll
                 for (int j = 0; j < 4; j++)
                     add(x[j], y[j]);
+            a += 4 * da;
+            b += 4 * db;
         } else if (live) {
-            for (int64_t r = q; r < K; r += L)
-                add(a[r * sa], b[r * sb]);
+            for (int64_t r = q0 + g; r < K; r += L, a += da, b += db)
+                add(*a, *b);
         }
         if (stop())
             break;

@@ -423,8 +423,8 @@ extern "C" __global__ void __launch_bounds__(DFS_OZ_GEMV_THREADS)
         a.A + c * a.lda + i0 + lane, 32, a.x + vidx(i0 + lane, a.incx, a.inner), 32 * a.incx,
         strided_count(i0 + lane, i1, 32), [&](double x, double y) { f |= gemv_add(&t, x, y); });
     /* the side expansions only when some lane has a term there (warp-uniform branches) */
-    const int any_lo = __any_sync(0xffffffffu, t.lo[0] != 0),
-              any_hi = __any_sync(0xffffffffu, t.hi[0] != 0);
+    const int any_lo = __any_sync(0xffffffffu, any_term(t.lo, DFS_OZ_GEMV_SIDE)),
+              any_hi = __any_sync(0xffffffffu, any_term(t.hi, DFS_OZ_GEMV_SIDE));
     for (int off = 16; off > 0; off >>= 1) {
         f |= merge_down(t.mid, DFS_OZ_GEMV_MID, off, lane);
         if (any_lo)
@@ -437,8 +437,39 @@ extern "C" __global__ void __launch_bounds__(DFS_OZ_GEMV_THREADS)
         store_terms(a, c, s, &t, f);
 }
 
-/* One warp per output: the chunks' terms (or, after a spill, every product of the output) into
- * the warp's accumulator in shared memory, then y = RN(alpha S + beta y). */
+/* The first way of an output of the finish (alpha != 0, no flags): the lanes insert the chunks'
+ * in-range terms into expansions of DFS_OZ_GEMV_MID terms (fpe.h), merged by a butterfly
+ * (group_merge), and lane 0 rounds y = RN(alpha S + beta y) from them once (wint.h), without
+ * the accumulator's serial steps.  Returns 0, with y untouched, where a side term is present,
+ * an error is left after the last term, or the terms span too much for the rounding: the
+ * output then takes the accumulator. */
+__device__ __forceinline__ int gemv_round_terms(const dfs_oz_gemv_args &a, int64_t o,
+                                                double alpha, double beta, double *y, int lane)
+{
+    constexpr int T = DFS_OZ_GEMV_MID;
+    double t[T];
+#pragma unroll
+    for (int i = 0; i < T; i++)
+        t[i] = 0.0;
+    unsigned f = 0;
+    for (int i = lane; i < a.splits * DFS_OZ_GEMV_TERMS; i += 32) {
+        const double v = a.terms[(int64_t)i * a.len + o];
+        if (v != 0)
+            f |= i % DFS_OZ_GEMV_TERMS < T ? dfs_fpe_insert(t, T, v) : DFS_FPE_SPILL;
+    }
+    group_merge<32, T>(t, &f);
+    int done = 0;
+    double v;
+    if (lane == 0 && f == 0 && dfs_oz_w_terms_axpby(t, T, alpha, beta, beta != 0 ? *y : 0.0, &v)) {
+        *y = v;
+        done = 1;
+    }
+    return __shfl_sync(0xffffffffu, done, 0);
+}
+
+/* One warp per output: the chunks' terms rounded by gemv_round_terms where it can; else they
+ * (or, after a spill, every product of the output) go into the warp's accumulator in shared
+ * memory, then y = RN(alpha S + beta y). */
 extern "C" __global__ void __launch_bounds__(32 * DFS_OZ_FINAL_WARPS)
     dfs_oz_gemv_final(dfs_oz_gemv_args a)
 {
@@ -448,12 +479,15 @@ extern "C" __global__ void __launch_bounds__(32 * DFS_OZ_FINAL_WARPS)
     const int64_t o = (int64_t)blockIdx.x * DFS_OZ_FINAL_WARPS + wp;
     if (o >= a.len)
         return; /* whole warps only: no block-wide barrier below */
-    long long *w = wa[wp];
-    zero_words(w, DFS_X_WORDS, lane, 32);
-    __syncwarp();
     const double alpha = a.alpha ? *a.alpha : a.alpha_v;
     const double beta = a.beta ? *a.beta : a.beta_v;
     unsigned f = a.flags ? a.flags[o] : DFS_FPE_SPILL; /* no workspace: every output slow */
+    double *y = a.y + vidx(o, a.incy, a.len);
+    if (alpha != 0 && f == 0 && gemv_round_terms(a, o, alpha, beta, y, lane))
+        return;
+    long long *w = wa[wp];
+    zero_words(w, DFS_X_WORDS, lane, 32);
+    __syncwarp();
     if (alpha != 0) {
         if (!(f & DFS_FPE_SPILL)) {
             for (int i = lane; i < a.splits * DFS_OZ_GEMV_TERMS; i += 32) {
@@ -473,5 +507,5 @@ extern "C" __global__ void __launch_bounds__(32 * DFS_OZ_FINAL_WARPS)
         }
     }
     __syncwarp();
-    finish_output(w, ws[wp], alpha != 0 ? f : 0u, alpha, beta, a.y + vidx(o, a.incy, a.len));
+    finish_output(w, ws[wp], alpha != 0 ? f : 0u, alpha, beta, y);
 }
