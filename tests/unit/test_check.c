@@ -188,6 +188,14 @@ static int hermitian(dfs_l3_kind k)
     return k == DFS_L3_HERK || k == DFS_L3_HERKX || k == DFS_L3_HER2K || k == DFS_L3_HEMM;
 }
 
+/* INVALID_VALUE where the rule applies (e.g. an enum value cuBLAS does not know, where the
+ * routine has the argument), the class `otherwise` (SUCCESS) elsewhere. */
+static void bad_if(dfs_l3_call c, int applies, dfs_args otherwise, const char *what, int line)
+{
+    l3_is(applies ? DFS_ARGS_INVALID : otherwise,
+          applies ? CUBLAS_STATUS_INVALID_VALUE : CUBLAS_STATUS_SUCCESS, c, what, H, line);
+}
+
 /* Every kind: the valid call, the handle, the enums, negative sizes, NULL scalars. */
 START_TEST(l3_enums_and_sizes)
 {
@@ -209,30 +217,19 @@ START_TEST(l3_enums_and_sizes)
             L3(BAD, c, "FILL_MODE_FULL");
             c.uplo = (cublasFillMode_t)7;
             L3(BAD, c, "uplo 7");
-            /* side: checked where the routine has one, ignored elsewhere */
+            /* side, op, diag: checked where the routine has them, ignored elsewhere */
             c = ok;
             c.side = (cublasSideMode_t)9;
-            if (rk)
-                L3(OK, c, "side ignored");
-            else
-                L3(BAD, c, "side 9");
+            bad_if(c, !rk, DFS_ARGS_OK, "side 9", __LINE__);
             c.m = 0; /* an enum is checked at zero size too */
             if (!rk)
                 L3(BAD, c, "side 9, m = 0");
-            /* op: the rank-k routines, TRMM, TRSM */
             c = ok;
             c.trans = (cublasOperation_t)9;
-            if (rk || tri)
-                L3(BAD, c, "op 9");
-            else
-                L3(OK, c, "op ignored");
-            /* diag: TRMM (measured, not in the docs) and TRSM */
+            bad_if(c, rk || tri, DFS_ARGS_OK, "op 9", __LINE__);
             c = ok;
-            c.diag = (cublasDiagType_t)9;
-            if (tri)
-                L3(BAD, c, "diag 9");
-            else
-                L3(OK, c, "diag ignored");
+            c.diag = (cublasDiagType_t)9; /* TRMM's measured, not in the docs */
+            bad_if(c, tri, DFS_ARGS_OK, "diag 9", __LINE__);
             c.diag = CUBLAS_DIAG_UNIT;
             L3(OK, c, "unit diagonal");
             /* negative sizes */
@@ -327,10 +324,7 @@ START_TEST(l3_leading_dimensions)
             L3(BAD, c, "ldb < m");
             c = ok;
             c.ldc = 3;
-            if (k == DFS_L3_TRSM)
-                L3(OK, c, "TRSM has no ldc");
-            else
-                L3(BAD, c, "ldc < m");
+            bad_if(c, k != DFS_L3_TRSM, DFS_ARGS_OK, "ldc < m (TRSM has none)", __LINE__);
             c = ok;
             c.m = 0;
             c.lda = 0;
@@ -339,10 +333,8 @@ START_TEST(l3_leading_dimensions)
             c.ldb = c.ldc = 1;
             L3(QUICK, c, "m = 0");
             c.ldc = 0;
-            if (k == DFS_L3_TRSM)
-                L3(QUICK, c, "m = 0, TRSM's ldc ignored");
-            else
-                L3(BAD, c, "m = 0, ldc = 0");
+            bad_if(c, k != DFS_L3_TRSM, DFS_ARGS_QUICK, "m = 0, ldc = 0 (TRSM has none)",
+                   __LINE__);
             c = ok;
             c.n = 0;
             L3(QUICK, c, "n = 0");
