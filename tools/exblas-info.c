@@ -35,8 +35,8 @@ static void usage(FILE *f)
           "  --zgemv M,N     (default 1024,1024)\n"
           "  --syrk N,K      (also --syr2k; default 1024,1024)\n"
           "  --symm M,N      (also --trmm, --trsm: A on the left; default 1024,1024)\n"
-          "Reads EXBLAS_MODE, EXBLAS_MODE_<ROUTINE> (DGEMM, DGEMV, DDOT, ZGEMM, ZDOT, ZGEMV, SYRK,\n"
-          "SYR2K, SYMM, TRMM, TRSM) and EXBLAS_POLICY like libdfshim.so.\n",
+          "Reads EXBLAS_MODE, EXBLAS_MODE_<ROUTINE> (DGEMM, DGEMV, DDOT, ZGEMM, ZDOT, ZGEMV,\n"
+          "SYRK, SYR2K, SYMM, TRMM, TRSM) and EXBLAS_POLICY like libdfshim.so.\n",
           f);
 }
 
