@@ -18,7 +18,9 @@ enum { KIND_NATIVE, KIND_POLICY, KIND_ENGINE };
 static const dfs_env_var env_vars[ENV_COUNT] = {DFS_ENV_MODE, DFS_ENV_POLICY, DFS_ENV_MODE_DGEMM,
                                                 DFS_ENV_MODE_DGEMV, DFS_ENV_MODE_DDOT,
                                                 DFS_ENV_MODE_ZGEMM, DFS_ENV_MODE_ZDOT,
-                                                DFS_ENV_MODE_ZGEMV};
+                                                DFS_ENV_MODE_ZGEMV, DFS_ENV_MODE_SYRK,
+                                                DFS_ENV_MODE_SYR2K, DFS_ENV_MODE_SYMM,
+                                                DFS_ENV_MODE_TRMM, DFS_ENV_MODE_TRSM};
 
 typedef struct {
     int kind;

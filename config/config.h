@@ -11,9 +11,12 @@
 #include <stdint.h>
 
 /* zgemm: complex GEMM (the Z entry points and GemmEx on CUDA_C_64F); zdot: Zdotc and Zdotu;
- * zgemv: Zgemv */
+ * zgemv: Zgemv.  dgemm and zgemm take the pointer-array batches too.  The other Level-3 routines,
+ * one per family, in double and complex double: syrk (SYRK, HERK, SYRKX, HERKX), syr2k (SYR2K,
+ * HER2K), symm (SYMM, HEMM), trmm, trsm. */
 typedef enum {
-    DFS_R_DGEMM, DFS_R_DGEMV, DFS_R_DDOT, DFS_R_ZGEMM, DFS_R_ZDOT, DFS_R_ZGEMV, DFS_R_COUNT
+    DFS_R_DGEMM, DFS_R_DGEMV, DFS_R_DDOT, DFS_R_ZGEMM, DFS_R_ZDOT, DFS_R_ZGEMV,
+    DFS_R_SYRK, DFS_R_SYR2K, DFS_R_SYMM, DFS_R_TRMM, DFS_R_TRSM, DFS_R_COUNT
 } dfs_routine;
 extern const char *const dfs_routine_names[DFS_R_COUNT];
 

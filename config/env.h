@@ -6,14 +6,19 @@
 
 /* X(id, name, default, meaning) */
 #define DFS_ENV_VARS(X)                                                                           \
-    X(MODE, "EXBLAS_MODE", "auto",                                                               \
+    X(MODE, "EXBLAS_MODE", "auto",                                                                \
       "native, auto, a mode of the policy, or an engine name with options NAME:key=value,...")    \
-    X(MODE_DGEMM, "EXBLAS_MODE_DGEMM", "EXBLAS_MODE", "the mode for DGEMM only")                  \
-    X(MODE_DGEMV, "EXBLAS_MODE_DGEMV", "EXBLAS_MODE", "the mode for DGEMV only")                  \
-    X(MODE_DDOT, "EXBLAS_MODE_DDOT", "EXBLAS_MODE", "the mode for DDOT only")                     \
-    X(MODE_ZGEMM, "EXBLAS_MODE_ZGEMM", "EXBLAS_MODE", "the mode for complex GEMM only")           \
-    X(MODE_ZDOT, "EXBLAS_MODE_ZDOT", "EXBLAS_MODE", "the mode for ZDOTC and ZDOTU only")          \
-    X(MODE_ZGEMV, "EXBLAS_MODE_ZGEMV", "EXBLAS_MODE", "the mode for ZGEMV only")                  \
+    DFS_ENV_MODE_OF(X, DGEMM, "DGEMM")                                                            \
+    DFS_ENV_MODE_OF(X, DGEMV, "DGEMV")                                                            \
+    DFS_ENV_MODE_OF(X, DDOT, "DDOT")                                                              \
+    DFS_ENV_MODE_OF(X, ZGEMM, "complex GEMM")                                                     \
+    DFS_ENV_MODE_OF(X, ZDOT, "ZDOTC and ZDOTU")                                                   \
+    DFS_ENV_MODE_OF(X, ZGEMV, "ZGEMV")                                                            \
+    DFS_ENV_MODE_OF(X, SYRK, "D/Z SYRK and SYRKX, Z HERK and HERKX")                              \
+    DFS_ENV_MODE_OF(X, SYR2K, "D/Z SYR2K and Z HER2K")                                            \
+    DFS_ENV_MODE_OF(X, SYMM, "D/Z SYMM and Z HEMM")                                               \
+    DFS_ENV_MODE_OF(X, TRMM, "D/Z TRMM")                                                          \
+    DFS_ENV_MODE_OF(X, TRSM, "D/Z TRSM")                                                          \
     X(POLICY, "EXBLAS_POLICY", "embedded", "a policy file replacing the embedded default")        \
     X(REREAD, "EXBLAS_REREAD", "off",                                                             \
       "1: re-read the variables above when the program changes them")                             \
@@ -23,6 +28,11 @@
     X(SUMMARY, "EXBLAS_SUMMARY", "off", "1: a per-routine call summary at exit; a path: there")   \
     X(TEST_NO_WORKSPACE, "EXBLAS_TEST_NO_WORKSPACE", "off",                                       \
       "1 (for tests): every engine workspace allocation fails")
+
+/* A routine's own mode variable, EXBLAS_MODE_<id> (config.c lists them in dfs_routine's
+ * order). */
+#define DFS_ENV_MODE_OF(X, id, what)                                                              \
+    X(MODE_##id, "EXBLAS_MODE_" #id, "EXBLAS_MODE", "the mode for " what " only")
 
 typedef enum {
 #define DFS_ENV_ID(id, name, def, meaning) DFS_ENV_##id,

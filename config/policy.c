@@ -4,7 +4,7 @@
  *
  *   [mode NAME SELECTOR...]      rules of mode NAME on devices matching every selector
  *   dgemm = ENGINE [min_dim=N [below=ENGINE] [tiny_products=N]] [fallback=ENGINE] [key=value...]
- *           (also dgemv, ddot, zgemm, zdot, zgemv, all)
+ *           (also dgemv, ddot, zgemm, zdot, zgemv, syrk, syr2k, symm, trmm, trsm, all)
  *   [engine NAME]                options of engine NAME
  *   key = value
  *
@@ -23,8 +23,8 @@
 #define MAX_LINE 4096
 #define MAX_TOKENS 64
 
-const char *const dfs_routine_names[DFS_R_COUNT] = {"dgemm", "dgemv", "ddot",
-                                                    "zgemm", "zdot",  "zgemv"};
+const char *const dfs_routine_names[DFS_R_COUNT] = {
+    "dgemm", "dgemv", "ddot", "zgemm", "zdot", "zgemv", "syrk", "syr2k", "symm", "trmm", "trsm"};
 
 /* ---------- small helpers ---------- */
 
@@ -304,11 +304,13 @@ static int parse_rule(dfs_policy *p, ctx *c, mode_section *ms, const char *key, 
         for (int i = 0; i < DFS_R_COUNT; i++)
             if (!strcmp(key, dfs_routine_names[i]))
                 first = i;
-        if (first < 0)
-            return fail(c,
-                        "unknown routine '%s' (expected dgemm, dgemv, ddot, zgemm, zdot, zgemv "
-                        "or all)",
-                        key);
+        if (first < 0) {
+            char names[256] = "";
+            for (int i = 0; i < DFS_R_COUNT; i++)
+                snprintf(names + strlen(names), sizeof names - strlen(names), "%s, ",
+                         dfs_routine_names[i]);
+            return fail(c, "unknown routine '%s' (expected %sor all)", key, names);
+        }
         last = first;
     }
     for (int i = first; i <= last; i++)

@@ -14,6 +14,8 @@
 #include <cublas_api.h>
 #include <cuda.h>
 
+#include "l3_entries.h"
+
 /* cuBLAS entry points the shim forwards to or calls (the prototype comes from cublas_api.h). */
 #define DFS_CUBLAS_SYMBOLS(X)                                                                      \
     X(cublasDgemm_v2) X(cublasDgemm_v2_64) X(cublasDgemv_v2) X(cublasDgemv_v2_64)                  \
@@ -26,7 +28,11 @@
     X(cublasShutdown) X(cublasZgemm_v2) X(cublasZgemm_v2_64) X(cublasZgemm3m) X(cublasZgemm3m_64)  \
     X(cublasZgemmStridedBatched) X(cublasZgemmStridedBatched_64) X(cublasZgemm)                    \
     X(cublasZdotc_v2) X(cublasZdotc_v2_64) X(cublasZdotu_v2) X(cublasZdotu_v2_64) X(cublasZdotc)   \
-    X(cublasZdotu) X(cublasZgemv_v2) X(cublasZgemv_v2_64) X(cublasZgemv)
+    X(cublasZdotu) X(cublasZgemv_v2) X(cublasZgemv_v2_64) X(cublasZgemv) X(cublasDgemmBatched)     \
+    X(cublasDgemmBatched_64) X(cublasZgemmBatched) X(cublasZgemmBatched_64) X(cublasGemmBatchedEx) \
+    X(cublasGemmBatchedEx_64) DFS_L3_ENTRIES(DFS_L3_SYMBOL, X)
+/* the Level-3 table's names (l3_entries.h) as X(name) */
+#define DFS_L3_SYMBOL(X, form, kind, name, T, I) X(name)
 
 /* cuBLASLt entry points (libcublasLt), for the cublasLtMatmul hook. */
 #define DFS_CUBLASLT_SYMBOLS(X)                                                                    \

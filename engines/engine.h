@@ -11,6 +11,7 @@
 #ifndef DFS_ENGINE_H
 #define DFS_ENGINE_H
 
+#include "../core/l3_entries.h"
 #include "../core/types.h"
 
 #include <cublas_api.h>
@@ -47,6 +48,15 @@ typedef enum {
     DFS_API_ZDOTC, DFS_API_ZDOTC_64, DFS_API_ZDOTU, DFS_API_ZDOTU_64,
     DFS_API_LEGACY_ZDOTC, DFS_API_LEGACY_ZDOTU,
     DFS_API_ZGEMV, DFS_API_ZGEMV_64, DFS_API_LEGACY_ZGEMV,
+    /* pointer-array batches (dfs_gemm_call's Aarray, Barray, Carray); GemmBatchedEx on CUDA_R_64F
+     * or CUDA_C_64F */
+    DFS_API_DGEMM_BATCHED, DFS_API_DGEMM_BATCHED_64, DFS_API_ZGEMM_BATCHED,
+    DFS_API_ZGEMM_BATCHED_64, DFS_API_GEMMEX_BATCHED, DFS_API_GEMMEX_BATCHED_64,
+    /* the other Level-3 routines (dfs_l3_call): DFS_API_cublasDsyrk_v2 and so on, one per entry
+     * point of core/l3_entries.h, the legacy ones (DFS_API_cublasDsyrk...) included */
+#define DFS_X_L3_API(a, form, kind, name, T, I) DFS_API_##name,
+    DFS_L3_ENTRIES(DFS_X_L3_API, )
+#undef DFS_X_L3_API
 } dfs_api;
 
 /* The element type of a call's matrices and scalars: binary64, or complex binary64 (real and
@@ -57,7 +67,9 @@ typedef enum { DFS_R64 = 0, DFS_C64 = 1 } dfs_dtype;
 /* C(i) = alpha * op(A(i)) * op(B(i)) + beta * C(i) for i < batch, column-major, of the element
  * type `type` (op C: the conjugate transpose; on real data the same as T).  Non-batched calls
  * have batch = 1 and strides 0.  alpha and beta are host or device pointers according to
- * ctx->pointer_mode. */
+ * ctx->pointer_mode.  Pointer-array batches (DgemmBatched...) have A, B and C NULL and the
+ * matrices' addresses in Aarray, Barray, Carray: arrays of batch pointers in device memory
+ * (never read on the host), given only to engines with DFS_CAP_PTRARRAY; NULL otherwise. */
 typedef struct {
     dfs_api api;
     cublasOperation_t transa, transb;
@@ -70,7 +82,52 @@ typedef struct {
     int64_t batch;
     cublasGemmAlgo_t algo; /* GemmEx forms only, forwarded unchanged when run natively */
     dfs_dtype type;
+    const double *const *Aarray; /* pointer-array batches only */
+    const double *const *Barray;
+    double *const *Carray;
 } dfs_gemm_call;
+
+/* The Level-3 routines beside GEMM (dfs_l3_call.kind); the H kinds are the Hermitian forms of
+ * the S ones before them (complex only). */
+typedef enum {
+    DFS_L3_SYRK, DFS_L3_HERK, DFS_L3_SYRKX, DFS_L3_HERKX, DFS_L3_SYR2K, DFS_L3_HER2K,
+    DFS_L3_SYMM, DFS_L3_HEMM, DFS_L3_TRMM, DFS_L3_TRSM
+} dfs_l3_kind;
+
+/* One call of a Level-3 routine beside GEMM, column-major, of the element type `type` (complex:
+ * interleaved, as dfs_gemm_call's).  C, m x n, is the output of every kind; op(X)^S below is the
+ * transpose, ^H for the H kinds; op C on real data is the same as T.
+ *   SYRK   C = alpha op(A) op(A)^S + beta C      m = n; op(A) is n x k; B NULL
+ *   SYRKX  C = alpha op(A) op(B)^S + beta C      (the result need not be symmetric)
+ *   SYR2K  C = alpha op(A) op(B)^S + alpha' op(B) op(A)^S + beta C   (alpha' = alpha, HER2K:
+ *          conj(alpha))
+ *          each only on C's `uplo` triangle; the H kinds read and write Im(C_ii) as zero
+ *   SYMM   C = alpha A B + beta C (side left) or alpha B A + beta C (right), A k x k symmetric
+ *          (HEMM: Hermitian, Im(A_ii) taken as zero) stored in its `uplo` triangle
+ *   TRMM   C = alpha op(A) B (left) or alpha B op(A) (right), A k x k triangular (`uplo`,
+ *          `diag`: the diagonal not read when unit); C may be B (in place, ldc = ldb: the legacy
+ *          form always is); beta NULL
+ *   TRSM   X with op(A) X = alpha B (left) or X op(A) = alpha B (right), written over B: B and C
+ *          are the same matrix (ldc = ldb); beta NULL
+ * k is the inner dimension: the rank-k kinds' k, else A's order (m on the left, n on the
+ * right).  alpha and beta are host or device pointers according to ctx->pointer_mode, each to
+ * one double where alpha_real / beta_real say so (always on real data; HERK's alpha and beta,
+ * HERKX's and HER2K's beta), else to two. */
+typedef struct {
+    dfs_api api;
+    dfs_l3_kind kind;
+    dfs_dtype type;
+    cublasSideMode_t side;   /* SYMM, HEMM, TRMM, TRSM */
+    cublasFillMode_t uplo;   /* the triangle of A (SYMM...TRSM) or of C (the rank-k kinds) */
+    cublasOperation_t trans; /* the rank-k kinds, TRMM, TRSM */
+    cublasDiagType_t diag;   /* TRMM, TRSM */
+    int64_t m, n, k;
+    const double *alpha, *beta;
+    unsigned char alpha_real, beta_real;
+    const double *A; int64_t lda;
+    const double *B; int64_t ldb;
+    double *C; int64_t ldc;
+} dfs_l3_call;
 
 /* y = alpha * op(A) * x + beta * y, of the element type `type` (op C: the conjugate transpose;
  * complex: A, x, y, alpha and beta interleaved, as dfs_gemm_call's). */
@@ -118,7 +175,14 @@ typedef struct {
 enum {
     DFS_CAP_COMPLEX = 1, /* GEMM with type DFS_C64 */
     DFS_CAP_ZDOT = 2,    /* DOT with type DFS_C64 */
-    DFS_CAP_ZGEMV = 4    /* GEMV with type DFS_C64 */
+    DFS_CAP_ZGEMV = 4,   /* GEMV with type DFS_C64 */
+    DFS_CAP_PTRARRAY = 8, /* GEMM of pointer-array batches (dfs_gemm_call.Aarray...) */
+    /* dfs_l3_call of these kinds, both types (an engine declines what it does not compute) */
+    DFS_CAP_SYRK = 16,  /* SYRK, HERK, SYRKX, HERKX */
+    DFS_CAP_SYR2K = 32, /* SYR2K, HER2K */
+    DFS_CAP_SYMM = 64,  /* SYMM, HEMM */
+    DFS_CAP_TRMM = 128,
+    DFS_CAP_TRSM = 256
 };
 
 typedef struct dfs_engine {
@@ -137,6 +201,8 @@ typedef struct dfs_engine {
     cublasStatus_t (*gemm)(const dfs_ctx *ctx, const dfs_gemm_call *c);
     cublasStatus_t (*dgemv)(const dfs_ctx *ctx, const dfs_gemv_call *c);
     cublasStatus_t (*ddot)(const dfs_ctx *ctx, const dfs_dot_call *c);
+    /* The Level-3 routines beside GEMM of the kinds in caps (DFS_CAP_SYRK...). */
+    cublasStatus_t (*level3)(const dfs_ctx *ctx, const dfs_l3_call *c);
     /* Optional: 1 when the engine runs a GEMM of c's shape and type natively whatever the data
      * (its cost model finds native faster), with options o; exblas-info says so. */
     int (*gemm_prefers_native)(const dfs_device *dev, const dfs_gemm_call *c,

@@ -1,4 +1,5 @@
-/* check.c — argument rules of cuBLAS for GEMM, GEMV and DOT (see check.h). */
+/* check.c — argument rules of cuBLAS for GEMM, GEMV and DOT (see check.h); the other Level-3
+ * routines' are in check_l3.c. */
 #include "check.h"
 
 static int valid_op(cublasOperation_t op)
@@ -78,4 +79,12 @@ dfs_args dfs_check_dot(cublasHandle_t h, int64_t n, const double *result, cublas
     if (n <= 0)
         return DFS_ARGS_QUICK;
     return DFS_ARGS_OK;
+}
+
+int dfs_check_ex_types(cudaDataType at, cudaDataType bt, cudaDataType ct,
+                       cublasComputeType_t ctype)
+{
+    if (ctype != CUBLAS_COMPUTE_64F || at != bt || at != ct)
+        return 0;
+    return at == CUDA_R_64F ? 1 : at == CUDA_C_64F ? 2 : 0;
 }

@@ -52,6 +52,16 @@ static const char *const api_names[] = {
     [DFS_API_ZGEMV] = "cublasZgemv_v2",
     [DFS_API_ZGEMV_64] = "cublasZgemv_v2_64",
     [DFS_API_LEGACY_ZGEMV] = "cublasZgemv (legacy)",
+    [DFS_API_DGEMM_BATCHED] = "cublasDgemmBatched",
+    [DFS_API_DGEMM_BATCHED_64] = "cublasDgemmBatched_64",
+    [DFS_API_ZGEMM_BATCHED] = "cublasZgemmBatched",
+    [DFS_API_ZGEMM_BATCHED_64] = "cublasZgemmBatched_64",
+    [DFS_API_GEMMEX_BATCHED] = "cublasGemmBatchedEx",
+    [DFS_API_GEMMEX_BATCHED_64] = "cublasGemmBatchedEx_64",
+    /* the Level-3 routines beside GEMM, from core/l3_entries.h */
+#define DFS_X_L3_NAME(a, form, kind, name, T, I) [DFS_API_##name] = #name DFS_L3_NOTE_##form,
+    DFS_L3_ENTRIES(DFS_X_L3_NAME, )
+#undef DFS_X_L3_NAME
 };
 
 /* DGEMM and ZGEMM share the call record (dfs_gemm_call, its type telling them apart). */
@@ -65,6 +75,53 @@ static char op_char(cublasOperation_t op)
     return op == CUBLAS_OP_N ? 'N' : op == CUBLAS_OP_T ? 'T' : op == CUBLAS_OP_C ? 'C' : '?';
 }
 
+/* The Level-3 routines beside GEMM (dfs_l3_call): syrk...trsm. */
+static int is_l3(dfs_routine r)
+{
+    return r >= DFS_R_SYRK;
+}
+
+/* A Level-3 record's trace: its entry point, the enums it has, its sizes. */
+static void describe_l3(const dfs_l3_call *c, char *buf, size_t len)
+{
+    const char side = c->side == CUBLAS_SIDE_LEFT ? 'L' : c->side == CUBLAS_SIDE_RIGHT ? 'R' : '?';
+    const char uplo = c->uplo == CUBLAS_FILL_MODE_LOWER   ? 'L'
+                      : c->uplo == CUBLAS_FILL_MODE_UPPER ? 'U'
+                                                          : '?';
+    const char diag = c->diag == CUBLAS_DIAG_UNIT       ? 'U'
+                      : c->diag == CUBLAS_DIAG_NON_UNIT ? 'N'
+                                                        : '?';
+    if (c->kind <= DFS_L3_HER2K)
+        snprintf(buf, len, "%s uplo=%c op=%c n=%" PRId64 " k=%" PRId64, api_names[c->api], uplo,
+                 op_char(c->trans), c->n, c->k);
+    else if (c->kind == DFS_L3_SYMM || c->kind == DFS_L3_HEMM)
+        snprintf(buf, len, "%s side=%c uplo=%c m=%" PRId64 " n=%" PRId64, api_names[c->api], side,
+                 uplo, c->m, c->n);
+    else
+        snprintf(buf, len, "%s side=%c uplo=%c op=%c diag=%c m=%" PRId64 " n=%" PRId64,
+                 api_names[c->api], side, uplo, op_char(c->trans), diag, c->m, c->n);
+}
+
+/* The capability an engine needs for routine r's records (beside real GEMM, GEMV, DOT). */
+static unsigned needed_cap(dfs_routine r, const void *call)
+{
+    switch (r) {
+    case DFS_R_DGEMM:
+        return ((const dfs_gemm_call *)call)->Carray ? DFS_CAP_PTRARRAY : 0;
+    case DFS_R_ZGEMM:
+        return DFS_CAP_COMPLEX |
+               (((const dfs_gemm_call *)call)->Carray ? (unsigned)DFS_CAP_PTRARRAY : 0);
+    case DFS_R_ZGEMV: return DFS_CAP_ZGEMV;
+    case DFS_R_ZDOT: return DFS_CAP_ZDOT;
+    case DFS_R_SYRK: return DFS_CAP_SYRK;
+    case DFS_R_SYR2K: return DFS_CAP_SYR2K;
+    case DFS_R_SYMM: return DFS_CAP_SYMM;
+    case DFS_R_TRMM: return DFS_CAP_TRMM;
+    case DFS_R_TRSM: return DFS_CAP_TRSM;
+    default: return 0;
+    }
+}
+
 static void describe(dfs_routine r, const void *call, char *buf, size_t len)
 {
     if (is_gemm(r)) {
@@ -74,6 +131,8 @@ static void describe(dfs_routine r, const void *call, char *buf, size_t len)
                  c->type == DFS_C64 && strncmp(api_names[c->api], "cublasZ", 7) ? " (CUDA_C_64F)"
                                                                                 : "",
                  op_char(c->transa), op_char(c->transb), c->m, c->n, c->k, c->batch);
+    } else if (is_l3(r)) {
+        describe_l3(call, buf, len);
     } else if (r == DFS_R_DGEMV || r == DFS_R_ZGEMV) {
         const dfs_gemv_call *c = call;
         snprintf(buf, len, "%s op=%c m=%" PRId64 " n=%" PRId64 " incx=%" PRId64 " incy=%" PRId64,
@@ -90,9 +149,10 @@ static void trace(dfs_routine r, const void *call, dfs_args args, int engine, in
 {
     char what[256];
     describe(r, call, what, sizeof what);
-    const char *why = args == DFS_ARGS_INVALID ? " (invalid arguments)"
-                      : args == DFS_ARGS_QUICK ? " (quick return)"
-                                               : "";
+    const char *why = args == DFS_ARGS_INVALID  ? " (invalid arguments)"
+                      : args == DFS_ARGS_QUICK  ? " (quick return)"
+                      : args == DFS_ARGS_NATIVE ? " (a case only cuBLAS computes)"
+                                                : "";
     dfs_log(DFS_LOG_TRACE, "%s -> %s%s%s%s%s status=%d", what, dfs_engines[engine]->name, why,
             declined_by ? " (declined by " : "", declined_by ? dfs_engines[declined_by]->name : "",
             declined_by ? ")" : "", (int)st);
@@ -109,26 +169,19 @@ static cublasStatus_t invoke(int engine, dfs_routine r, const dfs_ctx *x, const 
         depth--;
         return st;
     }
-    switch (r) {
-    case DFS_R_DGEMM:
+    /* only to an engine with the capabilities the record needs (complex, pointer arrays, a
+     * Level-3 routine) */
+    const unsigned cap = needed_cap(r, call);
+    if ((e->caps & cap) != cap)
+        st = DFS_STATUS_DECLINED;
+    else if (is_gemm(r))
         st = e->gemm ? e->gemm(x, call) : DFS_STATUS_DECLINED;
-        break;
-    case DFS_R_ZGEMM: /* only to an engine that computes complex GEMM */
-        st = e->gemm && (e->caps & DFS_CAP_COMPLEX) ? e->gemm(x, call) : DFS_STATUS_DECLINED;
-        break;
-    case DFS_R_DGEMV:
+    else if (r == DFS_R_DGEMV || r == DFS_R_ZGEMV)
         st = e->dgemv ? e->dgemv(x, call) : DFS_STATUS_DECLINED;
-        break;
-    case DFS_R_ZGEMV: /* only to an engine that computes complex GEMV */
-        st = e->dgemv && (e->caps & DFS_CAP_ZGEMV) ? e->dgemv(x, call) : DFS_STATUS_DECLINED;
-        break;
-    case DFS_R_ZDOT: /* only to an engine that computes complex DOT */
-        st = e->ddot && (e->caps & DFS_CAP_ZDOT) ? e->ddot(x, call) : DFS_STATUS_DECLINED;
-        break;
-    default:
+    else if (is_l3(r))
+        st = e->level3 ? e->level3(x, call) : DFS_STATUS_DECLINED;
+    else
         st = e->ddot ? e->ddot(x, call) : DFS_STATUS_DECLINED;
-        break;
-    }
     depth--;
     return st;
 }
@@ -166,6 +219,10 @@ static int alpha_is_zero(dfs_routine r, const void *call, cublasPointerMode_t mo
         const double *a = ((const dfs_gemv_call *)call)->alpha;
         return a[0] == 0.0 && a[1] == 0.0;
     }
+    if (is_l3(r)) { /* TRSM included: cuBLAS 13 does not zero B then (LEVEL3.md 2.1) */
+        const dfs_l3_call *c = call;
+        return c->alpha[0] == 0.0 && (c->alpha_real || c->alpha[1] == 0.0);
+    }
     return 0;
 }
 
@@ -175,7 +232,15 @@ static int null_operand(dfs_routine r, const void *call)
 {
     if (is_gemm(r)) {
         const dfs_gemm_call *c = call;
+        if (c->Carray)
+            return !c->Aarray || !c->Barray || !c->alpha || !c->beta;
         return !c->A || !c->B || !c->C || !c->alpha || !c->beta;
+    }
+    if (is_l3(r)) {
+        const dfs_l3_call *c = call;
+        const int has_b = c->kind != DFS_L3_SYRK && c->kind != DFS_L3_HERK;
+        const int has_beta = c->kind != DFS_L3_TRMM && c->kind != DFS_L3_TRSM;
+        return !c->A || (has_b && !c->B) || !c->C || !c->alpha || (has_beta && !c->beta);
     }
     if (r == DFS_R_DGEMV || r == DFS_R_ZGEMV) {
         const dfs_gemv_call *c = call;
@@ -296,6 +361,21 @@ cublasStatus_t dfs_dispatch_gemv(cublasHandle_t h, const dfs_gemv_call *c, dfs_a
 {
     return dispatch(c->type == DFS_C64 ? DFS_R_ZGEMV : DFS_R_DGEMV, h, c, c->m < c->n ? c->m : c->n,
                     (double)c->m * (double)c->n, args, NULL);
+}
+
+/* The policy routine of each Level-3 kind. */
+static const dfs_routine l3_routine[] = {
+    [DFS_L3_SYRK] = DFS_R_SYRK,   [DFS_L3_HERK] = DFS_R_SYRK,   [DFS_L3_SYRKX] = DFS_R_SYRK,
+    [DFS_L3_HERKX] = DFS_R_SYRK,  [DFS_L3_SYR2K] = DFS_R_SYR2K, [DFS_L3_HER2K] = DFS_R_SYR2K,
+    [DFS_L3_SYMM] = DFS_R_SYMM,   [DFS_L3_HEMM] = DFS_R_SYMM,   [DFS_L3_TRMM] = DFS_R_TRMM,
+    [DFS_L3_TRSM] = DFS_R_TRSM,
+};
+
+/* Sized for the rules as a GEMM of m x n x k (k: the rank, or A's order). */
+cublasStatus_t dfs_dispatch_l3(cublasHandle_t h, const dfs_l3_call *c, dfs_args args)
+{
+    return dispatch(l3_routine[c->kind], h, c, min3(c->m, c->n, c->k),
+                    (double)c->m * (double)c->n * (double)c->k, args, NULL);
 }
 
 cublasStatus_t dfs_dispatch_dot(cublasHandle_t h, const dfs_dot_call *c, dfs_args args)

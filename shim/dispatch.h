@@ -8,6 +8,11 @@
 cublasStatus_t dfs_dispatch_gemm(cublasHandle_t h, const dfs_gemm_call *c, dfs_args args);
 cublasStatus_t dfs_dispatch_gemv(cublasHandle_t h, const dfs_gemv_call *c, dfs_args args);
 cublasStatus_t dfs_dispatch_dot(cublasHandle_t h, const dfs_dot_call *c, dfs_args args);
+cublasStatus_t dfs_dispatch_l3(cublasHandle_t h, const dfs_l3_call *c, dfs_args args);
+/* For the hooks that fill a record from an entry point's types: the element type of T, and
+ * whether a scalar of type S is one double (dfs_l3_call.alpha_real, beta_real). */
+#define DFS_TYPE_OF(T) (sizeof(T) == sizeof(cuDoubleComplex) ? DFS_C64 : DFS_R64)
+#define DFS_SCALAR_REAL(S) (sizeof(S) == sizeof(double))
 
 /* A GEMM that reached the shim through another API than cuBLAS's (cublasLtMatmul), computed on
  * an internal handle h: `native` runs the original call (instead of the native engine), and

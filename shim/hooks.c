@@ -22,7 +22,7 @@ static cublasStatus_t gemm_t(dfs_api api, dfs_dtype type, cublasHandle_t h, cubl
                              int64_t ldc, long long sC, int64_t batch, cublasGemmAlgo_t algo)
 {
     dfs_gemm_call c = {api, ta, tb, m, n, k, alpha, A, lda, sA, B, ldb, sB, beta, C, ldc, sC,
-                       batch, algo, type};
+                       batch, algo, type, NULL, NULL, NULL};
     int ex = api == DFS_API_GEMMEX || api == DFS_API_GEMMEX_64 || api == DFS_API_GEMMEX_STRIDED ||
              api == DFS_API_GEMMEX_STRIDED_64;
     dfs_args a = dfs_check_gemm(h, ex, ta, tb, m, n, k, lda, ldb, ldc, batch, algo, NULL);
@@ -79,14 +79,7 @@ DFS_EXPORT cublasStatus_t cublasDgemmStridedBatched_64(
 }
 
 /* GemmEx: the engine path only for A, B, C all in FP64 or all in complex FP64 with
- * CUBLAS_COMPUTE_64F (the pedantic and emulated compute types, and every other type, go to
- * cuBLAS untouched).  Returns 0 (forward), 1 (real) or 2 (complex). */
-static int fp64_product(cudaDataType at, cudaDataType bt, cudaDataType ct, cublasComputeType_t ctype)
-{
-    if (ctype != CUBLAS_COMPUTE_64F || at != bt || at != ct)
-        return 0;
-    return at == CUDA_R_64F ? 1 : at == CUDA_C_64F ? 2 : 0;
-}
+ * CUBLAS_COMPUTE_64F (dfs_check_ex_types); every other call goes to cuBLAS untouched. */
 #define EX_TYPE(at) ((at) == CUDA_C_64F ? DFS_C64 : DFS_R64)
 
 DFS_EXPORT cublasStatus_t cublasGemmEx(cublasHandle_t h, cublasOperation_t ta,
@@ -96,7 +89,7 @@ DFS_EXPORT cublasStatus_t cublasGemmEx(cublasHandle_t h, cublasOperation_t ta,
                                        void *C, cudaDataType ct, int ldc,
                                        cublasComputeType_t ctype, cublasGemmAlgo_t algo)
 {
-    if (!fp64_product(at, bt, ct, ctype)) {
+    if (!dfs_check_ex_types(at, bt, ct, ctype)) {
         if (!DFS_REAL(cublasGemmEx))
             return CUBLAS_STATUS_NOT_INITIALIZED;
         cublasStatus_t st = DFS_REAL(cublasGemmEx)(h, ta, tb, m, n, k, alpha, A, at, lda, B, bt,
@@ -115,7 +108,7 @@ DFS_EXPORT cublasStatus_t cublasGemmEx_64(cublasHandle_t h, cublasOperation_t ta
                                           const void *beta, void *C, cudaDataType ct, int64_t ldc,
                                           cublasComputeType_t ctype, cublasGemmAlgo_t algo)
 {
-    if (!fp64_product(at, bt, ct, ctype)) {
+    if (!dfs_check_ex_types(at, bt, ct, ctype)) {
         if (!DFS_REAL(cublasGemmEx_64))
             return CUBLAS_STATUS_NOT_INITIALIZED;
         cublasStatus_t st = DFS_REAL(cublasGemmEx_64)(h, ta, tb, m, n, k, alpha, A, at, lda, B, bt,
@@ -133,7 +126,7 @@ DFS_EXPORT cublasStatus_t cublasGemmStridedBatchedEx(
     cudaDataType bt, int ldb, long long sB, const void *beta, void *C, cudaDataType ct, int ldc,
     long long sC, int batch, cublasComputeType_t ctype, cublasGemmAlgo_t algo)
 {
-    if (!fp64_product(at, bt, ct, ctype)) {
+    if (!dfs_check_ex_types(at, bt, ct, ctype)) {
         if (!DFS_REAL(cublasGemmStridedBatchedEx))
             return CUBLAS_STATUS_NOT_INITIALIZED;
         cublasStatus_t st = DFS_REAL(cublasGemmStridedBatchedEx)(
@@ -152,7 +145,7 @@ DFS_EXPORT cublasStatus_t cublasGemmStridedBatchedEx_64(
     cudaDataType bt, int64_t ldb, long long sB, const void *beta, void *C, cudaDataType ct,
     int64_t ldc, long long sC, int64_t batch, cublasComputeType_t ctype, cublasGemmAlgo_t algo)
 {
-    if (!fp64_product(at, bt, ct, ctype)) {
+    if (!dfs_check_ex_types(at, bt, ct, ctype)) {
         if (!DFS_REAL(cublasGemmStridedBatchedEx_64))
             return CUBLAS_STATUS_NOT_INITIALIZED;
         cublasStatus_t st = DFS_REAL(cublasGemmStridedBatchedEx_64)(

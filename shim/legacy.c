@@ -58,7 +58,7 @@ DFS_EXPORT void cublasDgemm(char transa, char transb, int m, int n, int k, doubl
     }
     dfs_gemm_call c = {DFS_API_LEGACY_DGEMM, (cublasOperation_t)ta, (cublasOperation_t)tb, m, n, k,
                        &alpha, A, lda, 0, B, ldb, 0, &beta, C, ldc, 0, 1, CUBLAS_GEMM_DEFAULT,
-                       DFS_R64};
+                       DFS_R64, NULL, NULL, NULL};
     dfs_args a = dfs_check_gemm(h, 0, c.transa, c.transb, m, n, k, lda, ldb, ldc, 1,
                                 CUBLAS_GEMM_DEFAULT, NULL);
     note(dfs_dispatch_gemm(h, &c, a));
@@ -79,7 +79,8 @@ DFS_EXPORT void cublasZgemm(char transa, char transb, int m, int n, int k, cuDou
     }
     dfs_gemm_call c = {DFS_API_LEGACY_ZGEMM, (cublasOperation_t)ta, (cublasOperation_t)tb, m, n, k,
                        (const double *)&alpha, (const double *)A, lda, 0, (const double *)B, ldb, 0,
-                       (const double *)&beta, (double *)C, ldc, 0, 1, CUBLAS_GEMM_DEFAULT, DFS_C64};
+                       (const double *)&beta, (double *)C, ldc, 0, 1, CUBLAS_GEMM_DEFAULT, DFS_C64,
+                       NULL, NULL, NULL};
     dfs_args a = dfs_check_gemm(h, 0, c.transa, c.transb, m, n, k, lda, ldb, ldc, 1,
                                 CUBLAS_GEMM_DEFAULT, NULL);
     note(dfs_dispatch_gemm(h, &c, a));
@@ -120,6 +121,112 @@ DFS_EXPORT void cublasZgemv(char trans, int m, int n, cuDoubleComplex alpha,
     if (!legacy_gemv(op_of(trans), &c) && DFS_REAL(cublasZgemv))
         DFS_REAL(cublasZgemv)(trans, m, n, alpha, A, lda, x, incx, beta, y, incy);
 }
+
+/* ---------- the Level-3 routines beside GEMM (core/l3_entries.h) ---------- */
+
+static int side_of(char c)
+{
+    switch (c) {
+    case 'L': case 'l': return CUBLAS_SIDE_LEFT;
+    case 'R': case 'r': return CUBLAS_SIDE_RIGHT;
+    default: return -1;
+    }
+}
+
+static int fill_of(char c)
+{
+    switch (c) {
+    case 'L': case 'l': return CUBLAS_FILL_MODE_LOWER;
+    case 'U': case 'u': return CUBLAS_FILL_MODE_UPPER;
+    default: return -1;
+    }
+}
+
+static int diag_of(char c)
+{
+    switch (c) {
+    case 'N': case 'n': return CUBLAS_DIAG_NON_UNIT;
+    case 'U': case 'u': return CUBLAS_DIAG_UNIT;
+    default: return -1;
+    }
+}
+
+/* A legacy Level-3 call with its characters' enums (0 for those the routine has not) on the
+ * internal handle; 0 when there is none or a character is not cuBLAS's: the caller then forwards
+ * the call to the real library. */
+static int legacy_l3(dfs_l3_call *c, int side, int uplo, int trans, int diag)
+{
+    void *token = NULL;
+    cublasHandle_t h = side >= 0 && uplo >= 0 && trans >= 0 && diag >= 0
+                           ? internal_handle(&token)
+                           : NULL;
+    if (!h)
+        return 0;
+    c->side = (cublasSideMode_t)side;
+    c->uplo = (cublasFillMode_t)uplo;
+    c->trans = (cublasOperation_t)trans;
+    c->diag = (cublasDiagType_t)diag;
+    note(dfs_dispatch_l3(h, c, dfs_check_l3(h, c, NULL)));
+    dfs_internal_release(token);
+    return 1;
+}
+
+/* The fields every legacy hook fills the same way (the scalars by value: their addresses). */
+#define COMMON(kd, name, T, SA, SB)                                                                \
+    .api = DFS_API_##name, .kind = DFS_L3_##kd, .type = DFS_TYPE_OF(T),                            \
+    .alpha = (const double *)&alpha, .alpha_real = DFS_SCALAR_REAL(SA),                            \
+    .beta_real = DFS_SCALAR_REAL(SB), .A = (const double *)A, .lda = lda
+
+/* The argument lists (core/l3_entries.h's DFS_L3_KIND_*). */
+#define LEG_RK(kind, name, T, SA, SB, I)                                                           \
+    DFS_EXPORT void name(char uplo, char trans, int n, int k, SA alpha, const T *A, int lda,       \
+                         SB beta, T *C, int ldc)                                                   \
+    {                                                                                              \
+        dfs_l3_call c = {COMMON(kind, name, T, SA, SB), .m = n, .n = n, .k = k,                    \
+                         .beta = (const double *)&beta, .C = (double *)C, .ldc = ldc};             \
+        if (!legacy_l3(&c, 0, fill_of(uplo), op_of(trans), 0) && DFS_REAL(name))                   \
+            DFS_REAL(name)(uplo, trans, n, k, alpha, A, lda, beta, C, ldc);                        \
+    }
+#define LEG_RK2(kind, name, T, SA, SB, I)                                                          \
+    DFS_EXPORT void name(char uplo, char trans, int n, int k, SA alpha, const T *A, int lda,       \
+                         const T *B, int ldb, SB beta, T *C, int ldc)                              \
+    {                                                                                              \
+        dfs_l3_call c = {COMMON(kind, name, T, SA, SB), .m = n, .n = n, .k = k,                    \
+                         .B = (const double *)B, .ldb = ldb, .beta = (const double *)&beta,        \
+                         .C = (double *)C, .ldc = ldc};                                            \
+        if (!legacy_l3(&c, 0, fill_of(uplo), op_of(trans), 0) && DFS_REAL(name))                   \
+            DFS_REAL(name)(uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc);                \
+    }
+#define LEG_MM(kind, name, T, SA, SB, I)                                                           \
+    DFS_EXPORT void name(char side, char uplo, int m, int n, SA alpha, const T *A, int lda,        \
+                         const T *B, int ldb, SB beta, T *C, int ldc)                              \
+    {                                                                                              \
+        const int s = side_of(side);                                                               \
+        dfs_l3_call c = {COMMON(kind, name, T, SA, SB), .m = m, .n = n,                            \
+                         .k = s == CUBLAS_SIDE_LEFT ? m : n, .B = (const double *)B, .ldb = ldb,   \
+                         .beta = (const double *)&beta, .C = (double *)C, .ldc = ldc};             \
+        if (!legacy_l3(&c, s, fill_of(uplo), 0, 0) && DFS_REAL(name))                              \
+            DFS_REAL(name)(side, uplo, m, n, alpha, A, lda, B, ldb, beta, C, ldc);                 \
+    }
+/* TRMM and TRSM alike: in place on B (the record's B and C) */
+#define LEG_TRMM(kind, name, T, SA, SB, I)                                                         \
+    DFS_EXPORT void name(char side, char uplo, char trans, char diag, int m, int n, SA alpha,      \
+                         const T *A, int lda, T *B, int ldb)                                       \
+    {                                                                                              \
+        const int s = side_of(side);                                                               \
+        dfs_l3_call c = {COMMON(kind, name, T, SA, SB), .m = m, .n = n,                            \
+                         .k = s == CUBLAS_SIDE_LEFT ? m : n, .B = (const double *)B, .ldb = ldb,   \
+                         .C = (double *)B, .ldc = ldb};                                            \
+        if (!legacy_l3(&c, s, fill_of(uplo), op_of(trans), diag_of(diag)) && DFS_REAL(name))       \
+            DFS_REAL(name)(side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb);                  \
+    }
+#define LEG_TRSM LEG_TRMM
+
+/* the legacy rows of the table (the v2 ones: level3.c) */
+#define HOOK(a, form, kind, name, T, I) HOOK_##form(kind, name, T, I)
+#define HOOK_V2(kind, name, T, I)
+#define HOOK_LEG(kind, name, T, I) DFS_L3_KIND_##kind(LEG_, name, T, I)
+DFS_L3_ENTRIES(HOOK, )
 
 DFS_EXPORT double cublasDdot(int n, const double *x, int incx, const double *y, int incy)
 {

@@ -24,7 +24,8 @@ typedef struct {
 static void usage(FILE *f)
 {
     fputs("usage: exblas-info [--policy] [--dgemm M,N,K] [--dgemv M,N] [--ddot N] [--zgemm M,N,K]\n"
-          "                   [--zdot N] [--zgemv M,N]\n"
+          "                   [--zdot N] [--zgemv M,N] [--syrk N,K] [--syr2k N,K] [--symm M,N]\n"
+          "                   [--trmm M,N] [--trsm M,N]\n"
           "  --policy        print the text of the policy in use (embedded or EXBLAS_POLICY)\n"
           "  --dgemm M,N,K   sizes for the per-routine decision (default 1024,1024,1024)\n"
           "  --dgemv M,N     (default 1024,1024)\n"
@@ -32,8 +33,10 @@ static void usage(FILE *f)
           "  --zgemm M,N,K   (default 1024,1024,1024)\n"
           "  --zdot N        (default 1048576)\n"
           "  --zgemv M,N     (default 1024,1024)\n"
-          "Reads EXBLAS_MODE, EXBLAS_MODE_DGEMM/_DGEMV/_DDOT/_ZGEMM/_ZDOT/_ZGEMV and EXBLAS_POLICY\n"
-          "like libdfshim.so.\n",
+          "  --syrk N,K      (also --syr2k; default 1024,1024)\n"
+          "  --symm M,N      (also --trmm, --trsm: A on the left; default 1024,1024)\n"
+          "Reads EXBLAS_MODE, EXBLAS_MODE_<ROUTINE> (DGEMM, DGEMV, DDOT, ZGEMM, ZDOT, ZGEMV,\n"
+          "SYRK, SYR2K, SYMM, TRMM, TRSM) and EXBLAS_POLICY like libdfshim.so.\n",
           f);
 }
 
@@ -101,13 +104,24 @@ static void diag(const char *line)
     printf("  ! %s\n", line);
 }
 
+/* The capability an engine needs for each Level-3 routine (as the shim's dispatch asks). */
+static const unsigned l3_cap[DFS_R_COUNT] = {[DFS_R_SYRK] = DFS_CAP_SYRK,
+                                             [DFS_R_SYR2K] = DFS_CAP_SYR2K,
+                                             [DFS_R_SYMM] = DFS_CAP_SYMM,
+                                             [DFS_R_TRMM] = DFS_CAP_TRMM,
+                                             [DFS_R_TRSM] = DFS_CAP_TRSM};
+
 static void print_decision(const dfs_config *cfg, const dfs_device *dev,
                            int64_t dims[DFS_R_COUNT][3])
 {
-    static const char *const shape[DFS_R_COUNT] = {"m=%" PRId64 " n=%" PRId64 " k=%" PRId64,
-                                                   "m=%" PRId64 " n=%" PRId64, "n=%" PRId64,
-                                                   "m=%" PRId64 " n=%" PRId64 " k=%" PRId64,
-                                                   "n=%" PRId64, "m=%" PRId64 " n=%" PRId64};
+#define MNK "m=%" PRId64 " n=%" PRId64 " k=%" PRId64
+#define MN "m=%" PRId64 " n=%" PRId64
+#define NK "n=%" PRId64 " k=%" PRId64
+    static const char *const shape[DFS_R_COUNT] = {MNK, MN, "n=%" PRId64, MNK, "n=%" PRId64, MN,
+                                                   NK,  NK, MN,           MN,  MN};
+#undef MNK
+#undef MN
+#undef NK
     for (int r = 0; r < DFS_R_COUNT; r++) {
         dfs_rule rule;
         dfs_config_rule(cfg, dev, (dfs_routine)r, &rule);
@@ -115,10 +129,15 @@ static void print_decision(const dfs_config *cfg, const dfs_device *dev,
         double products = 1;
         const int gemm = r == DFS_R_DGEMM || r == DFS_R_ZGEMM;
         const int gemv = r == DFS_R_DGEMV || r == DFS_R_ZGEMV;
-        for (int i = 0; i < (gemm ? 3 : gemv ? 2 : 1); i++) { /* ddot, zdot: n */
+        const int l3 = r >= DFS_R_SYRK;
+        for (int i = 0; i < (gemm ? 3 : gemv || l3 ? 2 : 1); i++) { /* ddot, zdot: n */
             mind = dims[r][i] < mind ? dims[r][i] : mind;
             products *= (double)dims[r][i];
         }
+        /* the Level-3 routines as the shim sizes them: a GEMM of n x n x k (SYRK, SYR2K) or of
+         * m x n x m (SYMM, TRMM, TRSM with A on the left) */
+        if (l3)
+            products *= (double)dims[r][0];
         const int below = dfs_rule_below(&rule, mind, products);
         int e = below ? rule.below_engine : rule.engine;
         const char *note = below ? " (below min_dim)" : "";
@@ -133,6 +152,7 @@ static void print_decision(const dfs_config *cfg, const dfs_device *dev,
                         : r == DFS_R_ZDOT  ? en->ddot != NULL && (en->caps & DFS_CAP_ZDOT)
                         : r == DFS_R_ZGEMV ? en->dgemv != NULL && (en->caps & DFS_CAP_ZGEMV)
                         : r == DFS_R_DGEMV ? en->dgemv != NULL
+                        : l3               ? en->level3 != NULL && (en->caps & l3_cap[r])
                                            : en->ddot != NULL)) {
             e = 0;
             note = " (the engine does not compute this routine)";
@@ -177,6 +197,15 @@ static void print_decision(const dfs_config *cfg, const dfs_device *dev,
     }
 }
 
+/* The routine of a Level-3 option's name (syrk...trsm), or -1. */
+static int level3_option(const char *name)
+{
+    for (int r = DFS_R_SYRK; r < DFS_R_COUNT; r++)
+        if (!strcmp(name, dfs_routine_names[r]))
+            return r;
+    return -1;
+}
+
 static int parse_dims(const char *s, int64_t *d, int n)
 {
     for (int i = 0; i < n; i++) {
@@ -214,6 +243,7 @@ int main(int argc, char **argv)
     int show_policy = 0;
     int64_t dims[DFS_R_COUNT][3] = {
         {1024, 1024, 1024}, {1024, 1024, 0}, {1048576, 0, 0}, {1024, 1024, 1024}, {1048576, 0, 0},
+        {1024, 1024, 0},    {1024, 1024, 0}, {1024, 1024, 0}, {1024, 1024, 0},    {1024, 1024, 0},
         {1024, 1024, 0}};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -232,6 +262,8 @@ int main(int argc, char **argv)
             ok = !parse_dims(argv[++i], dims[5], 2);
         else if (!strcmp(a, "--ddot") && i + 1 < argc)
             ok = !parse_dims(argv[++i], dims[2], 1);
+        else if (!strncmp(a, "--", 2) && i + 1 < argc && level3_option(a + 2) >= 0)
+            ok = !parse_dims(argv[++i], dims[level3_option(a + 2)], 2);
         else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             usage(stdout);
             return 0;

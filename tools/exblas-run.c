@@ -354,7 +354,10 @@ int main(int argc, char **argv)
 
     static const char *const overrides[] = {"EXBLAS_MODE_DGEMM", "EXBLAS_MODE_DGEMV",
                                             "EXBLAS_MODE_DDOT", "EXBLAS_MODE_ZGEMM",
-                                            "EXBLAS_MODE_ZDOT", "EXBLAS_MODE_ZGEMV"};
+                                            "EXBLAS_MODE_ZDOT", "EXBLAS_MODE_ZGEMV",
+                                            "EXBLAS_MODE_SYRK", "EXBLAS_MODE_SYR2K",
+                                            "EXBLAS_MODE_SYMM", "EXBLAS_MODE_TRMM",
+                                            "EXBLAS_MODE_TRSM"};
     for (size_t k = 0; k < sizeof overrides / sizeof overrides[0]; k++) {
         const char *v = getenv(overrides[k]);
         if (v && *v)

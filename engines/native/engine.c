@@ -1,19 +1,6 @@
 /* native/engine.c — the native engine: forwards each call, unchanged, to the entry point of the
  * real cuBLAS that the application called, so results are bitwise those of cuBLAS. */
-#include "../engine.h"
-#include "../../core/resolve.h"
-
-#define CALL(fn, ...) (DFS_REAL(fn) ? DFS_REAL(fn)(__VA_ARGS__) : CUBLAS_STATUS_NOT_INITIALIZED)
-
-/* The legacy functions return nothing (or the dot product) and report errors through
- * cublasGetError(), which the real library keeps: forwarding them reports SUCCESS here. */
-#define LEGACY(fn, ...) (DFS_REAL(fn) ? (DFS_REAL(fn)(__VA_ARGS__), CUBLAS_STATUS_SUCCESS)         \
-                                      : CUBLAS_STATUS_NOT_INITIALIZED)
-
-static char op_char(cublasOperation_t op)
-{
-    return op == CUBLAS_OP_N ? 'N' : op == CUBLAS_OP_T ? 'T' : 'C';
-}
+#include "native.h"
 
 static int native_can_run(const dfs_device *dev)
 {
@@ -53,6 +40,16 @@ static cublasStatus_t native_zgemm(const dfs_ctx *x, const dfs_gemm_call *c)
     case DFS_API_LEGACY_ZGEMM:
         return LEGACY(cublasZgemm, op_char(c->transa), op_char(c->transb), (int)c->m, (int)c->n,
                       (int)c->k, *al, A, (int)c->lda, B, (int)c->ldb, *be, C, (int)c->ldc);
+    case DFS_API_ZGEMM_BATCHED:
+        return CALL(cublasZgemmBatched, h, c->transa, c->transb, (int)c->m, (int)c->n, (int)c->k,
+                    al, (const cuDoubleComplex *const *)c->Aarray, (int)c->lda,
+                    (const cuDoubleComplex *const *)c->Barray, (int)c->ldb, be,
+                    (cuDoubleComplex *const *)c->Carray, (int)c->ldc, (int)c->batch);
+    case DFS_API_ZGEMM_BATCHED_64:
+        return CALL(cublasZgemmBatched_64, h, c->transa, c->transb, c->m, c->n, c->k, al,
+                    (const cuDoubleComplex *const *)c->Aarray, c->lda,
+                    (const cuDoubleComplex *const *)c->Barray, c->ldb, be,
+                    (cuDoubleComplex *const *)c->Carray, c->ldc, c->batch);
     default:
         return CUBLAS_STATUS_INTERNAL_ERROR;
     }
@@ -64,7 +61,8 @@ static cublasStatus_t native_gemm(const dfs_ctx *x, const dfs_gemm_call *c)
     /* the GemmEx forms carry the element type; the others are one type's entry points */
     const cudaDataType t = c->type == DFS_C64 ? CUDA_C_64F : CUDA_R_64F;
     if (c->type == DFS_C64 && c->api != DFS_API_GEMMEX && c->api != DFS_API_GEMMEX_64 &&
-        c->api != DFS_API_GEMMEX_STRIDED && c->api != DFS_API_GEMMEX_STRIDED_64)
+        c->api != DFS_API_GEMMEX_STRIDED && c->api != DFS_API_GEMMEX_STRIDED_64 &&
+        c->api != DFS_API_GEMMEX_BATCHED && c->api != DFS_API_GEMMEX_BATCHED_64)
         return native_zgemm(x, c);
     switch (c->api) {
     case DFS_API_DGEMM:
@@ -102,6 +100,24 @@ static cublasStatus_t native_gemm(const dfs_ctx *x, const dfs_gemm_call *c)
         return LEGACY(cublasDgemm, op_char(c->transa), op_char(c->transb), (int)c->m, (int)c->n,
                       (int)c->k, *c->alpha, c->A, (int)c->lda, c->B, (int)c->ldb, *c->beta, c->C,
                       (int)c->ldc);
+    case DFS_API_DGEMM_BATCHED:
+        return CALL(cublasDgemmBatched, h, c->transa, c->transb, (int)c->m, (int)c->n, (int)c->k,
+                    c->alpha, c->Aarray, (int)c->lda, c->Barray, (int)c->ldb, c->beta, c->Carray,
+                    (int)c->ldc, (int)c->batch);
+    case DFS_API_DGEMM_BATCHED_64:
+        return CALL(cublasDgemmBatched_64, h, c->transa, c->transb, c->m, c->n, c->k, c->alpha,
+                    c->Aarray, c->lda, c->Barray, c->ldb, c->beta, c->Carray, c->ldc, c->batch);
+    case DFS_API_GEMMEX_BATCHED:
+        return CALL(cublasGemmBatchedEx, h, c->transa, c->transb, (int)c->m, (int)c->n,
+                    (int)c->k, c->alpha, (const void *const *)c->Aarray, t, (int)c->lda,
+                    (const void *const *)c->Barray, t, (int)c->ldb, c->beta,
+                    (void *const *)c->Carray, t, (int)c->ldc, (int)c->batch, CUBLAS_COMPUTE_64F,
+                    c->algo);
+    case DFS_API_GEMMEX_BATCHED_64:
+        return CALL(cublasGemmBatchedEx_64, h, c->transa, c->transb, c->m, c->n, c->k, c->alpha,
+                    (const void *const *)c->Aarray, t, c->lda, (const void *const *)c->Barray, t,
+                    c->ldb, c->beta, (void *const *)c->Carray, t, c->ldc, c->batch,
+                    CUBLAS_COMPUTE_64F, c->algo);
     default:
         return CUBLAS_STATUS_INTERNAL_ERROR;
     }
@@ -196,8 +212,10 @@ const dfs_engine dfs_engine_native = {
     .summary = "pass-through to the application's cuBLAS (bitwise cuBLAS results)",
     .options = &native_options, /* none */
     .can_run = native_can_run,
-    .caps = DFS_CAP_COMPLEX | DFS_CAP_ZDOT | DFS_CAP_ZGEMV,
+    .caps = DFS_CAP_COMPLEX | DFS_CAP_ZDOT | DFS_CAP_ZGEMV | DFS_CAP_PTRARRAY | DFS_CAP_SYRK |
+            DFS_CAP_SYR2K | DFS_CAP_SYMM | DFS_CAP_TRMM | DFS_CAP_TRSM,
     .gemm = native_gemm,
     .dgemv = native_dgemv,
     .ddot = native_ddot,
+    .level3 = dfs_native_level3, /* level3.c */
 };

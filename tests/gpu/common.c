@@ -10,6 +10,7 @@
 #include <time.h>
 
 gt_real_fns gt_real;
+static void *cublas_lib; /* libcublas's own handle (gt_init) */
 
 /* ---------- start-up ---------- */
 
@@ -30,6 +31,14 @@ static void *lookup(void *lib, const char *name)
             not_shimmed = #name;                                                                   \
     } while (0)
 
+void *gt_real_fn(const char *name)
+{
+    void *p = lookup(cublas_lib, name);
+    if (dlsym(RTLD_DEFAULT, name) == p)
+        gt_fatal("%s is not intercepted: is libdfshim.so preloaded?", name);
+    return p;
+}
+
 void gt_init(const char *test_name)
 {
     setvbuf(stdout, NULL, _IOLBF, 0);
@@ -46,6 +55,7 @@ void gt_init(const char *test_name)
         lib = dlopen("libcublas.so.12", RTLD_NOW | RTLD_NOLOAD);
     if (!lib)
         gt_fatal("libcublas.so.13 is not loaded in this process (%s)", dlerror());
+    cublas_lib = lib;
     const char *not_shimmed = NULL;
     LOAD(Dgemm, cublasDgemm_v2);
     LOAD(Dgemm_64, cublasDgemm_v2_64);

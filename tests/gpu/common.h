@@ -38,6 +38,9 @@ extern gt_real_fns gt_real;
  * every intercepted symbol as the program sees it differs from the real one (shim preloaded).
  * Prints one line about the device and the EXBLAS_* settings. */
 void gt_init(const char *test_name);
+/* After gt_init: the real libcublas function `name` (dlsym on libcublas's own handle); exits 1
+ * when libcublas has none, or when the program's `name` is that one (not intercepted). */
+void *gt_real_fn(const char *name);
 
 /* ---------- the mode under test: EXBLAS_MODE=NAME[:key=value[,key=value...]] ---------- */
 

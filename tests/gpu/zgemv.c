@@ -12,7 +12,6 @@
 #include "../common/gen.h"
 
 #include <cublas.h>
-#include <dlfcn.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -120,17 +119,8 @@ static void compare(const zcall *c, cublasHandle_t hh, const double *y0, int64_t
 int main(void)
 {
     gt_init("zgemv");
-    void *lib = dlopen("libcublas.so.13", RTLD_NOW | RTLD_NOLOAD);
-    if (!lib)
-        lib = dlopen("libcublas.so.12", RTLD_NOW | RTLD_NOLOAD);
-    if (!lib)
-        gt_fatal("libcublas is not loaded");
-    for (int a = 0; a < Z_COUNT; a++) {
-        if (!(real_fn[a] = dlsym(lib, zname[a])))
-            gt_fatal("no %s in libcublas", zname[a]);
-        if (dlsym(RTLD_DEFAULT, zname[a]) == real_fn[a])
-            gt_fatal("%s is not intercepted: is libdfshim.so preloaded?", zname[a]);
-    }
+    for (int a = 0; a < Z_COUNT; a++)
+        real_fn[a] = gt_real_fn(zname[a]);
     printf("zgemv: EXBLAS_MODE=%s: every result against real cuBLAS\n",
            gt_mode() ? gt_mode() : "(unset)");
     GT_CUBLAS(cublasCreate_v2(&h));

@@ -19,6 +19,19 @@ expected=(
     cublasZgemmStridedBatched cublasZgemmStridedBatched_64 cublasZgemm
     cublasZdotc_v2 cublasZdotc_v2_64 cublasZdotu_v2 cublasZdotu_v2_64 cublasZdotc cublasZdotu
     cublasZgemv_v2 cublasZgemv_v2_64 cublasZgemv
+    cublasDgemmBatched cublasDgemmBatched_64 cublasZgemmBatched cublasZgemmBatched_64
+    cublasGemmBatchedEx cublasGemmBatchedEx_64
+    cublasDsyrk_v2 cublasDsyrk_v2_64 cublasZsyrk_v2 cublasZsyrk_v2_64
+    cublasZherk_v2 cublasZherk_v2_64
+    cublasDsyrkx cublasDsyrkx_64 cublasZsyrkx cublasZsyrkx_64 cublasZherkx cublasZherkx_64
+    cublasDsyr2k_v2 cublasDsyr2k_v2_64 cublasZsyr2k_v2 cublasZsyr2k_v2_64
+    cublasZher2k_v2 cublasZher2k_v2_64
+    cublasDsymm_v2 cublasDsymm_v2_64 cublasZsymm_v2 cublasZsymm_v2_64
+    cublasZhemm_v2 cublasZhemm_v2_64
+    cublasDtrmm_v2 cublasDtrmm_v2_64 cublasZtrmm_v2 cublasZtrmm_v2_64
+    cublasDtrsm_v2 cublasDtrsm_v2_64 cublasZtrsm_v2 cublasZtrsm_v2_64
+    cublasDsyrk cublasZsyrk cublasZherk cublasDsyr2k cublasZsyr2k cublasZher2k
+    cublasDsymm cublasZsymm cublasZhemm cublasDtrmm cublasZtrmm cublasDtrsm cublasZtrsm
     cublasGemmEx cublasGemmEx_64
     cublasGemmStridedBatchedEx cublasGemmStridedBatchedEx_64
     cublasDestroy_v2

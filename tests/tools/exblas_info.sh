@@ -17,7 +17,7 @@ check_once() { # description, command's output, a whole line that must stand the
     n=$(grep -cFx -- "$3" <<<"$2")
     if [ "$n" = 1 ]; then echo "ok   $1"; else echo "FAIL $1: $n lines '$3'"; echo "$2" | sed 's/^/     | /' | head -80; fail=1; fi
 }
-unset EXBLAS_MODE EXBLAS_MODE_DGEMM EXBLAS_MODE_DGEMV EXBLAS_MODE_DDOT EXBLAS_MODE_ZGEMM EXBLAS_MODE_ZDOT EXBLAS_MODE_ZGEMV EXBLAS_POLICY
+unset EXBLAS_MODE EXBLAS_MODE_DGEMM EXBLAS_MODE_DGEMV EXBLAS_MODE_DDOT EXBLAS_MODE_ZGEMM EXBLAS_MODE_ZDOT EXBLAS_MODE_ZGEMV EXBLAS_MODE_SYRK EXBLAS_MODE_SYR2K EXBLAS_MODE_SYMM EXBLAS_MODE_TRMM EXBLAS_MODE_TRSM EXBLAS_POLICY
 out=$("$info" 2>&1)
 for e in native df repro ozaki int8 ozaki-sgemm; do
     check "engine $e listed" "$out" "^  $e +[a-zA-Z]"
@@ -35,6 +35,13 @@ check "ozaki-sgemm has no DGEMV: native" "$out" "dgemv .*-> native \(the engine 
 check "ozaki-sgemm has no DDOT: native" "$out" "ddot .*-> native \(the engine does not compute this routine\)"
 out=$(EXBLAS_MODE=df "$info" 2>&1)
 check "df computes DGEMV" "$out" "dgemv .*-> df "
+# the Level-3 routines beside GEMM: intercepted, but no engine computes them yet
+out=$(EXBLAS_MODE=repro "$info" --syrk 300,40 --trsm 100,200 2>&1)
+check "syrk sized by --syrk" "$out" "syrk +n=300 k=40 +-> native \(the engine does not compute this routine\)"
+check "trsm sized by --trsm" "$out" "trsm +m=100 n=200 +-> native \(the engine does not compute this routine\)"
+for r in syr2k symm trmm; do
+    check "$r: native in repro" "$out" "$r +m?=?[0-9 ]*.*-> native \(the engine does not compute this routine\)"
+done
 
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT

@@ -1,5 +1,7 @@
-/* test_check.c — unit tests (Check) of shim/check.c: cuBLAS's argument rules for GEMM, GEMV
- * and DOT as documented (the GPU suite checks the same cases against the real cuBLAS). */
+/* test_check.c — unit tests (Check) of shim/check.c and check_l3.c: cuBLAS's argument rules for
+ * GEMM, GEMV, DOT and the other Level-3 routines as documented and measured (the GPU suite
+ * checks the same cases against the real cuBLAS).  Each rule is tested on both sides of its
+ * boundary, so that a classifier with the rule dropped or moved fails. */
 #include "../../shim/check.h"
 
 #include <check.h>
@@ -110,6 +112,288 @@ START_TEST(dot_rules)
 }
 END_TEST
 
+/* GemmEx's types: only all-R_64F or all-C_64F with COMPUTE_64F reach the engines. */
+START_TEST(ex_types)
+{
+    ck_assert_int_eq(dfs_check_ex_types(CUDA_R_64F, CUDA_R_64F, CUDA_R_64F, CUBLAS_COMPUTE_64F), 1);
+    ck_assert_int_eq(dfs_check_ex_types(CUDA_C_64F, CUDA_C_64F, CUDA_C_64F, CUBLAS_COMPUTE_64F), 2);
+    ck_assert_int_eq(
+        dfs_check_ex_types(CUDA_R_64F, CUDA_R_64F, CUDA_R_64F, CUBLAS_COMPUTE_64F_PEDANTIC), 0);
+    ck_assert_int_eq(dfs_check_ex_types(CUDA_R_64F, CUDA_R_64F, CUDA_R_32F, CUBLAS_COMPUTE_64F), 0);
+    ck_assert_int_eq(dfs_check_ex_types(CUDA_C_64F, CUDA_R_64F, CUDA_C_64F, CUBLAS_COMPUTE_64F), 0);
+    ck_assert_int_eq(dfs_check_ex_types(CUDA_R_32F, CUDA_R_32F, CUDA_R_32F, CUBLAS_COMPUTE_32F), 0);
+}
+END_TEST
+
+/* Pointer-array batches go through dfs_check_gemm: DgemmBatched's batchCount < 0 is
+ * INVALID_VALUE and 0 a quick return (measured); GemmBatchedEx (ex) as GemmStridedBatchedEx. */
+START_TEST(batched_rules)
+{
+    GEMM(BAD, H, N, N, 4, 5, 6, 4, 6, 4, -1);
+    GEMM(QUICK, H, N, N, 4, 5, 6, 4, 6, 4, 0);
+    GEMM(OK, H, N, N, 4, 5, 6, 4, 6, 4, 3);
+    GEMM(BAD, H, N, N, 0, 5, 6, 0, 6, 0, 0); /* ld rules before the batch's quick return */
+}
+END_TEST
+
+/* ---------- the Level-3 routines beside GEMM (check_l3.c) ---------- */
+
+#undef C /* the records have a C */
+#define OPC CUBLAS_OP_C
+
+static double bufA[256], bufB[256], bufC[256];
+static const double one[2] = {1.0, 0.0};
+
+static int is_rank_k(dfs_l3_kind k)
+{
+    return k <= DFS_L3_HER2K;
+}
+
+/* A valid, non-trivial call of kind k and type t: m = 4, n = 6 (rank-k: n = 6, k = 3), tight
+ * leading dimensions, separate buffers, A on the left, lower, op N, non-unit. */
+static dfs_l3_call l3(dfs_l3_kind k, dfs_dtype t)
+{
+    const int rk = is_rank_k(k), tri = k == DFS_L3_TRMM || k == DFS_L3_TRSM;
+    dfs_l3_call c = {.kind = k, .type = t, .side = CUBLAS_SIDE_LEFT,
+                     .uplo = CUBLAS_FILL_MODE_LOWER, .trans = N, .diag = CUBLAS_DIAG_NON_UNIT,
+                     .m = rk ? 6 : 4, .n = 6, .k = rk ? 3 : 4, .alpha = one,
+                     .beta = tri ? NULL : one, .A = bufA, .lda = rk ? 6 : 4,
+                     .B = k == DFS_L3_SYRK || k == DFS_L3_HERK ? NULL : bufB, .ldb = rk ? 6 : 4,
+                     .C = bufC, .ldc = rk ? 6 : 4};
+    if (k == DFS_L3_TRSM) /* B is the output */
+        c.C = bufB;
+    return c;
+}
+
+static void l3_is(dfs_args want, cublasStatus_t want_st, dfs_l3_call c, const char *what,
+                  cublasHandle_t h, int line)
+{
+    cublasStatus_t st = (cublasStatus_t)-1;
+    dfs_args a = dfs_check_l3(h, &c, &st);
+    ck_assert_msg(a == want, "line %d, kind %d, type %d (%s): class %d, expected %d", line,
+                  (int)c.kind, (int)c.type, what, (int)a, (int)want);
+    ck_assert_msg(st == want_st, "line %d, kind %d (%s): status %d, expected %d", line,
+                  (int)c.kind, what, (int)st, (int)want_st);
+}
+#define L3(w, s, ...) l3_is(w, s, __VA_ARGS__, H, __LINE__)
+#define NATIVE DFS_ARGS_NATIVE, CUBLAS_STATUS_SUCCESS
+
+static const dfs_l3_kind all_kinds[] = {DFS_L3_SYRK,  DFS_L3_HERK,  DFS_L3_SYRKX, DFS_L3_HERKX,
+                                        DFS_L3_SYR2K, DFS_L3_HER2K, DFS_L3_SYMM,  DFS_L3_HEMM,
+                                        DFS_L3_TRMM,  DFS_L3_TRSM};
+#define NKINDS (sizeof all_kinds / sizeof all_kinds[0])
+
+static int hermitian(dfs_l3_kind k)
+{
+    return k == DFS_L3_HERK || k == DFS_L3_HERKX || k == DFS_L3_HER2K || k == DFS_L3_HEMM;
+}
+
+/* INVALID_VALUE where the rule applies (e.g. an enum value cuBLAS does not know, where the
+ * routine has the argument), the class `otherwise` (SUCCESS) elsewhere. */
+static void bad_if(dfs_l3_call c, int applies, dfs_args otherwise, const char *what, int line)
+{
+    l3_is(applies ? DFS_ARGS_INVALID : otherwise,
+          applies ? CUBLAS_STATUS_INVALID_VALUE : CUBLAS_STATUS_SUCCESS, c, what, H, line);
+}
+
+/* Every kind: the valid call, the handle, the enums, negative sizes, NULL scalars. */
+START_TEST(l3_enums_and_sizes)
+{
+    for (size_t i = 0; i < NKINDS; i++) {
+        const dfs_l3_kind k = all_kinds[i];
+        const int rk = is_rank_k(k), tri = k == DFS_L3_TRMM || k == DFS_L3_TRSM;
+        for (int t = hermitian(k) ? 1 : 0; t < 2; t++) {
+            const dfs_l3_call ok = l3(k, (dfs_dtype)t);
+            dfs_l3_call c = ok;
+            L3(OK, c, "valid");
+            c.uplo = CUBLAS_FILL_MODE_UPPER;
+            L3(OK, c, "upper");
+            c.m = -1;
+            c.n = -1;
+            l3_is(DFS_ARGS_INVALID, CUBLAS_STATUS_NOT_INITIALIZED, c, "NULL handle first", NULL,
+                  __LINE__);
+            c = ok;
+            c.uplo = CUBLAS_FILL_MODE_FULL;
+            L3(BAD, c, "FILL_MODE_FULL");
+            c.uplo = (cublasFillMode_t)7;
+            L3(BAD, c, "uplo 7");
+            /* side, op, diag: checked where the routine has them, ignored elsewhere */
+            c = ok;
+            c.side = (cublasSideMode_t)9;
+            bad_if(c, !rk, DFS_ARGS_OK, "side 9", __LINE__);
+            c.m = 0; /* an enum is checked at zero size too */
+            if (!rk)
+                L3(BAD, c, "side 9, m = 0");
+            c = ok;
+            c.trans = (cublasOperation_t)9;
+            bad_if(c, rk || tri, DFS_ARGS_OK, "op 9", __LINE__);
+            c = ok;
+            c.diag = (cublasDiagType_t)9; /* TRMM's measured, not in the docs */
+            bad_if(c, tri, DFS_ARGS_OK, "diag 9", __LINE__);
+            c.diag = CUBLAS_DIAG_UNIT;
+            L3(OK, c, "unit diagonal");
+            /* negative sizes */
+            c = ok;
+            c.n = -1;
+            if (rk)
+                c.m = -1;
+            L3(BAD, c, "n < 0");
+            c = ok;
+            c.m = -1;
+            L3(BAD, c, "m < 0");
+            if (rk) {
+                c = ok;
+                c.k = -1;
+                L3(BAD, c, "k < 0");
+            }
+            /* NULL scalars: checked after the zero-size return */
+            c = ok;
+            c.alpha = NULL;
+            L3(BAD, c, "alpha NULL");
+            c.n = 0;
+            if (rk)
+                c.m = 0;
+            L3(QUICK, c, "alpha NULL, n = 0");
+            c = ok;
+            c.beta = NULL;
+            if (tri)
+                L3(OK, c, "no beta");
+            else
+                L3(BAD, c, "beta NULL");
+        }
+    }
+}
+END_TEST
+
+/* Leading dimensions, each at its minimum (OK) and one below (INVALID_VALUE), at zero sizes
+ * too; then the quick returns. */
+START_TEST(l3_leading_dimensions)
+{
+    for (size_t i = 0; i < NKINDS; i++) {
+        const dfs_l3_kind k = all_kinds[i];
+        const int rk = is_rank_k(k), has_b = k != DFS_L3_SYRK && k != DFS_L3_HERK;
+        const dfs_l3_call ok = l3(k, DFS_C64);
+        dfs_l3_call c = ok;
+        if (rk) { /* op N: lda, ldb >= n; op T: >= k; ldc >= n */
+            c.lda = 5;
+            L3(BAD, c, "lda < n");
+            c = ok;
+            c.trans = T;
+            c.lda = c.ldb = 3;
+            L3(hermitian(k) ? DFS_ARGS_NATIVE : DFS_ARGS_OK, CUBLAS_STATUS_SUCCESS, c,
+               "lda = ldb = k, op T");
+            c.lda = 2;
+            L3(BAD, c, "lda < k, op T");
+            c.lda = 3;
+            c.ldb = 2;
+            if (has_b)
+                L3(BAD, c, "ldb < k, op T");
+            else
+                L3(hermitian(k) ? DFS_ARGS_NATIVE : DFS_ARGS_OK, CUBLAS_STATUS_SUCCESS, c,
+                   "no B");
+            c = ok;
+            c.ldc = 5;
+            L3(BAD, c, "ldc < n");
+            c = ok;
+            c.m = c.n = 0; /* C is n x n */
+            c.ldc = 0;
+            L3(BAD, c, "n = 0, ldc = 0");
+            c.ldc = 1;
+            c.lda = c.ldb = 1;
+            L3(QUICK, c, "n = 0");
+            c = ok;
+            c.k = 0;
+            c.trans = OPC;
+            c.lda = c.ldb = 0;
+            L3(BAD, c, "k = 0, op C, lda = 0");
+            c.lda = c.ldb = 1;
+            L3(QUICK, c, "k = 0");
+        } else { /* lda >= m on the left, n on the right; ldb, ldc >= m (TRSM: no C) */
+            c.lda = 3;
+            L3(BAD, c, "lda < m, left");
+            c.side = CUBLAS_SIDE_RIGHT;
+            c.lda = 5;
+            L3(BAD, c, "lda < n, right");
+            c.lda = 6;
+            c.k = 6;
+            L3(OK, c, "lda = n, right");
+            c = ok;
+            c.ldb = 3;
+            if (k == DFS_L3_TRSM)
+                c.ldc = 3;
+            L3(BAD, c, "ldb < m");
+            c = ok;
+            c.ldc = 3;
+            bad_if(c, k != DFS_L3_TRSM, DFS_ARGS_OK, "ldc < m (TRSM has none)", __LINE__);
+            c = ok;
+            c.m = 0;
+            c.lda = 0;
+            L3(BAD, c, "m = 0, lda = 0");
+            c.lda = 1;
+            c.ldb = c.ldc = 1;
+            L3(QUICK, c, "m = 0");
+            c.ldc = 0;
+            bad_if(c, k != DFS_L3_TRSM, DFS_ARGS_QUICK, "m = 0, ldc = 0 (TRSM has none)",
+                   __LINE__);
+            c = ok;
+            c.n = 0;
+            L3(QUICK, c, "n = 0");
+            c.alpha = NULL;
+            L3(QUICK, c, "n = 0, alpha NULL");
+        }
+    }
+}
+END_TEST
+
+/* What cuBLAS accepts but only cuBLAS computes: complex symmetric rank-k with op C, Hermitian
+ * rank-k with op T, and aliasing beyond the in-place TRMM and TRSM. */
+START_TEST(l3_native_only)
+{
+    for (size_t i = 0; i < 6; i++) { /* the rank-k kinds */
+        const dfs_l3_kind k = all_kinds[i];
+        dfs_l3_call c = l3(k, DFS_C64);
+        c.trans = hermitian(k) ? T : OPC;
+        L3(NATIVE, c, "Z op the reference BLAS rejects");
+        c.trans = hermitian(k) ? OPC : T;
+        L3(OK, c, "Z op the reference BLAS takes");
+        c.trans = OPC;
+        if (!hermitian(k)) {
+            c.type = DFS_R64;
+            L3(OK, c, "real op C: as T");
+        }
+        c = l3(k, hermitian(k) ? DFS_C64 : DFS_R64);
+        c.C = (double *)c.A + 2; /* C overlaps A */
+        L3(NATIVE, c, "C overlaps A");
+        c.C = (double *)c.A + 200; /* C just after A's 6 x 3 complex elements: no overlap */
+        c.type = DFS_C64;
+        if (hermitian(k) || k == DFS_L3_SYRK || k == DFS_L3_SYRKX || k == DFS_L3_SYR2K)
+            L3(OK, c, "C after A");
+    }
+    /* TRMM in place: C = B with ldc = ldb is OK, with ldc != ldb cuBLAS's own (measured) */
+    dfs_l3_call c = l3(DFS_L3_TRMM, DFS_R64);
+    c.C = bufB;
+    L3(OK, c, "TRMM in place");
+    c.ldc = 8;
+    L3(NATIVE, c, "TRMM C = B, ldc != ldb");
+    c = l3(DFS_L3_TRMM, DFS_R64);
+    c.C = bufB + 1;
+    L3(NATIVE, c, "TRMM C overlaps B");
+    c.C = bufA + 3;
+    L3(NATIVE, c, "TRMM C overlaps A");
+    c = l3(DFS_L3_TRSM, DFS_C64);
+    c.B = c.C = bufA + 8;
+    L3(NATIVE, c, "TRSM B overlaps A");
+    c = l3(DFS_L3_SYMM, DFS_R64);
+    c.C = bufB + 3;
+    L3(NATIVE, c, "SYMM C overlaps B");
+    c = l3(DFS_L3_SYMM, DFS_R64);
+    c.C = bufA + 16; /* A is 4 x 4 doubles: C right after it */
+    L3(OK, c, "SYMM C right after A");
+    c.C = bufA + 15;
+    L3(NATIVE, c, "SYMM C on A's last element");
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("check");
@@ -118,6 +402,11 @@ int main(void)
     tcase_add_test(t, gemmex_rules);
     tcase_add_test(t, gemv_rules);
     tcase_add_test(t, dot_rules);
+    tcase_add_test(t, ex_types);
+    tcase_add_test(t, batched_rules);
+    tcase_add_test(t, l3_enums_and_sizes);
+    tcase_add_test(t, l3_leading_dimensions);
+    tcase_add_test(t, l3_native_only);
     suite_add_tcase(s, t);
     SRunner *r = srunner_create(s);
     srunner_run_all(r, CK_NORMAL);

@@ -220,6 +220,11 @@ START_TEST(policy_errors)
     expect_error("[mode auto]\ndgemm = df\ndgemm = native\n", 3, "set twice");
     expect_error("[mode auto]\nall = df\nddot = native\n", 3, "set twice");
     expect_error("[mode auto]\nall = df\nzgemv = native\n", 3, "set twice"); /* all: zgemv too */
+    /* all: the Level-3 routines too */
+    expect_error("[mode auto]\nall = df\nsyrk = native\n", 3, "set twice");
+    expect_error("[mode auto]\nall = df\ntrsm = native\n", 3, "set twice");
+    expect_error("[mode auto]\nherk = df\n", 2, "unknown routine 'herk' (expected dgemm, dgemv, "
+                 "ddot, zgemm, zdot, zgemv, syrk, syr2k, symm, trmm, trsm, or all)");
     expect_error("[mode auto]\ndgemm =\n", 2, "has no value");
     expect_error("[mode auto]\ndgemm df\n", 2, "expected 'key = value'");
     expect_error("[mode auto]\ndgemm = df min_dim=-3\n", 2, "min_dim");
@@ -455,6 +460,24 @@ START_TEST(config_engine_and_overrides)
     dfs_config_rule(c, &h, DFS_R_ZDOT, &r);
     ck_assert_int_eq(r.engine, lookup("repro"));
     dfs_config_free(c);
+    /* the Level-3 routines' own variables, each for its routine alone (a mutation that maps one
+     * variable to another routine fails here) */
+    static const char *const l3var[] = {"EXBLAS_MODE_SYRK", "EXBLAS_MODE_SYR2K",
+                                        "EXBLAS_MODE_SYMM", "EXBLAS_MODE_TRMM",
+                                        "EXBLAS_MODE_TRSM"};
+    for (int q = DFS_R_SYRK; q < DFS_R_COUNT; q++) {
+        const char *l3[DFS_R_COUNT] = {NULL};
+        l3[q] = "ozaki:splits=4";
+        c = dfs_config_build("native", l3, NULL, lookup, diag);
+        ck_assert_int_eq(diag_count, 0);
+        for (int o = 0; o < DFS_R_COUNT; o++) {
+            dfs_config_rule(c, &h, (dfs_routine)o, &r);
+            ck_assert_int_eq(r.engine, o == q ? lookup("ozaki") : 0);
+        }
+        dfs_config_rule(c, &h, (dfs_routine)q, &r);
+        ck_assert_str_eq(r.options.override[0].where, l3var[q - DFS_R_SYRK]);
+        dfs_config_free(c);
+    }
 }
 END_TEST
 
