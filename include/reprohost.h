@@ -31,6 +31,13 @@ int repro_zgemm_host(char transa, char transb, int64_t m, int64_t n, int64_t k,
                      const double alpha[2], const double *A, int64_t lda, const double *B,
                      int64_t ldb, const double beta[2], double *C, int64_t ldc);
 
+/* Complex GEMV, y = alpha op(A) x + beta y, as repro_zgemm_host (each part of every output
+ * correctly rounded, the same rules; increments as cuBLAS's); what EXBLAS_MODE=repro gives for
+ * cublasZgemv.  Returns 0, or -1 when out of memory (y untouched). */
+int repro_zgemv_host(char trans, int64_t m, int64_t n, const double alpha[2], const double *A,
+                     int64_t lda, const double *x, int64_t incx, const double beta[2], double *y,
+                     int64_t incy);
+
 #ifdef __cplusplus
 }
 #endif

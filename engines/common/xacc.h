@@ -518,4 +518,50 @@ DFS_HD int dfs_x_combine(dfs_x_term *t, int n, int64_t *scratch, int cap, double
     return 1;
 }
 
+/* Words a complex output's dfs_x_zaxpby needs as scratch. */
+#define DFS_X_ZSCRATCH (3 * DFS_X_WORDS)
+
+/* One complex output, each part rounded once: out[0] = RN(Re(alpha S + beta c)) and out[1] =
+ * RN(Im(alpha S + beta c)) for S = Sr + i Si, the exact sums held in sr and si with their
+ * special flags fr and fi (an exact zero sum is +0), alpha, beta and c = c_re + i c_im:
+ *     Re = ar Sr + (-ai) Si + br c_re + (-bi) c_im,   Im = ar Si + ai Sr + br c_im + bi c_re,
+ * each by dfs_x_combine (IEEE results for Inf and NaN, term by term on the exact values).  A
+ * term whose scalar part is zero is left out (alpha = 1: Re = RN(Sr) whatever Si holds, as a
+ * real alpha gives it; no 0 * Inf), except alpha's two when alpha = 0 (S is then +0: they give
+ * the zero terms' signs); beta = 0: no c terms (c_re, c_im not used).  scratch holds
+ * DFS_X_ZSCRATCH words (copies of sr and si for the second part, and the sum).  sr and si are
+ * destroyed.  out is written after everything is read (it may be where c came from). */
+DFS_HD void dfs_x_zaxpby(dfs_xacc *sr, unsigned fr, dfs_xacc *si, unsigned fi,
+                         const double alpha[2], const double beta[2], double c_re, double c_im,
+                         int64_t *scratch, double out[2])
+{
+    dfs_xacc sr2 = *sr, si2 = *si;
+    sr2.w = scratch;
+    si2.w = scratch + DFS_X_WORDS;
+    DFS_ROLLED
+    for (int i = 0; i < sr->nw; i++)
+        sr2.w[i] = sr->w[i];
+    DFS_ROLLED
+    for (int i = 0; i < si->nw; i++)
+        si2.w[i] = si->w[i];
+    const dfs_x_term re_all[4] = {{alpha[0], sr, fr, 0.0}, {-alpha[1], si, fi, 0.0},
+                                  {beta[0], NULL, 0, c_re}, {-beta[1], NULL, 0, c_im}};
+    const dfs_x_term im_all[4] = {{alpha[0], &si2, fi, 0.0}, {alpha[1], &sr2, fr, 0.0},
+                                  {beta[0], NULL, 0, c_im}, {beta[1], NULL, 0, c_re}};
+    const int alpha0 = alpha[0] == 0.0 && alpha[1] == 0.0;
+    const int read_c = beta[0] != 0.0 || beta[1] != 0.0;
+    dfs_x_term re[4], im[4];
+    int nt = 0;
+    for (int t = 0; t < (read_c ? 4 : 2); t++)
+        if (re_all[t].coef != 0.0 || (t < 2 && alpha0)) {
+            re[nt] = re_all[t];
+            im[nt++] = im_all[t];
+        }
+    double vr, vi;
+    dfs_x_combine(re, nt, scratch + 2 * DFS_X_WORDS, DFS_X_WORDS, &vr);
+    dfs_x_combine(im, nt, scratch + 2 * DFS_X_WORDS, DFS_X_WORDS, &vi);
+    out[0] = vr;
+    out[1] = vi;
+}
+
 #endif

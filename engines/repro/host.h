@@ -52,4 +52,12 @@ int dfs_repro_zgemm_host(int transa, int transb, int64_t m, int64_t n, int64_t k
                          const double alpha[2], const double *A, int64_t lda, const double *B,
                          int64_t ldb, const double beta[2], double *C, int64_t ldc);
 
+/* y = alpha * op(A) x + beta y for complex double (as dfs_repro_zgemm_host: each part of every
+ * output correctly rounded, zhost.c), cuBLAS's increments (negative ones walk a vector from its
+ * end); trans: 0 = N, 1 = T, 2 = C.  m or n <= 0: nothing.  Returns 0, or -1 when out of memory
+ * (y untouched). */
+int dfs_repro_zgemv_host(int trans, int64_t m, int64_t n, const double alpha[2], const double *A,
+                         int64_t lda, const double *x, int64_t incx, const double beta[2],
+                         double *y, int64_t incy);
+
 #endif

@@ -45,3 +45,10 @@ int repro_zgemm_host(char transa, char transb, int64_t m, int64_t n, int64_t k,
     return dfs_repro_zgemm_host(zop(transa), zop(transb), m, n, k, alpha, A, lda, B, ldb, beta, C,
                                 ldc);
 }
+
+int repro_zgemv_host(char trans, int64_t m, int64_t n, const double alpha[2], const double *A,
+                     int64_t lda, const double *x, int64_t incx, const double beta[2], double *y,
+                     int64_t incy)
+{
+    return dfs_repro_zgemv_host(zop(trans), m, n, alpha, A, lda, x, incx, beta, y, incy);
+}

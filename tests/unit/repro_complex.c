@@ -189,6 +189,18 @@ static void zfill(rng *r, int kind, int g, double *X, int64_t n)
     }
 }
 
+/* What a test covered, and that it covered enough. */
+static void summary(const char *routine, const char *shapes, long parts, const long *kinds,
+                    long zeros, long specials)
+{
+    REQUIRE(zeros > 100 && specials > 100 && parts > 10000);
+    printf("repro: %s (CPU) %ld parts correctly rounded (%s; kinds: generators %ld, tiny "
+           "imaginary %ld, cancelling %ld, Inf/NaN %ld; %ld zero and %ld Inf/NaN results)\n",
+           routine, parts, shapes, kinds[ZK_GEN], kinds[ZK_TINY_IM], kinds[ZK_CANCEL],
+           kinds[ZK_SPECIAL], zeros, specials);
+    fflush(stdout);
+}
+
 static const double zscal[][2] = {{1, 0},  {0, 0},     {0, 1},   {-1, 0},  {0.5, -2},
                                   {3, 1e-300}, {-0.0, 0.0}, {0x1p-1074, 1e300}, {0, -0.0}};
 #define NZS ((int)(sizeof zscal / sizeof zscal[0]))
@@ -252,17 +264,86 @@ START_TEST(zgemm_correctly_rounded)
         free(C);
         free(C0);
     }
-    REQUIRE(zeros > 100 && specials > 100 && parts > 10000);
-    printf("repro: zgemm (CPU) %ld parts correctly rounded (ops N/T/C both sides, k 0..40; "
-           "kinds: generators %ld, tiny imaginary %ld, cancelling %ld, Inf/NaN %ld; %ld zero and "
-           "%ld Inf/NaN results)\n",
-           parts, kinds[ZK_GEN], kinds[ZK_TINY_IM], kinds[ZK_CANCEL], kinds[ZK_SPECIAL], zeros,
-           specials);
-    fflush(stdout);
+    summary("zgemm", "ops N/T/C both sides, k 0..40", parts, kinds, zeros, specials);
+}
+END_TEST
+
+/* ZGEMV (dfs_repro_zgemv_host): output i is zref's (i, 0) of op(A) times x as a K x 1 op(B)
+ * read with op T from x's first element (negative increments from the end) with ld = incx. */
+START_TEST(zgemv_correctly_rounded)
+{
+    rng r = rng_seed(78);
+    static const int gens[] = {G_PHI0, G_PHI2, G_PHI8, G_MIXED, G_SUBNORMAL, G_ZEROS, G_ERANGE};
+    static const int64_t incs[] = {1, 2, -1, -3};
+    const int ngen = (int)(sizeof gens / sizeof gens[0]);
+    long parts = 0, zeros = 0, specials = 0, kinds[ZK_COUNT] = {0};
+    for (int it = 0; it < 1500; it++) {
+        const int ta = it % 3, kind = (it / 3) % ZK_COUNT;
+        const int g = gens[below(&r, ngen)];
+        /* m or n = 0: a quick return (y untouched, as BLAS) */
+        const int64_t m = it % 29 == 0 ? 0 : 1 + below(&r, 6);
+        const int64_t n = it % 31 == 0 ? 0 : 1 + below(&r, 40);
+        const int64_t len = m && n ? (ta ? n : m) : 0, K = ta ? m : n;
+        const int64_t incx = incs[below(&r, 4)], incy = incs[below(&r, 4)];
+        const int64_t lda = (m > 0 ? m : 1) + below(&r, 3);
+        const int64_t xs = K > 0 ? (K - 1) * llabs(incx) + 1 : 1;
+        const int64_t ys = len > 0 ? (len - 1) * llabs(incy) + 1 : 4;
+        double *A = calloc((size_t)(2 * lda * (n > 0 ? n : 1)), sizeof *A);
+        double *x = calloc((size_t)(2 * xs), sizeof *x);
+        double *y = malloc((size_t)(2 * ys) * sizeof *y);
+        double *y0 = malloc((size_t)(2 * ys) * sizeof *y0);
+        zfill(&r, kind, g, A, lda * n);
+        zfill(&r, kind == ZK_CANCEL ? ZK_GEN : kind, g == G_MIXED ? G_PHI1 : g, x, xs);
+        if (kind == ZK_CANCEL) /* Im(x) = Re(x) */
+            for (int64_t e = 0; e < xs; e++)
+                x[2 * e + 1] = x[2 * e];
+        gen_fill(&r, G_PHI2, y, 2 * ys);
+        if (kind == ZK_SPECIAL && below(&r, 3) == 0)
+            y[2 * below(&r, (int)ys) + below(&r, 2)] = (next64(&r) & 1) ? INFINITY : NAN;
+        const double *al = zscal[below(&r, NZS)], *be = zscal[below(&r, NZS)];
+        if (be[0] == 0 && be[1] == 0)
+            for (int64_t e = 0; e < 2 * ys; e++)
+                y[e] = NAN; /* not read */
+        if (al[0] == 0 && al[1] == 0 && len > 0) {
+            A[below(&r, (int)(2 * lda * n))] = NAN; /* not read */
+            x[below(&r, (int)(2 * xs))] = INFINITY;
+        }
+        memcpy(y0, y, (size_t)(2 * ys) * sizeof *y);
+        ck_assert_int_eq(dfs_repro_zgemv_host(ta, m, n, al, A, lda, x, incx, be, y, incy), 0);
+        const double *xb = incx < 0 ? x + 2 * (K - 1) * -incx : x;
+        for (int64_t i = 0; i < len; i++) {
+            const int64_t yi = incy < 0 ? (len - 1 - i) * -incy : i * incy;
+            double want[2];
+            zref(ta, 1, i, 0, K, al, A, lda, xb, incx, be, y0 + 2 * yi, want);
+            for (int p = 0; p < 2; p++) {
+                if (!same(y[2 * yi + p], want[p]))
+                    ck_abort_msg("zgemv %s part, op %d, %lldx%lld, inc %lld,%lld, kind %d, gen %s, "
+                                 "alpha %g%+gi beta %g%+gi, output %lld: got %a, want %a",
+                                 p ? "imaginary" : "real", ta, (long long)m, (long long)n,
+                                 (long long)incx, (long long)incy, kind, gen_label(g), al[0],
+                                 al[1], be[0], be[1], (long long)i, y[2 * yi + p], want[p]);
+                parts++;
+                zeros += want[p] == 0;
+                specials += !isfinite(want[p]);
+            }
+        }
+        /* the gaps of a strided y untouched (and all of y when m or n is 0) */
+        for (int64_t e = 0; e < ys; e++)
+            if (len == 0 || e % llabs(incy) != 0)
+                ck_assert(same(y[2 * e], y0[2 * e]) && same(y[2 * e + 1], y0[2 * e + 1]));
+        kinds[kind]++;
+        free(A);
+        free(x);
+        free(y);
+        free(y0);
+    }
+    summary("zgemv", "ops N/T/C, increments +-1..3, K 1..40, quick returns", parts, kinds,
+            zeros, specials);
 }
 END_TEST
 
 void repro_complex_tests(TCase *t)
 {
     tcase_add_test(t, zgemm_correctly_rounded);
+    tcase_add_test(t, zgemv_correctly_rounded);
 }
