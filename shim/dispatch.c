@@ -202,7 +202,12 @@ static int handle_wants_native(cublasHandle_t h)
     return pedantic || emulated;
 }
 
-/* alpha == 0 given on the host: cuBLAS only scales C (or y) by beta; leave that to it. */
+/* alpha == 0 given on the host: cuBLAS only scales C (or y) by beta; leave that to it (for a
+ * real beta its beta c is RN(beta c), what every engine gives).  Complex GEMV only when beta = 1
+ * (cuBLAS's quick return: y untouched, RN(y) itself): with another beta, the parts of cuBLAS's
+ * beta y are not RN(Re(beta y)), RN(Im(beta y)) (br yr - bi yi rounded twice, or fused; 0 * Inf
+ * where a part of beta is 0), so an engine that computes complex GEMV takes the call and gives
+ * those, reading neither A nor x. */
 static int alpha_is_zero(dfs_routine r, const void *call, cublasPointerMode_t mode)
 {
     if (mode != CUBLAS_POINTER_MODE_HOST)
@@ -216,8 +221,9 @@ static int alpha_is_zero(dfs_routine r, const void *call, cublasPointerMode_t mo
     if (r == DFS_R_DGEMV)
         return *((const dfs_gemv_call *)call)->alpha == 0.0;
     if (r == DFS_R_ZGEMV) {
-        const double *a = ((const dfs_gemv_call *)call)->alpha;
-        return a[0] == 0.0 && a[1] == 0.0;
+        const double *a = ((const dfs_gemv_call *)call)->alpha,
+                     *b = ((const dfs_gemv_call *)call)->beta;
+        return a[0] == 0.0 && a[1] == 0.0 && b[0] == 1.0 && b[1] == 0.0;
     }
     if (is_l3(r)) { /* TRSM included: cuBLAS 13 does not zero B then (LEVEL3.md 2.1) */
         const dfs_l3_call *c = call;

@@ -183,41 +183,81 @@ __device__ void normalize_shared(long long *w)
 #define DFS_OZ_LANE_TERMS 4
 #define DFS_OZ_LANE_SIDE 4
 
-/* One warp adds the K products a[q*sa] * x(q) (x a BLAS vector of xn with increment incx) into
- * the full accumulator w (shared, zeroed), and returns the special flags (the same in every
- * lane).  The accumulator is left as the adds leave it, its words below 2^62 (finish_output
- * normalises only the window of its non-zero words: one lane's walk over all DFS_X_WORDS words
- * was a large part of an output's time here).
+/* Carry propagation of the P full accumulators w[p] (by the calling thread). */
+template <int P> __device__ __forceinline__ void normalize_parts(long long *const *w)
+{
+#pragma unroll
+    for (int p = 0; p < P; p++) {
+        dfs_xacc n = view(w[p]);
+        dfs_x_normalize(&n);
+    }
+}
+
+/* One warp adds, for q < K, P products per q, x[p] * y[p] for p < P as pairs(q, x, y) gives
+ * them, each into the full accumulator w[p] of its part p (shared, zeroed), and leaves in g[p]
+ * part p's special flags (the same in every lane).  The accumulators are left as the adds
+ * leave them, their words below 2^62 (finish_output normalises only the window of the non-zero
+ * words: one lane's walk over all DFS_X_WORDS words was a large part of an output's time).
  * Each lane adds its products exactly into short expansions (fpe.h; products below and above
- * the range in expansions of their own, scaled); what they do not take (an error left after
- * the last term) goes straight into w, exactly, so one pass serves any data: a few atomics per
- * lane on narrow or underflowing data, a few more per spill on wide data, never a second pass.
- * In rounds of SLOW_ROUND products, w normalised after each (a product adds to a word at most
- * twice: below xacc.h's 2^30 additions).  Not inlined: inlined into dfs_oz_gemv_final, sm_100's
- * register allocation spilled. */
-__device__ __noinline__ unsigned warp_exact_products(long long *w, int64_t K, const double *a, int64_t sa,
-                                        const double *x, int64_t incx, int64_t xn)
+ * the range in expansions of their own, scaled), a set per part; what they do not take (an
+ * error left after the last term) goes straight into w[p], exactly, so one pass serves any
+ * data: a few atomics per lane on narrow or underflowing data, a few more per spill on wide
+ * data, never a second pass.  In rounds of SLOW_ROUND values of q, the w[p] normalised after
+ * each (a product adds to a word at most twice: below xacc.h's 2^30 additions). */
+template <int P, typename Pairs>
+__device__ __forceinline__ void warp_exact_sums(long long *const *w, int64_t K, Pairs pairs,
+                                                unsigned *g)
 {
     const int lane = threadIdx.x & 31;
-    terms3<DFS_OZ_LANE_TERMS, DFS_OZ_LANE_SIDE> t;
-    terms3_zero(&t);
-    unsigned g = 0;
+    terms3<DFS_OZ_LANE_TERMS, DFS_OZ_LANE_SIDE> t[P];
+#pragma unroll
+    for (int p = 0; p < P; p++) {
+        terms3_zero(&t[p]);
+        g[p] = 0;
+    }
     for (int64_t q0 = 0; q0 < K; q0 += SLOW_ROUND) {
         const int64_t q1 = min64(K, q0 + SLOW_ROUND);
         unsigned spilled = 0;
-        for (int64_t q = q0 + lane; q < q1; q += 32)
-            g |= add_product3_spilling(w, &t, a[q * sa], x[vidx(q, incx, xn)], &spilled);
-        __syncwarp();
-        if (q1 < K && lane == 0) {
-            dfs_xacc n = view(w);
-            dfs_x_normalize(&n);
+        for (int64_t q = q0 + lane; q < q1; q += 32) {
+            double x[P], y[P];
+            pairs(q, x, y);
+#pragma unroll
+            for (int p = 0; p < P; p++)
+                g[p] |= add_product3_spilling(w[p], &t[p], x[p], y[p], &spilled);
         }
         __syncwarp();
+        if (q1 < K && lane == 0)
+            normalize_parts<P>(w);
+        __syncwarp();
     }
-    add_terms3(w, &t);
-    g = warp_or(g);
+#pragma unroll
+    for (int p = 0; p < P; p++) {
+        add_terms3(w[p], &t[p]);
+        g[p] = warp_or(g[p]);
+    }
     __syncwarp();
-    return g & DFS_X_SPECIAL;
+#pragma unroll
+    for (int p = 0; p < P; p++)
+        g[p] &= DFS_X_SPECIAL;
+}
+
+/* One warp adds the K products a[q*sa] * x(q) (x a BLAS vector of xn with increment incx) into
+ * the full accumulator w (shared, zeroed), and returns the special flags (the same in every
+ * lane): warp_exact_sums with one part.  Not inlined: inlined into dfs_oz_gemv_final, sm_100's
+ * register allocation spilled. */
+__device__ __noinline__ unsigned warp_exact_products(long long *w, int64_t K, const double *a,
+                                                     int64_t sa, const double *x, int64_t incx,
+                                                     int64_t xn)
+{
+    unsigned g;
+    warp_exact_sums<1>(
+        &w, K,
+        [&](int64_t q, double *u, double *v) {
+            u[0] = a[q * sa];
+            v[0] = x[vidx(q, incx, xn)];
+        },
+        &g);
+    return g;
 }
 
 /* The T terms t of each group of L lanes (L a power of two up to 32, groups aligned in the warp)
@@ -331,6 +371,22 @@ __device__ void finish_output(long long *w, long long *scratch, unsigned flags, 
         return;
     const double c = beta != 0 ? *out : 0.0;
     dfs_x_axpby(&s, flags & DFS_X_SPECIAL, alpha, beta, c, (int64_t *)scratch, DFS_X_WORDS, out);
+}
+
+/* Both parts of the complex *out (two doubles) = alpha S + beta *out, each rounded once
+ * (dfs_x_zaxpby: beta = 0, both parts, means *out is not read) for the complex S whose parts'
+ * exact sums are in wr and wi (special flags fr, fi); alpha and beta two doubles each, scratch
+ * DFS_X_ZSCRATCH words.  Every lane of the warp calls it (view_window), lane 0 rounds and
+ * stores. */
+__device__ void zfinish_output(long long *wr, long long *wi, long long *scratch, unsigned fr,
+                               unsigned fi, const double *alpha, const double *beta, double *out)
+{
+    dfs_xacc sr = view_window(wr), si = view_window(wi);
+    if ((threadIdx.x & 31) != 0)
+        return;
+    const int read_c = beta[0] != 0 || beta[1] != 0;
+    dfs_x_zaxpby(&sr, fr, &si, fi, alpha, beta, read_c ? out[0] : 0.0, read_c ? out[1] : 0.0,
+                 (int64_t *)scratch, out);
 }
 
 /* ---- what every finish kernel does with an output it cannot write ---- */

@@ -8,8 +8,9 @@
  *          a fixed number of slices (splits), the fast mode (fast), a fixed-order sum (sum).
  *          With splits = 0, fast = 0 and sum = exact it is repro.
  * Both take max_splits and workspace_mb.  The options, their values and defaults: the tables
- * repro_options and ozaki_options below.  DDOT and DGEMV are always exact (one pass, vec.c); the
- * options are DGEMM's. */
+ * repro_options and ozaki_options below.  DDOT and DGEMV, real and complex (ZDOTC, ZDOTU,
+ * ZGEMV: each part correctly rounded), are always exact (one pass, vec.c); the options are
+ * DGEMM's. */
 #include "../engine.h"
 #include "../zreal/zreal.h"
 #include "../../core/log.h"
@@ -161,7 +162,7 @@ const dfs_engine dfs_engine_repro = {
     .summary = "correctly rounded, bitwise reproducible results (exact accumulation, Ozaki scheme)",
     .options = &repro_options,
     .can_run = repro_can_run,
-    .caps = DFS_CAP_COMPLEX | DFS_CAP_ZDOT,
+    .caps = DFS_CAP_COMPLEX | DFS_CAP_ZDOT | DFS_CAP_ZGEMV,
     .gemm = repro_gemm,
     .dgemv = dfs_oz_dgemv_gpu,
     .ddot = dfs_oz_ddot_gpu,
@@ -172,7 +173,7 @@ const dfs_engine dfs_engine_ozaki = {
     .summary = "the Ozaki scheme with the paper's knobs (splits, fast mode, fixed-order sum)",
     .options = &ozaki_options,
     .can_run = repro_can_run,
-    .caps = DFS_CAP_ZDOT, /* its DOT is repro's */
+    .caps = DFS_CAP_ZDOT | DFS_CAP_ZGEMV, /* its DOT and GEMV are repro's */
     .gemm = ozaki_dgemm,
     .dgemv = dfs_oz_dgemv_gpu,
     .ddot = dfs_oz_ddot_gpu,

@@ -9,7 +9,8 @@
  * the grid nor the scheduling changes a bit.  DOT: what a thread's terms cannot take goes
  * straight into its block's accumulator (add_product3_spilling, ../oz/device.cuh).  GEMV: an
  * output whose thread still spilled (fpe.h) is recomputed in one warp by warp_exact_products.
- * Infinities and NaN travel as flags (xacc.h) and are resolved at the end. */
+ * Infinities and NaN travel as flags (xacc.h) and are resolved at the end.  Complex GEMV:
+ * kernels_zgemv.cuh, included at the end (kernels of its own on these helpers). */
 #include "../oz/device.cuh"
 #include "../oz/wint.h"
 #include "vec_args.h"
@@ -403,6 +404,23 @@ __device__ __forceinline__ unsigned merge_down(double *t, int n, int off, int la
     return f;
 }
 
+/* The warp's 32 expansions t merged into lane 0's, exactly; returns the flags f ORed over the
+ * warp (DFS_FPE_SPILL where an error was left over). */
+__device__ __forceinline__ unsigned merge_lanes(gemv_terms *t, unsigned f, int lane)
+{
+    /* the side expansions only when some lane has a term there (warp-uniform branches) */
+    const int any_lo = __any_sync(0xffffffffu, any_term(t->lo, DFS_OZ_GEMV_SIDE)),
+              any_hi = __any_sync(0xffffffffu, any_term(t->hi, DFS_OZ_GEMV_SIDE));
+    for (int off = 16; off > 0; off >>= 1) {
+        f |= merge_down(t->mid, DFS_OZ_GEMV_MID, off, lane);
+        if (any_lo)
+            f |= merge_down(t->lo, DFS_OZ_GEMV_SIDE, off, lane);
+        if (any_hi)
+            f |= merge_down(t->hi, DFS_OZ_GEMV_SIDE, off, lane);
+    }
+    return warp_or(f);
+}
+
 /* op(A) = A^T: one warp per column and chunk of rows; the lanes' expansions are merged exactly
  * (an error left over spills the output to the slow path). */
 extern "C" __global__ void __launch_bounds__(DFS_OZ_GEMV_THREADS)
@@ -422,19 +440,19 @@ extern "C" __global__ void __launch_bounds__(DFS_OZ_GEMV_THREADS)
     stream_strided<GEMV_T_AHEAD, GEMV_T_PREFETCH>(
         a.A + c * a.lda + i0 + lane, 32, a.x + vidx(i0 + lane, a.incx, a.inner), 32 * a.incx,
         strided_count(i0 + lane, i1, 32), [&](double x, double y) { f |= gemv_add(&t, x, y); });
-    /* the side expansions only when some lane has a term there (warp-uniform branches) */
-    const int any_lo = __any_sync(0xffffffffu, any_term(t.lo, DFS_OZ_GEMV_SIDE)),
-              any_hi = __any_sync(0xffffffffu, any_term(t.hi, DFS_OZ_GEMV_SIDE));
-    for (int off = 16; off > 0; off >>= 1) {
-        f |= merge_down(t.mid, DFS_OZ_GEMV_MID, off, lane);
-        if (any_lo)
-            f |= merge_down(t.lo, DFS_OZ_GEMV_SIDE, off, lane);
-        if (any_hi)
-            f |= merge_down(t.hi, DFS_OZ_GEMV_SIDE, off, lane);
-    }
-    f = warp_or(f);
+    f = merge_lanes(&t, f, lane);
     if (lane == 0)
         store_terms(a, c, s, &t, f);
+}
+
+/* Term t (< DFS_OZ_GEMV_TERMS) of an output's stored expansions, v, into the accumulator w: the
+ * side terms scaled back (fpe.h), exactly. */
+__device__ __forceinline__ void add_term(long long *w, double v, int t)
+{
+    atomic_add_shifted(w, v,
+                       t < DFS_OZ_GEMV_MID                      ? 0
+                       : t < DFS_OZ_GEMV_MID + DFS_OZ_GEMV_SIDE ? -DFS_FPE_SHIFT
+                                                                : DFS_FPE_SHIFT);
 }
 
 /* The first way of an output of the finish (alpha != 0, no flags): the lanes insert the chunks'
@@ -492,13 +510,8 @@ extern "C" __global__ void __launch_bounds__(32 * DFS_OZ_FINAL_WARPS)
         if (!(f & DFS_FPE_SPILL)) {
             for (int i = lane; i < a.splits * DFS_OZ_GEMV_TERMS; i += 32) {
                 const double v = a.terms[(int64_t)i * a.len + o];
-                if (v != 0) { /* the side terms scaled back (fpe.h): exact in the accumulator */
-                    const int t = i % DFS_OZ_GEMV_TERMS;
-                    atomic_add_shifted(w, v,
-                                       t < DFS_OZ_GEMV_MID                      ? 0
-                                       : t < DFS_OZ_GEMV_MID + DFS_OZ_GEMV_SIDE ? -DFS_FPE_SHIFT
-                                                                                : DFS_FPE_SHIFT);
-                }
+                if (v != 0)
+                    add_term(w, v, i % DFS_OZ_GEMV_TERMS);
             }
         } else {
             /* the slow path: every product of this output */
@@ -509,3 +522,7 @@ extern "C" __global__ void __launch_bounds__(32 * DFS_OZ_FINAL_WARPS)
     __syncwarp();
     finish_output(w, ws[wp], alpha != 0 ? f : 0u, alpha, beta, y);
 }
+
+/* ---------- complex GEMV (kernels of their own) ---------- */
+
+#include "kernels_zgemv.cuh"

@@ -18,7 +18,8 @@ extern const unsigned char dfs_repro_vec_fatbin[];
     X(K_DOT, dfs_oz_dot) X(K_DOT_BLOCK, dfs_oz_dot_block) X(K_DOT_FINAL, dfs_oz_dot_final)        \
     X(K_DOT_SINGLE, dfs_oz_dot_single) X(K_GEMV_N, dfs_oz_gemv_n) X(K_GEMV_T, dfs_oz_gemv_t)       \
     X(K_GEMV_FINAL, dfs_oz_gemv_final) X(K_ZDOT_SINGLE, dfs_oz_zdot_single)                      \
-    X(K_ZDOTC_ONE, dfs_oz_zdotc_one) X(K_ZDOTU_ONE, dfs_oz_zdotu_one)
+    X(K_ZDOTC_ONE, dfs_oz_zdotc_one) X(K_ZDOTU_ONE, dfs_oz_zdotu_one)                            \
+    X(K_ZGEMV_N, dfs_oz_zgemv_n) X(K_ZGEMV_T, dfs_oz_zgemv_t) X(K_ZGEMV_FINAL, dfs_oz_zgemv_final)
 enum { VEC_KERNELS(DFS_KERNEL_ID) K_COUNT };
 DFS_MODULE(module, dfs_repro_vec_fatbin, VEC_KERNELS);
 
@@ -177,74 +178,109 @@ cublasStatus_t dfs_oz_ddot_gpu(const dfs_ctx *x, const dfs_dot_call *c)
 
 #define GEMV_N_MIN_CHUNK 32
 
-cublasStatus_t dfs_oz_dgemv_gpu(const dfs_ctx *x, const dfs_gemv_call *c)
+/* A GEMV's first kernel (the real or complex one for its op, `first`), its finish kernel (`final`,
+ * a warp per output, final_warps per block), and parts: 1 (real), 2 (complex: both parts'
+ * terms per chunk, vec_args.h). */
+typedef struct {
+    int first, final, final_warps, parts;
+} gemv_kernels;
+
+/* Fills a (but for the workspace) for the call c: its shape, operands, scalars (the real ones,
+ * or the first part of complex ones given on the host) and its chunks. */
+static void gemv_args(const dfs_ctx *x, const dfs_gemv_call *c, CUfunction first,
+                      dfs_oz_gemv_args *a)
 {
-    CUstream st = (CUstream)x->stream;
-    const CUfunction *k = dfs_module_kernels(&module);
-    if (!k)
-        return DFS_STATUS_DECLINED;
-    dfs_oz_gemv_args a;
-    memset(&a, 0, sizeof a);
-    a.trans = c->trans != CUBLAS_OP_N;
-    a.len = a.trans ? c->n : c->m;
-    a.inner = a.trans ? c->m : c->n;
+    const int dev = x->pointer_mode == CUBLAS_POINTER_MODE_DEVICE, t = c->trans != CUBLAS_OP_N;
+    *a = (dfs_oz_gemv_args){
+        .A = c->A, .x = c->x, .lda = c->lda, .incx = c->incx, .m = c->m, .n = c->n, .trans = t,
+        .len = t ? c->n : c->m, .inner = t ? c->m : c->n, .y = c->y, .incy = c->incy,
+        .alpha = dev ? c->alpha : NULL, .beta = dev ? c->beta : NULL,
+        .alpha_v = dev ? 0 : *c->alpha, .beta_v = dev ? 0 : *c->beta};
     /* Enough blocks to fill the GPU: cut the inner dimension when the outputs are few, into
      * as many chunks as fit in one wave (a block more would start a second), each at least
      * min_chunk long: a chunk is one thread's serial chain of products for N (a thread per
      * output), a warp's for T (a lane takes every 32nd), so N's chunks are shorter. */
-    const int64_t per_block = a.trans ? DFS_OZ_GEMV_THREADS / 32 : DFS_OZ_GEMV_THREADS;
-    const int64_t out_blocks = (a.len + per_block - 1) / per_block;
+    const int64_t per_block = t ? DFS_OZ_GEMV_THREADS / 32 : DFS_OZ_GEMV_THREADS;
+    const int64_t out_blocks = (a->len + per_block - 1) / per_block;
     const int64_t want = (int64_t)dfs_sm_count(x->device) *
-                         dfs_blocks_per_sm(k[a.trans ? K_GEMV_T : K_GEMV_N], DFS_OZ_GEMV_THREADS),
-                  min_chunk = a.trans ? 256 : GEMV_N_MIN_CHUNK;
+                         dfs_blocks_per_sm(first, DFS_OZ_GEMV_THREADS),
+                  min_chunk = t ? 256 : GEMV_N_MIN_CHUNK;
     int64_t splits = out_blocks >= want ? 1 : want / out_blocks;
-    if (splits > (a.inner + min_chunk - 1) / min_chunk)
-        splits = (a.inner + min_chunk - 1) / min_chunk;
+    if (splits > (a->inner + min_chunk - 1) / min_chunk)
+        splits = (a->inner + min_chunk - 1) / min_chunk;
     splits = splits < 1 ? 1 : splits > 65535 ? 65535 : splits;
-    a.chunk = (a.inner + splits - 1) / splits;
-    a.splits = (int)splits;
-    a.A = c->A;
-    a.lda = c->lda;
-    a.x = c->x;
-    a.incx = c->incx;
-    a.m = c->m;
-    a.n = c->n;
-    a.y = c->y;
-    a.incy = c->incy;
-    const int dev = x->pointer_mode == CUBLAS_POINTER_MODE_DEVICE;
-    a.alpha = dev ? c->alpha : NULL;
-    a.beta = dev ? c->beta : NULL;
-    a.alpha_v = dev ? 0 : *c->alpha;
-    a.beta_v = dev ? 0 : *c->beta;
+    a->chunk = (a->inner + splits - 1) / splits;
+    a->splits = (int)splits;
+}
+
+/* The first kernel into the workspace (kn.first < 0: none, A and x not read), then the finish;
+ * a: the call's arguments (gemv_args), inside the block `args` that the kernels take (a itself,
+ * or the complex block holding it). */
+static cublasStatus_t gemv_run(const dfs_ctx *x, const CUfunction *k, gemv_kernels kn,
+                               dfs_oz_gemv_args *a, void *args)
+{
+    CUstream st = (CUstream)x->stream;
+    const int64_t per_block = a->trans ? DFS_OZ_GEMV_THREADS / 32 : DFS_OZ_GEMV_THREADS;
+    const int64_t out_blocks = (a->len + per_block - 1) / per_block;
+    const size_t terms = (size_t)kn.parts * DFS_OZ_GEMV_TERMS * (size_t)a->len * sizeof(double);
     pthread_mutex_lock(&x->scratch->lock);
-    char *base = scratch(x, (size_t)splits * DFS_OZ_GEMV_TERMS * (size_t)a.len * sizeof(double),
-                         (size_t)a.len, &a.flags);
-    if (!base && splits > 1) { /* the least workspace: one chunk */
-        splits = 1;
-        a.chunk = a.inner;
-        a.splits = 1;
-        base = scratch(x, DFS_OZ_GEMV_TERMS * (size_t)a.len * sizeof(double), (size_t)a.len,
-                       &a.flags);
+    char *base = kn.first < 0 ? NULL
+                              : scratch(x, (size_t)a->splits * terms, (size_t)a->len, &a->flags);
+    if (!base && kn.first >= 0 && a->splits > 1) { /* the least workspace: one chunk */
+        a->chunk = a->inner;
+        a->splits = 1;
+        base = scratch(x, terms, (size_t)a->len, &a->flags);
     }
     int err = 0;
     if (base) {
-        a.terms = (double *)base;
-        err = dfs_launch(k[a.trans ? K_GEMV_T : K_GEMV_N], (unsigned)out_blocks, (unsigned)splits,
-                         1, DFS_OZ_GEMV_THREADS, 1, st, &a);
+        a->terms = (double *)base;
+        err = dfs_launch(k[kn.first], (unsigned)out_blocks, (unsigned)a->splits, 1,
+                         DFS_OZ_GEMV_THREADS, 1, st, args);
     } else {
         /* no workspace: every output on the slow path (exact; never native) */
-        dfs_log_once(DFS_LOG_WARN, "repro-gemv-scratch", "repro: no workspace for a GEMV; its "
-                     "outputs take the slow exact path");
-        a.terms = NULL;
-        a.flags = NULL;
+        if (kn.first >= 0)
+            dfs_log_once(DFS_LOG_WARN, "repro-gemv-scratch", "repro: no workspace for a GEMV; "
+                         "its outputs take the slow exact path");
+        a->terms = NULL;
+        a->flags = NULL;
     }
-    err |= dfs_launch(k[K_GEMV_FINAL],
-                      (unsigned)((a.len + DFS_OZ_FINAL_WARPS - 1) / DFS_OZ_FINAL_WARPS), 1, 1,
-                      32 * DFS_OZ_FINAL_WARPS, 1, st, &a);
+    err |= dfs_launch(k[kn.final], (unsigned)((a->len + kn.final_warps - 1) / kn.final_warps), 1,
+                      1, 32 * kn.final_warps, 1, st, args);
     dfs_scratch_unlock(x->scratch);
     if (err) {
         dfs_log_once(DFS_LOG_ERROR, "repro-gemv", "repro: a GEMV kernel failed");
         return CUBLAS_STATUS_EXECUTION_FAILED;
     }
     return CUBLAS_STATUS_SUCCESS;
+}
+
+/* Complex GEMV (kernels_zgemv.cuh): each part of each output rounded once; with alpha = 0 given
+ * on the host no first kernel (A and x not read). */
+static cublasStatus_t zgemv(const dfs_ctx *x, const dfs_gemv_call *c, const CUfunction *k)
+{
+    dfs_oz_zgemv_args z;
+    memset(&z, 0, sizeof z);
+    const int first = c->trans == CUBLAS_OP_N ? K_ZGEMV_N : K_ZGEMV_T;
+    gemv_args(x, c, k[first], &z.g);
+    const int dev = x->pointer_mode == CUBLAS_POINTER_MODE_DEVICE;
+    z.alpha_i = dev ? 0 : c->alpha[1];
+    z.beta_i = dev ? 0 : c->beta[1];
+    z.conj = c->trans == CUBLAS_OP_C;
+    const int no_products = !dev && c->alpha[0] == 0 && c->alpha[1] == 0;
+    const gemv_kernels kn = {no_products ? -1 : first, K_ZGEMV_FINAL, DFS_OZ_ZFINAL_WARPS, 2};
+    return gemv_run(x, k, kn, &z.g, &z);
+}
+
+cublasStatus_t dfs_oz_dgemv_gpu(const dfs_ctx *x, const dfs_gemv_call *c)
+{
+    const CUfunction *k = dfs_module_kernels(&module);
+    if (!k)
+        return DFS_STATUS_DECLINED;
+    if (c->type == DFS_C64)
+        return zgemv(x, c, k);
+    dfs_oz_gemv_args a;
+    const int first = c->trans != CUBLAS_OP_N ? K_GEMV_T : K_GEMV_N;
+    gemv_args(x, c, k[first], &a);
+    const gemv_kernels kn = {first, K_GEMV_FINAL, DFS_OZ_FINAL_WARPS, 1};
+    return gemv_run(x, k, kn, &a, &a);
 }

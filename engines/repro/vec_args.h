@@ -67,4 +67,19 @@ typedef struct {
     double alpha_v, beta_v;
 } dfs_oz_gemv_args;
 
+/* Complex GEMV (dfs_oz_zgemv_*, kernels_zgemv.cuh): y = alpha op(A) x + beta y, each part of
+ * each output rounded once.  g as above, for complex A, x, y (interleaved parts, lda and the
+ * increments in elements) and complex scalars: device pointers to two doubles each, or NULL:
+ * then g.alpha_v + i alpha_i, g.beta_v + i beta_i.  Per (chunk s, part p, output o) the first
+ * kernels leave DFS_OZ_GEMV_TERMS terms of part p of S = op(A) x (0: Re, 1: Im) in
+ * terms[((2 s + p) * DFS_OZ_GEMV_TERMS + t) * len + o], and OR into flags[o] part 0's flags and
+ * part 1's shifted by DFS_OZ_ZFLAGS_SHIFT. */
+#define DFS_OZ_ZFLAGS_SHIFT 8
+#define DFS_OZ_ZFINAL_WARPS 4 /* outputs per block of the complex finish kernel */
+typedef struct {
+    dfs_oz_gemv_args g;
+    double alpha_i, beta_i;
+    int conj; /* op C: op(A)'s elements conjugated */
+} dfs_oz_zgemv_args;
+
 #endif
