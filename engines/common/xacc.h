@@ -116,6 +116,20 @@ DFS_HD dfs_xacc dfs_x_window(int64_t *w, int nw, int lsb, int lo, int hi)
     return a;
 }
 
+/* The accumulator a as the window over its non-zero words (dfs_x_window; its words shared): what
+ * the GPU's finishes round (view_window, ../oz/device.cuh), so the CPU twins take the same
+ * path. */
+DFS_HD dfs_xacc dfs_x_trim(const dfs_xacc *a)
+{
+    int lo = a->nw, hi = -1;
+    for (int i = 0; i < a->nw; i++)
+        if (a->w[i]) {
+            lo = lo < i ? lo : i;
+            hi = i;
+        }
+    return dfs_x_window(a->w, a->nw, a->lsb, lo, hi);
+}
+
 /* Propagate the carries: w[0 .. nw-2] become digits in [0, 2^32), w[nw-1] the signed rest. */
 DFS_HD void dfs_x_normalize(dfs_xacc *a)
 {
@@ -495,8 +509,39 @@ DFS_HD int dfs_x_combine(dfs_x_term *t, int n, int64_t *scratch, int cap, double
         *r = dfs_d_from_bits(0x7ff0000000000000ull | ((f & DFS_X_NINF) ? 1ull << 63 : 0));
         return 1;
     }
+    /* The sum in a window that holds every term's bits and the carries of their sum: a few
+     * words where the terms lie near each other (S given as a window: dfs_x_trim), the full
+     * range at worst.  A term coef * S spans from S's lowest word times coef's last bit up to
+     * S's top word (below 2^63 once normalised and made positive) times coef's significand
+     * (below 2^53): below 2^(lsb + 32 (nw - 1) + 116 + ea); coef * y, 106 bits from its last
+     * one.  Their sum has a few bits more than the largest (32 and more to spare). */
+    int lo = 0, hi = 0, any = 0;
+    for (int i = 0; i < n; i++) {
+        uint64_t ma, my;
+        int ea, ey;
+        if (t[i].coef == 0 || (!t[i].s && t[i].y == 0))
+            continue;
+        dfs_d_split(t[i].coef, &ma, &ea);
+        int tlo = ea, thi;
+        if (t[i].s) {
+            tlo += t[i].s->lsb;
+            thi = tlo + 32 * (t[i].s->nw - 1) + 64 + 53;
+        } else {
+            dfs_d_split(t[i].y, &my, &ey);
+            tlo += ey;
+            thi = tlo + 106;
+        }
+        lo = any && lo < tlo ? lo : tlo;
+        hi = any && hi > thi ? hi : thi;
+        any = 1;
+    }
+    int xlsb = lo - ((lo % 32) + 32) % 32, xnw = (hi + 4 - xlsb) / 32 + 2;
+    if (xnw > DFS_X_WORDS) {
+        xlsb = DFS_X_LSB;
+        xnw = DFS_X_WORDS;
+    }
     dfs_xacc x;
-    dfs_x_init(&x, scratch, DFS_X_WORDS, DFS_X_LSB);
+    dfs_x_init(&x, scratch, xnw, xlsb);
     for (int i = 0; i < n; i++) {
         const double a = t[i].coef;
         if (a == 0)

@@ -49,7 +49,9 @@ static void one_output(int64_t k, const double *a, int64_t sa, int conja, const 
         add_product(&si, &fi, ai, br);
     }
     const int read_c = beta[0] != 0 || beta[1] != 0;
-    dfs_x_zaxpby(&sr, fr, &si, fi, alpha, beta, read_c ? c[0] : 0.0, read_c ? c[1] : 0.0,
+    /* the sums' non-zero words only, as the GPU's finish takes them */
+    dfs_xacc tr = dfs_x_trim(&sr), ti = dfs_x_trim(&si);
+    dfs_x_zaxpby(&tr, fr, &ti, fi, alpha, beta, read_c ? c[0] : 0.0, read_c ? c[1] : 0.0,
                  w + 2 * DFS_X_WORDS, c);
 }
 

@@ -184,6 +184,51 @@ START_TEST(xacc_window)
 }
 END_TEST
 
+/* dfs_x_combine (the complex finish) on accumulators given as their non-zero words (dfs_x_trim,
+ * as the GPU gives them) against the same full accumulators: the same bits, with raw words as
+ * large as 2^62 (carries that a normalisation puts into a window's top word) and coefficients
+ * from 2^-1074 to 2^1000 (the window of the sum must hold every bit: a bound 77 bits too low
+ * fails it). */
+START_TEST(combine_window)
+{
+    rng r = rng_seed(14);
+    int checked = 0;
+    for (int it = 0; it < 20000; it++) {
+        int64_t full[2][DFS_X_WORDS], win[2][DFS_X_WORDS], scratch[DFS_X_WORDS];
+        dfs_xacc fa[2], ta[2];
+        for (int p = 0; p < 2; p++) {
+            memset(full[p], 0, sizeof full[p]);
+            /* words 34 .. 150: alpha S within the full accumulator for any alpha */
+            const int lo = 34 + below(&r, 100), hi = lo + below(&r, 17);
+            for (int i = lo; i <= hi && below(&r, 8); i++) {
+                int64_t v = (int64_t)(next64(&r) >> (1 + below(&r, 62)));
+                full[p][i] = below(&r, 2) ? -v : v;
+            }
+            memcpy(win[p], full[p], sizeof win[p]);
+            fa[p] = (dfs_xacc){full[p], DFS_X_WORDS, DFS_X_LSB, 1};
+            ta[p] = dfs_x_trim(&(dfs_xacc){win[p], DFS_X_WORDS, DFS_X_LSB, 1});
+        }
+        double c[4];
+        for (int i = 0; i < 4; i++)
+            c[i] = below(&r, 6) ? ldexp(unif_pm1(&r), below(&r, 2074) - 1074)
+                   : below(&r, 2) ? ldexp(1.0 - 0x1p-53, 1000) : 0x1p-1074;
+        const double y0 = ldexp(unif_pm1(&r), below(&r, 600) - 300), y1 = unif_pm1(&r);
+        dfs_x_term tw[4] = {{c[0], &ta[0], 0, 0.0}, {c[1], &ta[1], 0, 0.0}, {c[2], NULL, 0, y0},
+                            {c[3], NULL, 0, y1}};
+        dfs_x_term tf[4] = {{c[0], &fa[0], 0, 0.0}, {c[1], &fa[1], 0, 0.0}, {c[2], NULL, 0, y0},
+                            {c[3], NULL, 0, y1}};
+        const int n = 2 + below(&r, 3);
+        double want, got;
+        ck_assert(dfs_x_combine(tf, n, scratch, DFS_X_WORDS, &want));
+        ck_assert(dfs_x_combine(tw, n, scratch, DFS_X_WORDS, &got));
+        ck_assert_msg(same(got, want), "case %d: windows %a, full %a", it, got, want);
+        checked++;
+    }
+    printf("repro: xacc windows: %d complex combinations of trimmed accumulators as of full "
+           "ones\n", checked);
+}
+END_TEST
+
 /* The sign of d - (the terms t[T] + lo[Tx] 2^-DFS_FPE_SHIFT + hi[Tx] 2^DFS_FPE_SHIFT + the
  * accumulator words spill), on a copy of d (lo, hi, spill may be NULL): 0 when the expansions
  * and what was spilled are exactly the sum d holds. */
@@ -404,6 +449,7 @@ void repro_xacc_tests(TCase *t)
     tcase_add_test(t, reference_and_rounding_edges);
     tcase_add_test(t, xacc_random);
     tcase_add_test(t, xacc_window);
+    tcase_add_test(t, combine_window);
     tcase_add_test(t, fpe_exact);
     tcase_add_test(t, fpe_rest_exact);
     tcase_add_test(t, fpe_three_classes_exact);
