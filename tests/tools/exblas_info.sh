@@ -35,6 +35,15 @@ check "ozaki-sgemm has no DGEMV: native" "$out" "dgemv .*-> native \(the engine 
 check "ozaki-sgemm has no DDOT: native" "$out" "ddot .*-> native \(the engine does not compute this routine\)"
 out=$(EXBLAS_MODE=df "$info" 2>&1)
 check "df computes DGEMV" "$out" "dgemv .*-> df "
+no_routine="native \(the engine does not compute this routine\)"
+check "df has no ZGEMV: native" "$out" "zgemv .*-> $no_routine"
+out=$(EXBLAS_MODE=repro "$info" --zgemv 7,9 2>&1)
+check "repro computes ZGEMV" "$out" "zgemv +m=7 n=9 +-> repro "
+out=$(EXBLAS_MODE=ozaki "$info" 2>&1)
+check "ozaki computes ZGEMV (repro's)" "$out" "zgemv .*-> ozaki "
+out=$(EXBLAS_MODE=accurate "$info" 2>&1)
+check "accurate: ZGEMV on repro" "$out" "zgemv .*-> repro .*accurate -> repro"
+check "accurate: DGEMV on dd" "$out" "dgemv .*-> dd "
 # the Level-3 routines beside GEMM: intercepted, but no engine computes them yet
 out=$(EXBLAS_MODE=repro "$info" --syrk 300,40 --trsm 100,200 2>&1)
 check "syrk sized by --syrk" "$out" "syrk +n=300 k=40 +-> native \(the engine does not compute this routine\)"

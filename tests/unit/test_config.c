@@ -401,11 +401,16 @@ START_TEST(config_accurate_embedded)
         ck_assert_int_eq(r.engine, lookup("dd"));
         ck_assert_int_eq(r.min_dim, 0);
     }
-    /* complex DOT: repro on every GPU (dd has none) */
-    dfs_config_rule(c, &h100, DFS_R_ZDOT, &r);
-    ck_assert_int_eq(r.engine, lookup("repro"));
-    dfs_config_rule(c, &v100, DFS_R_ZDOT, &r);
-    ck_assert_int_eq(r.engine, lookup("repro"));
+    /* complex DOT and GEMV: repro on every GPU (dd has neither) */
+    static const dfs_routine zvec[2] = {DFS_R_ZDOT, DFS_R_ZGEMV};
+    for (int i = 0; i < 2; i++) {
+        const dfs_routine rt = zvec[i];
+        dfs_config_rule(c, &h100, rt, &r);
+        ck_assert_int_eq(r.engine, lookup("repro"));
+        dfs_config_rule(c, &v100, rt, &r);
+        ck_assert_int_eq(r.engine, lookup("repro"));
+        ck_assert_int_eq(r.min_dim, 0);
+    }
     /* complex GEMM: repro, whose declined calls (complex or device scalars) go to dd */
     dfs_config_rule(c, &h100, DFS_R_ZGEMM, &r);
     ck_assert_int_eq(r.engine, lookup("repro"));
