@@ -6,7 +6,8 @@
  * scheme, small=auto) DGEMM bit for bit its CPU twin (the small kernel, which needs no workspace,
  * takes these shapes), and the rest, like the other engines' calls (which they decline), bit for
  * bit the real cuBLAS; DGEMM (NN, TN, a strided batch), DGEMV (N and T, increments 1 and -2),
- * DDOT and ZDOTC with the result on the host and on the device.  The log (EXBLAS_LOG=warn) says
+ * DDOT and ZDOTC with the result on the host and on the device, ZGEMV (N and C, complex
+ * scalars, increment -2; repro: every output on the finish's slow path).  The log (EXBLAS_LOG=warn) says
  * once that the workspace could not be had. */
 #include "common.h"
 
@@ -152,6 +153,41 @@ static void zdot_case(cublasHandle_t h, int device_result, const double *hx, con
     compare("result", want, got, 2, 0);
 }
 
+/* Zgemv of A (M x K complex, the first half of hA) and x (increment 1), y (hC, increment -2):
+ * in repro mode each part of every output correctly rounded (no workspace: every output on the
+ * finish's slow path, one warp each), else real cuBLAS's. */
+static void zgemv_case(cublasHandle_t h, cublasOperation_t op, const double *hA, const double *hx,
+                       const double *hC, double *dA, double *dx, double *dy)
+{
+    typedef cublasStatus_t (*zgemv_fn)(cublasHandle_t, cublasOperation_t, int, int,
+                                       const cuDoubleComplex *, const cuDoubleComplex *, int,
+                                       const cuDoubleComplex *, int, const cuDoubleComplex *,
+                                       cuDoubleComplex *, int);
+    const int len = op == CUBLAS_OP_N ? M : K, span = 2 * (len - 1) + 1;
+    gt_case("Zgemv op=%c %dx%d incy=-2", gt_op_char(op), M, K);
+    const cuDoubleComplex alpha = {0.75, -1.5}, beta = {-0.5, 0.25};
+    static double want[2 * 2 * K], got[2 * 2 * K];
+    memcpy(want, hC, sizeof(double) * 2 * (size_t)span);
+    gt_h2d(dy, hC, sizeof(double) * 2 * (size_t)span);
+    if (repro) {
+        if (repro_zgemv_host(gt_op_char(op), M, K, (const double *)&alpha, hA, M, hx, 1,
+                             (const double *)&beta, want, -2))
+            gt_fatal("repro_zgemv_host: out of memory");
+    } else {
+        zgemv_fn real;
+        void *f = gt_real_fn("cublasZgemv_v2");
+        memcpy(&real, &f, sizeof f);
+        GT_CUBLAS(real(h, op, M, K, &alpha, (const cuDoubleComplex *)dA, M,
+                       (const cuDoubleComplex *)dx, 1, &beta, (cuDoubleComplex *)dy, -2));
+        gt_d2h(want, dy, sizeof(double) * 2 * (size_t)span);
+        gt_h2d(dy, hC, sizeof(double) * 2 * (size_t)span);
+    }
+    GT_CUBLAS(cublasZgemv_v2(h, op, M, K, &alpha, (const cuDoubleComplex *)dA, M,
+                             (const cuDoubleComplex *)dx, 1, &beta, (cuDoubleComplex *)dy, -2));
+    gt_d2h(got, dy, sizeof(double) * 2 * (size_t)span);
+    compare("y", want, got, 2 * (size_t)span, 0);
+}
+
 int main(void)
 {
     char log[64];
@@ -192,6 +228,8 @@ int main(void)
     dot_case(h, 1, hx, hy, dx, dy, dr);
     zdot_case(h, 0, hx, hy, dx, dy, dr);
     zdot_case(h, 1, hx, hy, dx, dy, dr);
+    zgemv_case(h, CUBLAS_OP_N, hA, hx, hC, dA, dx, dyv);
+    zgemv_case(h, CUBLAS_OP_C, hA, hx, hC, dA, dx, dyv);
     GT_CUDA(cudaDeviceSynchronize());
 
     gt_case("the log says it once");
