@@ -233,12 +233,11 @@ DFS_HD int dfs_oz_w_terms_axpby(const double *t, int T, double alpha, double bet
     return dfs_oz_w_terms_axpby_at(t, T, 0, alpha, beta, cv, v);
 }
 
-/* The same for terms that stand for t[i] 2^shift (a sum made on operands scaled by powers of
- * two: the result may lie far below the binary64 range, and rounds to a subnormal or zero). */
-DFS_HD int dfs_oz_w_terms_axpby_at(const double *t, int T, int shift, double alpha, double beta,
-                                   double cv, double *v)
+/* The T finite terms t's lowest set bit *lsb and a power of two *top above the largest
+ * (|t[i]| < 2^top), from *lsb, *top as they are when any is set (several sets of terms in one
+ * span); returns any, or 1 when a term is not zero. */
+DFS_HD int dfs_oz_w_terms_span(const double *t, int T, int any, int *lsb, int *top)
 {
-    int lsb = 0, top = 0, any = 0;
     for (int i = 0; i < T; i++) {
         if (t[i] == 0)
             continue;
@@ -246,17 +245,25 @@ DFS_HD int dfs_oz_w_terms_axpby_at(const double *t, int T, int shift, double alp
         int e;
         dfs_d_split(t[i], &m, &e);
         const int lo = e + dfs_ctz64(m), hi = e + 64 - dfs_clz64(m); /* |t| < 2^hi */
-        lsb = !any || lo < lsb ? lo : lsb;
-        top = !any || hi > top ? hi : top;
+        *lsb = !any || lo < *lsb ? lo : *lsb;
+        *top = !any || hi > *top ? hi : *top;
         any = 1;
     }
-    /* T terms below 2^top: their sum and its sign within the words (T <= 8) */
-    if (any && top - lsb > 64 * DFS_OZ_TW - 4)
-        return 0;
-    uint64_t x[DFS_OZ_TW], sh[DFS_OZ_TW];
+    return any;
+}
+
+/* x = the sum of the T finite terms t in units of 2^lsb, an integer of nw words (two's
+ * complement, nw <= DFS_OZ_AW); lsb at most their lowest set bit, and the words enough (T terms
+ * below 2^top: top - lsb <= 64 nw - 4 for T <= 8). */
+DFS_HD void dfs_oz_w_terms_int(const double *t, int T, int lsb, uint64_t *x, int nw)
+{
+    uint64_t sh[DFS_OZ_AW];
     DFS_UNROLLED
-    for (int i = 0; i < DFS_OZ_TW; i++)
+    for (int i = 0; i < DFS_OZ_AW; i++) {
+        if (i >= nw)
+            break;
         x[i] = 0;
+    }
     for (int i = 0; i < T; i++) {
         if (t[i] == 0)
             continue;
@@ -264,9 +271,23 @@ DFS_HD int dfs_oz_w_terms_axpby_at(const double *t, int T, int shift, double alp
         int e;
         const int neg = dfs_d_split(t[i], &m, &e), z = dfs_ctz64(m);
         m >>= z; /* from its lowest set bit: e + z >= lsb */
-        dfs_oz_w_shl(&m, 1, e + z - lsb, sh, DFS_OZ_TW);
-        dfs_oz_w_addsub(x, sh, DFS_OZ_TW, neg);
+        dfs_oz_w_shl(&m, 1, e + z - lsb, sh, nw);
+        dfs_oz_w_addsub(x, sh, nw, neg);
     }
+}
+
+/* The same for terms that stand for t[i] 2^shift (a sum made on operands scaled by powers of
+ * two: the result may lie far below the binary64 range, and rounds to a subnormal or zero). */
+DFS_HD int dfs_oz_w_terms_axpby_at(const double *t, int T, int shift, double alpha, double beta,
+                                   double cv, double *v)
+{
+    int lsb = 0, top = 0;
+    const int any = dfs_oz_w_terms_span(t, T, 0, &lsb, &top);
+    /* T terms below 2^top: their sum and its sign within the words (T <= 8) */
+    if (any && top - lsb > 64 * DFS_OZ_TW - 4)
+        return 0;
+    uint64_t x[DFS_OZ_TW];
+    dfs_oz_w_terms_int(t, T, lsb, x, DFS_OZ_TW);
     int margin;
     if (alpha == 1.0 && beta == 0.0)
         return dfs_oz_w_round(x, DFS_OZ_TW, lsb + shift, v, &margin);
