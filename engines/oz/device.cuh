@@ -377,9 +377,10 @@ __device__ void finish_output(long long *w, long long *scratch, unsigned flags, 
  * (dfs_x_zaxpby: beta = 0, both parts, means *out is not read) for the complex S whose parts'
  * exact sums are in wr and wi (special flags fr, fi); alpha and beta two doubles each, scratch
  * DFS_X_ZSCRATCH words.  Every lane of the warp calls it (view_window), lane 0 rounds and
- * stores. */
-__device__ void zfinish_output(long long *wr, long long *wi, long long *scratch, unsigned fr,
-                               unsigned fi, const double *alpha, const double *beta, double *out)
+ * stores.  Not inlined: inlined into dfs_oz_zgemv_final, sm_100's register allocation spilled. */
+__device__ __noinline__ void zfinish_output(long long *wr, long long *wi, long long *scratch,
+                                            unsigned fr, unsigned fi, const double *alpha,
+                                            const double *beta, double *out)
 {
     dfs_xacc sr = view_window(wr), si = view_window(wi);
     if ((threadIdx.x & 31) != 0)

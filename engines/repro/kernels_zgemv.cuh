@@ -103,10 +103,11 @@ extern "C" __global__ void __launch_bounds__(DFS_OZ_GEMV_THREADS)
  * error is left after the last term, the terms span too much, a scalar or a part of y is not
  * finite, a result is near overflow, or a part's result is zero (its sign depends on the terms
  * whose scalar part is zero, which dfs_x_zaxpby leaves out): the output then takes the
- * accumulators.  A non-zero result is the same: a zero scalar's term adds an exact zero. */
-__device__ __forceinline__ int zgemv_round_terms(const dfs_oz_gemv_args &a, int64_t o,
-                                                 const double *alpha, const double *beta,
-                                                 double *y, int lane)
+ * accumulators.  A non-zero result is the same: a zero scalar's term adds an exact zero.  Not
+ * inlined (nor zfinish_output): inlined, dfs_oz_zgemv_final spilled on sm_100. */
+__device__ __noinline__ int zgemv_round_terms(const dfs_oz_gemv_args &a, int64_t o,
+                                              const double *alpha, const double *beta, double *y,
+                                              int lane)
 {
     constexpr int T = DFS_OZ_GEMV_MID;
     double tr[T], ti[T];
