@@ -7,8 +7,8 @@
  * takes these shapes), and the rest, like the other engines' calls (which they decline), bit for
  * bit the real cuBLAS; DGEMM (NN, TN, a strided batch), DGEMV (N and T, increments 1 and -2),
  * DDOT and ZDOTC with the result on the host and on the device, ZGEMV (N and C, complex
- * scalars, increment -2; repro: every output on the finish's slow path).  The log (EXBLAS_LOG=warn) says
- * once that the workspace could not be had. */
+ * scalars, increment -2; repro: every output on the finish's slow path).  The log
+ * (EXBLAS_LOG=warn) says once that the workspace could not be had. */
 #include "common.h"
 
 #include "../../engines/dd/dd_steps.h"
