@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """embed.py [--binary] IN OUT SYMBOL: writes OUT, a C file defining `SYMBOL[]` with IN's content:
-   text (default): `const char SYMBOL[]`, a NUL-terminated string;
+   text (default): `const char SYMBOL[]`, a NUL-terminated string (as an array of characters);
    --binary:       `const unsigned char SYMBOL[]` (aligned for the CUDA driver's loaders)."""
 import sys
 
@@ -20,12 +20,11 @@ if binary:
         out.append('    0')
     out.append('};')
 else:
-    text = data.decode('utf-8')
-    out.append('const char %s[] =' % sym)
-    for line in text.splitlines(keepends=True):
-        esc = line.replace('\\', '\\\\').replace('"', '\\"').replace('\n', '\\n').replace('\t', '\\t')
-        out.append('    "%s"' % esc)
-    if not text:
-        out.append('    ""')
-    out[-1] += ';'
+    # as an array of characters, not a string literal: C99 promises string literals of 4095
+    # characters only (gcc's -Woverlength-strings), and the policy is longer
+    data.decode('utf-8')  # text must be UTF-8
+    out.append('const char %s[%d] = {' % (sym, len(data) + 1))
+    for i in range(0, len(data), 16):
+        out.append('    ' + ', '.join('%d' % b for b in data[i:i + 16]) + ',')
+    out.append('    0};')
 open(dst, 'w').write('\n'.join(out) + '\n')

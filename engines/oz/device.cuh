@@ -7,6 +7,7 @@
 
 #include "../common/fpe.h"
 #include "args.h"
+#include "ddsum.h"
 #include "steps.h"
 
 /* A finish or direct block's alpha and beta: read through the device pointers, else the
@@ -122,16 +123,6 @@ __device__ __forceinline__ void add_terms3(long long *w, const terms3<T, Tx> *t)
         if (t->hi[i] != 0)
             atomic_add_shifted(w, t->hi[i], DFS_FPE_SHIFT);
     }
-}
-
-/* Whether any of the n terms t is not zero (an expansion's first term may cancel to zero while
- * later ones stay: test them all). */
-__device__ __forceinline__ int any_term(const double *t, int n)
-{
-    int any = 0;
-    for (int i = 0; i < n; i++)
-        any |= t[i] != 0;
-    return any;
 }
 
 __device__ __forceinline__ int64_t min64(int64_t a, int64_t b)
@@ -279,10 +270,11 @@ template <int L, int T> __device__ __forceinline__ void group_merge(double *t, u
     }
 }
 
-/* add(a[q*sa], b[q*sb]) for this lane's share of the K products of one output summed by a group
- * of L lanes (L a power of two up to 32, the group's lanes consecutive and aligned in the warp,
- * g this lane's place in it): q = g, g + L, ..., four pairs loaded ahead so that their loads are
- * in flight together.  A lane that is not live (no output) adds nothing.  Every lane of the warp
+/* add(a[q*sa], b[q*sb], j) for this lane's share of the K products of one output summed by a
+ * group of L lanes (L a power of two up to 32, the group's lanes consecutive and aligned in the
+ * warp, g this lane's place in it): q = g, g + L, ..., four pairs loaded ahead so that their
+ * loads are in flight together, j (0 .. 3, a constant once unrolled) the pair's place among the
+ * four (0 for the last pairs, taken one at a time).  A lane that is not live (no output) adds nothing.  Every lane of the warp
  * calls it with the same K: the loop's trip count is the warp's, so that stop(), asked after
  * every four pairs by every lane, may end it with a warp vote. */
 template <int L, typename Add, typename Stop>
@@ -305,12 +297,12 @@ __device__ __forceinline__ void lane_products(int64_t K, const double *a, int64_
             if (live)
 #pragma unroll
                 for (int j = 0; j < 4; j++)
-                    add(x[j], y[j]);
+                    add(x[j], y[j], j);
             a += 4 * da;
             b += 4 * db;
         } else if (live) {
             for (int64_t r = q0 + g; r < K; r += L, a += da, b += db)
-                add(*a, *b);
+                add(*a, *b, 0);
         }
         if (stop())
             break;
@@ -334,10 +326,51 @@ __device__ __forceinline__ unsigned group_exact_sum(double *t, int64_t K, const 
         t[i] = 0.0;
     unsigned f = 0;
     lane_products<L>(
-        K, a, sa, b, sb, g, live, [&](double x, double y) { f |= dfs_fpe_add_product(t, T, x, y); },
+        K, a, sa, b, sb, g, live,
+        [&](double x, double y, int) { f |= dfs_fpe_add_product(t, T, x, y); },
         [&] { return STOP && __any_sync(0xffffffffu, f != 0); });
     group_merge<L, T>(t, &f);
     return f;
+}
+
+/* The double-double sums d of a group of L lanes (aligned, L a power of two) merged by a
+ * butterfly of log2 L levels (ddsum.h); every lane of the group ends with the whole sum (a merge
+ * gives the same bits in either order).  Every lane of the warp calls it. */
+template <int L> __device__ __forceinline__ void group_merge_sum(dfs_oz_ddsum *d)
+{
+#pragma unroll
+    for (int sh = 1; sh < L; sh <<= 1) {
+        dfs_oz_ddsum o;
+        o.h = __shfl_xor_sync(0xffffffffu, d->h, sh);
+        o.l = __shfl_xor_sync(0xffffffffu, d->l, sh);
+        o.s = __shfl_xor_sync(0xffffffffu, d->s, sh);
+        o.f = __shfl_xor_sync(0xffffffffu, d->f, sh);
+        dfs_oz_ddsum_merge(d, o);
+    }
+}
+
+/* The first way's sum of one output by a group of L lanes (lane_products), in double-double
+ * with the magnitudes beside it (ddsum.h), the group merged (group_merge_sum).  Every lane of the
+ * warp calls it with the same K.  SCALED: the operands multiplied by the powers of two px
+ * and py first (dfs_oz_ddsum_scale). */
+template <int L, bool SCALED = false>
+__device__ __forceinline__ dfs_oz_ddsum group_dd_sum(int64_t K, const double *a, int64_t sa,
+                                                     const double *b, int64_t sb, int g, bool live,
+                                                     double px = 1.0, double py = 1.0)
+{
+    dfs_oz_ddsum d = dfs_oz_ddsum_zero();
+    lane_products<L>(
+        K, a, sa, b, sb, g, live,
+        [&](double x, double y, int) {
+            if (SCALED) {
+                x = dfs_d_mul(x, px);
+                y = dfs_d_mul(y, py);
+            }
+            dfs_oz_ddsum_add(&d, x, y);
+        },
+        [] { return false; });
+    group_merge_sum<L>(&d);
+    return d;
 }
 
 /* The non-zero words of the accumulator w (DFS_X_WORDS words, not normalised) as an accumulator

@@ -17,7 +17,6 @@
 #define DFS_OZ_KERNELS_SMALL_CUH
 
 #include "args.h"
-#include "ddsum.h"
 #include "device.cuh"
 #include "tuning.h"
 #include "wint.h"
@@ -31,37 +30,6 @@ __device__ __forceinline__ void small_output(const dfs_oz_small_args &s, int64_t
     const int64_t rc = o - *e * per;
     *r = rc % s.blk.bm;
     *c = rc / s.blk.bm;
-}
-
-/* The first way's sum of one output by a group of L lanes (device.cuh's lane_products), in
- * double-double with the magnitudes beside it (ddsum.h), the group merged by a butterfly; every
- * lane of the group ends with the whole sum.  Every lane of the warp calls it with the same K.
- * SCALED: the operands multiplied by the powers of two px and py first (dfs_oz_ddsum_scale). */
-template <int L, bool SCALED = false>
-__device__ __forceinline__ dfs_oz_ddsum group_dd_sum(int64_t K, const double *a, int64_t sa,
-                                                     const double *b, int64_t sb, int g, bool live,
-                                                     double px = 1.0, double py = 1.0)
-{
-    dfs_oz_ddsum d = dfs_oz_ddsum_zero();
-    lane_products<L>(
-        K, a, sa, b, sb, g, live,
-        [&](double x, double y) {
-            if (SCALED)
-                dfs_oz_ddsum_add(&d, dfs_d_mul(x, px), dfs_d_mul(y, py));
-            else
-                dfs_oz_ddsum_add(&d, x, y);
-        },
-        [] { return false; });
-#pragma unroll
-    for (int sh = 1; sh < L; sh <<= 1) {
-        dfs_oz_ddsum o;
-        o.h = __shfl_xor_sync(0xffffffffu, d.h, sh);
-        o.l = __shfl_xor_sync(0xffffffffu, d.l, sh);
-        o.s = __shfl_xor_sync(0xffffffffu, d.s, sh);
-        o.f = __shfl_xor_sync(0xffffffffu, d.f, sh);
-        dfs_oz_ddsum_merge(&d, o);
-    }
-    return d;
 }
 
 extern "C" __global__ void __launch_bounds__(32 * DFS_OZ_SMALL_WARPS, 4)

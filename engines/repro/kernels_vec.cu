@@ -1,16 +1,18 @@
 /* kernels_vec.cu — the reproducible engine's DOT and GEMV: every product added exactly, every
  * output rounded once (the steps of host.c, with real threads).
  *
- * Fast path: each thread adds its products into DFS_OZ_TERMS binary64 terms (fpe.h), and those
+ * DOT: each thread adds its products into DFS_OZ_TERMS binary64 terms (fpe.h), and those
  * below and above their range into two more expansions of their own, scaled (fpe.h,
  * dfs_fpe_add_product3_rest: underflowing and huge products stay on the fast path).  The terms
- * then go into exact integer accumulators (xacc.h) in shared memory, one per block (DOT) or per
- * warp (GEMV finish), with 64-bit integer atomics: integer addition is associative, so neither
- * the grid nor the scheduling changes a bit.  DOT: what a thread's terms cannot take goes
- * straight into its block's accumulator (add_product3_spilling, ../oz/device.cuh).  GEMV: an
- * output whose thread still spilled (fpe.h) is recomputed in one warp by warp_exact_products.
- * Infinities and NaN travel as flags (xacc.h) and are resolved at the end.  Complex GEMV:
- * kernels_zgemv.cuh, included at the end (kernels of its own on these helpers). */
+ * then go into exact integer accumulators (xacc.h) in shared memory, one per block, with 64-bit
+ * integer atomics: integer addition is associative, so neither the grid nor the scheduling
+ * changes a bit.  What a thread's terms cannot take goes straight into its block's accumulator
+ * (add_product3_spilling, ../oz/device.cuh).
+ * Infinities and NaN travel as flags (xacc.h) and are resolved at the end.
+ * GEMV: sums in double-double with an error bound instead (../oz/ddsum.h: 17 operations a
+ * product, a third of an expansion step's), per chunk of the inner dimension, merged and
+ * rounded once where the bound decides; the outputs it leaves open are computed exactly
+ * (dfs_oz_gemv_final below).  Any way gives RN(exact): the same bits. */
 #include "../oz/device.cuh"
 #include "../oz/wint.h"
 #include "vec_args.h"
@@ -348,6 +350,142 @@ extern "C" __global__ void __launch_bounds__(32) dfs_oz_dot_final(dfs_oz_dot_arg
 
 /* ---------- GEMV ---------- */
 
+/* A chunk's sum into the workspace: h, l and s (ddsum.h) of chunk s of output o; a product the
+ * double-double sum cannot take sets the output's flag (the final kernel computes it exactly). */
+__device__ __forceinline__ void store_sum(const dfs_oz_gemv_args &a, int64_t o, int s,
+                                          const dfs_oz_ddsum &d)
+{
+    double *out = a.terms + (int64_t)s * DFS_OZ_GEMV_SUMS * a.len + o;
+    out[0] = d.h;
+    out[a.len] = d.l;
+    out[2 * a.len] = d.s;
+    if (d.f)
+        atomicOr(&a.flags[o], 1u);
+}
+
+/* op(A) = A: one thread per row and chunk of columns (reads of A coalesced along the column). */
+extern "C" __global__ void __launch_bounds__(DFS_OZ_GEMV_THREADS)
+    dfs_oz_gemv_n(dfs_oz_gemv_args a)
+{
+    if (a.alpha && *a.alpha == 0.0)
+        return; /* A and x are not read: dfs_oz_gemv_final gives RN(beta y) */
+    const int64_t r = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    const int s = blockIdx.y;
+    if (r >= a.len)
+        return;
+    const int64_t j0 = (int64_t)s * a.chunk, j1 = min64(a.inner, j0 + a.chunk);
+    dfs_oz_ddsum d = dfs_oz_ddsum_zero();
+    stream_strided<GEMV_N_AHEAD, GEMV_N_PREFETCH>(
+        a.A + r + j0 * a.lda, a.lda, a.x + vidx(j0, a.incx, a.inner), a.incx, j1 - j0,
+        [&](double x, double y) { dfs_oz_ddsum_add(&d, x, y); });
+    store_sum(a, r, s, d);
+}
+
+/* op(A) = A^T: one warp per column and chunk of rows; the lanes' sums merged (group_merge_sum). */
+extern "C" __global__ void __launch_bounds__(DFS_OZ_GEMV_THREADS)
+    dfs_oz_gemv_t(dfs_oz_gemv_args a)
+{
+    if (a.alpha && *a.alpha == 0.0)
+        return; /* A and x are not read: dfs_oz_gemv_final gives RN(beta y) */
+    const int lane = threadIdx.x & 31;
+    const int64_t c = (int64_t)blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32;
+    const int s = blockIdx.y;
+    if (c >= a.len)
+        return;
+    const int64_t i0 = (int64_t)s * a.chunk, i1 = min64(a.inner, i0 + a.chunk);
+    dfs_oz_ddsum d = dfs_oz_ddsum_zero();
+    stream_strided<GEMV_T_AHEAD, GEMV_T_PREFETCH>(
+        a.A + c * a.lda + i0 + lane, 32, a.x + vidx(i0 + lane, a.incx, a.inner), 32 * a.incx,
+        strided_count(i0 + lane, i1, 32), [&](double x, double y) { dfs_oz_ddsum_add(&d, x, y); });
+    group_merge_sum<32>(&d);
+    if (lane == 0)
+        store_sum(a, c, s, d);
+}
+
+/* One warp per output: y = RN(alpha S + beta y).  First the chunks' double-double sums merged
+ * (each lane its chunks, then group_merge_sum) and rounded where their bound decides it (ddsum.h;
+ * without workspace the warp sums the whole output so); a sum of tiny products a second time on
+ * operands scaled up (dfs_oz_ddsum_scale); what is still open (a product out of the sums' range,
+ * Inf or NaN, a result within the bound of a rounding boundary) exactly: every product into the
+ * warp's accumulator in shared memory (warp_exact_products), rounded once.  The levels of merges
+ * on the way to a sum (T's in-chunk butterfly, a lane's chunks, the final butterfly) count in the
+ * bound beside the products (ddsum.h: an error of 4.1 u^2 S per level). */
+extern "C" __global__ void __launch_bounds__(32 * DFS_OZ_FINAL_WARPS, 2)
+    dfs_oz_gemv_final(dfs_oz_gemv_args a)
+{
+    __shared__ long long wa[DFS_OZ_FINAL_WARPS][DFS_X_WORDS];
+    __shared__ long long ws[DFS_OZ_FINAL_WARPS][DFS_X_WORDS];
+    const int lane = threadIdx.x & 31, wp = threadIdx.x / 32;
+    const int64_t o = (int64_t)blockIdx.x * DFS_OZ_FINAL_WARPS + wp;
+    if (o >= a.len)
+        return; /* whole warps only: no block-wide barrier below */
+    const double alpha = a.alpha ? *a.alpha : a.alpha_v;
+    const double beta = a.beta ? *a.beta : a.beta_v;
+    double *y = a.y + vidx(o, a.incy, a.len);
+    /* op(A)'s row o as a BLAS vector of a.inner, and x */
+    const double *arow = a.trans ? a.A + o * a.lda : a.A + o;
+    const int64_t astep = a.trans ? 1 : a.lda;
+    const double *x0 = a.x + vidx(0, a.incx, a.inner);
+    if (alpha != 0) {
+        dfs_oz_ddsum d;
+        int64_t levels = 5;
+        if (a.terms) {
+            d = dfs_oz_ddsum_zero();
+            for (int i = lane; i < a.splits; i += 32) {
+                const double *in = a.terms + (int64_t)i * DFS_OZ_GEMV_SUMS * a.len + o;
+                const dfs_oz_ddsum c = {in[0], in[a.len], in[2 * a.len], 0u};
+                dfs_oz_ddsum_merge(&d, c);
+            }
+            d.f = a.flags[o];
+            group_merge_sum<32>(&d);
+            levels += (a.splits + 31) / 32 + (a.trans ? 5 : 0);
+        } else {
+            d = group_dd_sum<32>(a.inner, arow, astep, x0, a.incx, lane, true);
+        }
+        const double cv = beta != 0 ? *y : 0.0;
+        double v, px, py;
+        int done = 0;
+        if (lane == 0 && dfs_oz_ddsum_round(&d, a.inner + levels, 0, alpha, beta, cv, &v)) {
+            *y = v;
+            done = 1;
+        }
+        done = __shfl_sync(0xffffffffu, done, 0);
+        const int sigma = done ? 0 : dfs_oz_ddsum_scale(&d, &px, &py); /* the same in every lane */
+        if (sigma) {
+            const dfs_oz_ddsum d2 =
+                group_dd_sum<32, true>(a.inner, arow, astep, x0, a.incx, lane, true, px, py);
+            if (lane == 0 && dfs_oz_ddsum_round(&d2, a.inner + 5, -sigma, alpha, beta, cv, &v)) {
+                *y = v;
+                done = 1;
+            }
+            done = __shfl_sync(0xffffffffu, done, 0);
+        }
+        if (done)
+            return;
+    }
+    long long *w = wa[wp];
+    zero_words(w, DFS_X_WORDS, lane, 32);
+    __syncwarp();
+    const unsigned f =
+        alpha != 0 ? warp_exact_products(w, a.inner, arow, astep, a.x, a.incx, a.inner) : 0u;
+    __syncwarp();
+    finish_output(w, ws[wp], f, alpha, beta, y);
+}
+
+/* ---------- complex GEMV (kernels of their own) ----------
+ * Per part of each output three expansions per chunk (fpe.h: in range, below, above), merged
+ * and rounded in the finish (kernels_zgemv.cuh). */
+
+/* Whether any of the n terms t is not zero (an expansion's first term may cancel to zero while
+ * later ones stay: test them all). */
+__device__ __forceinline__ int any_term(const double *t, int n)
+{
+    int any = 0;
+    for (int i = 0; i < n; i++)
+        any |= t[i] != 0;
+    return any;
+}
+
 /* A thread's three expansions (dfs_fpe_add_product3): in range, below, above. */
 typedef terms3<DFS_OZ_GEMV_MID, DFS_OZ_GEMV_SIDE> gemv_terms;
 
@@ -370,26 +508,6 @@ __device__ __forceinline__ void store_terms(const dfs_oz_gemv_args &a, int64_t o
     }
     if (f)
         atomicOr(&a.flags[o], f);
-}
-
-/* op(A) = A: one thread per row and chunk of columns (reads of A coalesced along the column). */
-extern "C" __global__ void __launch_bounds__(DFS_OZ_GEMV_THREADS)
-    dfs_oz_gemv_n(dfs_oz_gemv_args a)
-{
-    if (a.alpha && *a.alpha == 0.0)
-        return; /* A and x are not read: dfs_oz_gemv_final gives RN(beta y) */
-    const int64_t r = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    const int s = blockIdx.y;
-    if (r >= a.len)
-        return;
-    const int64_t j0 = (int64_t)s * a.chunk, j1 = min64(a.inner, j0 + a.chunk);
-    gemv_terms t;
-    terms3_zero(&t);
-    unsigned f = 0;
-    stream_strided<GEMV_N_AHEAD, GEMV_N_PREFETCH>(
-        a.A + r + j0 * a.lda, a.lda, a.x + vidx(j0, a.incx, a.inner), a.incx, j1 - j0,
-        [&](double x, double y) { f |= gemv_add(&t, x, y); });
-    store_terms(a, r, s, &t, f);
 }
 
 /* Merges a lane's expansion u (n terms) into t, from the lane off higher. */
@@ -421,30 +539,6 @@ __device__ __forceinline__ unsigned merge_lanes(gemv_terms *t, unsigned f, int l
     return warp_or(f);
 }
 
-/* op(A) = A^T: one warp per column and chunk of rows; the lanes' expansions are merged exactly
- * (an error left over spills the output to the slow path). */
-extern "C" __global__ void __launch_bounds__(DFS_OZ_GEMV_THREADS)
-    dfs_oz_gemv_t(dfs_oz_gemv_args a)
-{
-    if (a.alpha && *a.alpha == 0.0)
-        return; /* A and x are not read: dfs_oz_gemv_final gives RN(beta y) */
-    const int lane = threadIdx.x & 31;
-    const int64_t c = (int64_t)blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32;
-    const int s = blockIdx.y;
-    if (c >= a.len)
-        return;
-    const int64_t i0 = (int64_t)s * a.chunk, i1 = min64(a.inner, i0 + a.chunk);
-    gemv_terms t;
-    terms3_zero(&t);
-    unsigned f = 0;
-    stream_strided<GEMV_T_AHEAD, GEMV_T_PREFETCH>(
-        a.A + c * a.lda + i0 + lane, 32, a.x + vidx(i0 + lane, a.incx, a.inner), 32 * a.incx,
-        strided_count(i0 + lane, i1, 32), [&](double x, double y) { f |= gemv_add(&t, x, y); });
-    f = merge_lanes(&t, f, lane);
-    if (lane == 0)
-        store_terms(a, c, s, &t, f);
-}
-
 /* Term t (< DFS_OZ_GEMV_TERMS) of an output's stored expansions, v, into the accumulator w: the
  * side terms scaled back (fpe.h), exactly. */
 __device__ __forceinline__ void add_term(long long *w, double v, int t)
@@ -454,75 +548,5 @@ __device__ __forceinline__ void add_term(long long *w, double v, int t)
                        : t < DFS_OZ_GEMV_MID + DFS_OZ_GEMV_SIDE ? -DFS_FPE_SHIFT
                                                                 : DFS_FPE_SHIFT);
 }
-
-/* The first way of an output of the finish (alpha != 0, no flags): the lanes insert the chunks'
- * in-range terms into expansions of DFS_OZ_GEMV_MID terms (fpe.h), merged by a butterfly
- * (group_merge), and lane 0 rounds y = RN(alpha S + beta y) from them once (wint.h), without
- * the accumulator's serial steps.  Returns 0, with y untouched, where a side term is present,
- * an error is left after the last term, or the terms span too much for the rounding: the
- * output then takes the accumulator. */
-__device__ __forceinline__ int gemv_round_terms(const dfs_oz_gemv_args &a, int64_t o,
-                                                double alpha, double beta, double *y, int lane)
-{
-    constexpr int T = DFS_OZ_GEMV_MID;
-    double t[T];
-#pragma unroll
-    for (int i = 0; i < T; i++)
-        t[i] = 0.0;
-    unsigned f = 0;
-    for (int i = lane; i < a.splits * DFS_OZ_GEMV_TERMS; i += 32) {
-        const double v = a.terms[(int64_t)i * a.len + o];
-        if (v != 0)
-            f |= i % DFS_OZ_GEMV_TERMS < T ? dfs_fpe_insert(t, T, v) : DFS_FPE_SPILL;
-    }
-    group_merge<32, T>(t, &f);
-    int done = 0;
-    double v;
-    if (lane == 0 && f == 0 && dfs_oz_w_terms_axpby(t, T, alpha, beta, beta != 0 ? *y : 0.0, &v)) {
-        *y = v;
-        done = 1;
-    }
-    return __shfl_sync(0xffffffffu, done, 0);
-}
-
-/* One warp per output: the chunks' terms rounded by gemv_round_terms where it can; else they
- * (or, after a spill, every product of the output) go into the warp's accumulator in shared
- * memory, then y = RN(alpha S + beta y). */
-extern "C" __global__ void __launch_bounds__(32 * DFS_OZ_FINAL_WARPS)
-    dfs_oz_gemv_final(dfs_oz_gemv_args a)
-{
-    __shared__ long long wa[DFS_OZ_FINAL_WARPS][DFS_X_WORDS];
-    __shared__ long long ws[DFS_OZ_FINAL_WARPS][DFS_X_WORDS];
-    const int lane = threadIdx.x & 31, wp = threadIdx.x / 32;
-    const int64_t o = (int64_t)blockIdx.x * DFS_OZ_FINAL_WARPS + wp;
-    if (o >= a.len)
-        return; /* whole warps only: no block-wide barrier below */
-    const double alpha = a.alpha ? *a.alpha : a.alpha_v;
-    const double beta = a.beta ? *a.beta : a.beta_v;
-    unsigned f = a.flags ? a.flags[o] : DFS_FPE_SPILL; /* no workspace: every output slow */
-    double *y = a.y + vidx(o, a.incy, a.len);
-    if (alpha != 0 && f == 0 && gemv_round_terms(a, o, alpha, beta, y, lane))
-        return;
-    long long *w = wa[wp];
-    zero_words(w, DFS_X_WORDS, lane, 32);
-    __syncwarp();
-    if (alpha != 0) {
-        if (!(f & DFS_FPE_SPILL)) {
-            for (int i = lane; i < a.splits * DFS_OZ_GEMV_TERMS; i += 32) {
-                const double v = a.terms[(int64_t)i * a.len + o];
-                if (v != 0)
-                    add_term(w, v, i % DFS_OZ_GEMV_TERMS);
-            }
-        } else {
-            /* the slow path: every product of this output */
-            const double *arow = a.trans ? a.A + o * a.lda : a.A + o;
-            f = warp_exact_products(w, a.inner, arow, a.trans ? 1 : a.lda, a.x, a.incx, a.inner);
-        }
-    }
-    __syncwarp();
-    finish_output(w, ws[wp], alpha != 0 ? f : 0u, alpha, beta, y);
-}
-
-/* ---------- complex GEMV (kernels of their own) ---------- */
 
 #include "kernels_zgemv.cuh"

@@ -179,10 +179,10 @@ cublasStatus_t dfs_oz_ddot_gpu(const dfs_ctx *x, const dfs_dot_call *c)
 #define GEMV_N_MIN_CHUNK 32
 
 /* A GEMV's first kernel (the real or complex one for its op, `first`), its finish kernel (`final`,
- * a warp per output, final_warps per block), and parts: 1 (real), 2 (complex: both parts'
- * terms per chunk, vec_args.h). */
+ * a warp per output, final_warps per block), and the doubles it stores per chunk and output
+ * (vec_args.h: real DFS_OZ_GEMV_SUMS, complex both parts' terms). */
 typedef struct {
-    int first, final, final_warps, parts;
+    int first, final, final_warps, words;
 } gemv_kernels;
 
 /* Fills a (but for the workspace) for the call c: its shape, operands, scalars (the real ones,
@@ -222,7 +222,7 @@ static cublasStatus_t gemv_run(const dfs_ctx *x, const CUfunction *k, gemv_kerne
     CUstream st = (CUstream)x->stream;
     const int64_t per_block = a->trans ? DFS_OZ_GEMV_THREADS / 32 : DFS_OZ_GEMV_THREADS;
     const int64_t out_blocks = (a->len + per_block - 1) / per_block;
-    const size_t terms = (size_t)kn.parts * DFS_OZ_GEMV_TERMS * (size_t)a->len * sizeof(double);
+    const size_t terms = (size_t)kn.words * (size_t)a->len * sizeof(double);
     pthread_mutex_lock(&x->scratch->lock);
     char *base = kn.first < 0 ? NULL
                               : scratch(x, (size_t)a->splits * terms, (size_t)a->len, &a->flags);
@@ -237,10 +237,10 @@ static cublasStatus_t gemv_run(const dfs_ctx *x, const CUfunction *k, gemv_kerne
         err = dfs_launch(k[kn.first], (unsigned)out_blocks, (unsigned)a->splits, 1,
                          DFS_OZ_GEMV_THREADS, 1, st, args);
     } else {
-        /* no workspace: every output on the slow path (exact; never native) */
+        /* no workspace: each output summed by one warp of the finish (never native) */
         if (kn.first >= 0)
             dfs_log_once(DFS_LOG_WARN, "repro-gemv-scratch", "repro: no workspace for a GEMV; "
-                         "its outputs take the slow exact path");
+                         "each output is computed by one warp (slower)");
         a->terms = NULL;
         a->flags = NULL;
     }
@@ -267,7 +267,8 @@ static cublasStatus_t zgemv(const dfs_ctx *x, const dfs_gemv_call *c, const CUfu
     z.beta_i = dev ? 0 : c->beta[1];
     z.conj = c->trans == CUBLAS_OP_C;
     const int no_products = !dev && c->alpha[0] == 0 && c->alpha[1] == 0;
-    const gemv_kernels kn = {no_products ? -1 : first, K_ZGEMV_FINAL, DFS_OZ_ZFINAL_WARPS, 2};
+    const gemv_kernels kn = {no_products ? -1 : first, K_ZGEMV_FINAL, DFS_OZ_ZFINAL_WARPS,
+                             2 * DFS_OZ_GEMV_TERMS};
     return gemv_run(x, k, kn, &z.g, &z);
 }
 
@@ -281,6 +282,6 @@ cublasStatus_t dfs_oz_dgemv_gpu(const dfs_ctx *x, const dfs_gemv_call *c)
     dfs_oz_gemv_args a;
     const int first = c->trans != CUBLAS_OP_N ? K_GEMV_T : K_GEMV_N;
     gemv_args(x, c, k[first], &a);
-    const gemv_kernels kn = {first, K_GEMV_FINAL, DFS_OZ_FINAL_WARPS, 1};
+    const gemv_kernels kn = {first, K_GEMV_FINAL, DFS_OZ_FINAL_WARPS, DFS_OZ_GEMV_SUMS};
     return gemv_run(x, k, kn, &a, &a);
 }

@@ -267,10 +267,24 @@ void dot_group(void)
 typedef struct {
     const char *name;
     int ga, gx;
+    int scale; /* A and x times 2^scale (0: as made) */
 } gemv_kind;
 
-static const gemv_kind gemv_kinds[3] = {
-    {"phi0", G_PHI0, G_PHI0}, {"phi4", G_PHI4, G_PHI4}, {"A 1e+-300 mixed, x phi1", G_MIXED, G_PHI1}};
+#define GEMV_KINDS 6
+static const gemv_kind gemv_kinds[GEMV_KINDS] = {
+    {"phi0", G_PHI0, G_PHI0, 0},
+    {"phi4", G_PHI4, G_PHI4, 0},
+    {"A 1e+-300 mixed, x phi1", G_MIXED, G_PHI1, 0},
+    {"phi8", G_PHI8, G_PHI8, 0},
+    {"A subnormal, x phi0", G_SUBNORMAL, G_PHI0, 0},
+    {"products underflowing (phi0 x 2^-530 each)", G_PHI0, G_PHI0, -530}};
+
+/* v[0 .. n-1] *= 2^e (exact: the values stay normal). */
+static void scale_by(double *v, int64_t n, int e)
+{
+    for (int64_t i = 0; e && i < n; i++)
+        v[i] = ldexp(v[i], e);
+}
 
 void upload_xs(const double *xN, const double *xT, const double *xN0, const double *xT0,
                int64_t m, int64_t n, int64_t incx)
@@ -317,8 +331,8 @@ void gemv_group(void)
                                          {4096, 4096}, {16384, 64}, {64, 16384}};
     static const int64_t incs[4][2] = {{1, 1}, {-2, -2}, {1, -2}, {-2, 1}};
     df_group("DGEMV: N, T, C x 7 shapes up to 4096^2 x lda tight/+5 x incs {1,-2}^2 x alpha "
-             "{1,0.5,-3,0} x beta {0,1,-0.75} x host/device pointers x {phi0, phi4, 1e+-300}: "
-             "every output bitwise the CPU's");
+             "{1,0.5,-3,0} x beta {0,1,-0.75} x host/device pointers x {phi0, phi4, 1e+-300, "
+             "phi8, subnormal, underflowing}: every output bitwise the CPU's");
     const size_t maxlen = 16384;
     double *A = df_xmalloc(A_BUF), *A0 = df_xmalloc(A_BUF);
     double *xN = df_xmalloc(maxlen), *xT = df_xmalloc(maxlen), *xN0 = df_xmalloc(maxlen),
@@ -336,12 +350,15 @@ void gemv_group(void)
     for (int si = 0; si < 7; si++) {
         const int64_t m = shapes[si][0], n = shapes[si][1];
         const int huge = m * n > 2000000;
-        for (int ki = 0; ki < 3; ki++) {
+        for (int ki = 0; ki < GEMV_KINDS; ki++) {
             const gemv_kind *k = &gemv_kinds[ki];
             const uint64_t seed = 2000 + 100 * (uint64_t)si + 10 * (uint64_t)ki;
             fill(A, m * n, k->ga, seed);
             fill(xN, n, k->gx, seed + 1);
             fill(xT, m, k->gx, seed + 2);
+            scale_by(A, m * n, k->scale);
+            scale_by(xN, n, k->scale);
+            scale_by(xT, m, k->scale);
             fill(yN, m, G_PHI1, seed + 3);
             fill(yT, n, G_PHI1, seed + 4);
             poison(A0, A, m * n);
