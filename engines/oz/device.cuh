@@ -406,6 +406,23 @@ __device__ void finish_output(long long *w, long long *scratch, unsigned flags, 
     dfs_x_axpby(&s, flags & DFS_X_SPECIAL, alpha, beta, c, (int64_t *)scratch, DFS_X_WORDS, out);
 }
 
+/* *out = RN(alpha S + beta *out) for the sum S of the K products a[q*sa] * x(q) (x a BLAS
+ * vector of xn with increment incx) by the whole warp, exactly: every product into the
+ * accumulator w (shared; zeroed here), rounded once (finish_output; scratch: its words).  alpha
+ * = 0: A and x are not read.  Every lane of the warp calls it; the warp is in step after it. */
+__device__ __forceinline__ void warp_exact_output(long long *w, long long *scratch, int64_t K,
+                                                  const double *a, int64_t sa, const double *x,
+                                                  int64_t incx, int64_t xn, double alpha,
+                                                  double beta, double *out)
+{
+    zero_words(w, DFS_X_WORDS, threadIdx.x & 31, 32);
+    __syncwarp();
+    const unsigned f = alpha != 0 ? warp_exact_products(w, K, a, sa, x, incx, xn) : 0u;
+    __syncwarp();
+    finish_output(w, scratch, f, alpha, beta, out);
+    __syncwarp();
+}
+
 /* Both parts of the complex *out (two doubles) = alpha S + beta *out, each rounded once
  * (dfs_x_zaxpby: beta = 0, both parts, means *out is not read) for the complex S whose parts'
  * exact sums are in wr and wi (special flags fr, fi); alpha and beta two doubles each, scratch

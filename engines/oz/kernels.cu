@@ -66,15 +66,7 @@ extern "C" __global__ void __launch_bounds__(32 * DFS_OZ_DIRECT_WARPS)
         }
         if (done)
             continue;
-        long long *w = wa[wp];
-        zero_words(w, DFS_X_WORDS, lane, 32);
-        __syncwarp();
-        const unsigned f =
-            alpha == 0 ? 0u /* A and B are not read */
-                       : warp_exact_products(w, a.k, x, a.aqs, y, a.bqs, a.k);
-        __syncwarp();
-        finish_output(w, ws[wp], f, alpha, beta, out);
-        __syncwarp();
+        warp_exact_output(wa[wp], ws[wp], a.k, x, a.aqs, y, a.bqs, a.k, alpha, beta, out);
     }
 }
 

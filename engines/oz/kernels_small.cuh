@@ -105,14 +105,9 @@ extern "C" __global__ void __launch_bounds__(32 * DFS_OZ_SMALL_WARPS, 4)
             m &= m - 1;
             int64_t se, sr, sc;
             small_output(s, base + src / L, &se, &sr, &sc);
-            long long *w = wa[wp];
-            zero_words(w, DFS_X_WORDS, lane, 32);
-            __syncwarp();
-            const unsigned sf = warp_exact_products(w, a.k, a.A + se * s.sA + sr * a.ars, a.aqs,
-                                                    a.B + se * s.sB + sc * a.bcs, a.bqs, a.k);
-            __syncwarp();
-            finish_output(w, ws[wp], sf, alpha, beta, a.C + se * s.sC + sr + sc * a.ldc);
-            __syncwarp();
+            warp_exact_output(wa[wp], ws[wp], a.k, a.A + se * s.sA + sr * a.ars, a.aqs,
+                              a.B + se * s.sB + sc * a.bcs, a.bqs, a.k, alpha, beta,
+                              a.C + se * s.sC + sr + sc * a.ldc);
         }
     }
 }

@@ -463,13 +463,7 @@ extern "C" __global__ void __launch_bounds__(32 * DFS_OZ_FINAL_WARPS, 2)
         if (done)
             return;
     }
-    long long *w = wa[wp];
-    zero_words(w, DFS_X_WORDS, lane, 32);
-    __syncwarp();
-    const unsigned f =
-        alpha != 0 ? warp_exact_products(w, a.inner, arow, astep, a.x, a.incx, a.inner) : 0u;
-    __syncwarp();
-    finish_output(w, ws[wp], f, alpha, beta, y);
+    warp_exact_output(wa[wp], ws[wp], a.inner, arow, astep, a.x, a.incx, a.inner, alpha, beta, y);
 }
 
 /* ---------- complex GEMV (kernels of their own) ----------
