@@ -13,7 +13,8 @@ data = open(src, 'rb').read()
 name = src.split('/')[-1]
 out = ['/* Generated from %s by build-aux/embed.py; do not edit. */' % name]
 if binary:
-    out.append('__attribute__((aligned(64))) const unsigned char %s[%d] = {' % (sym, len(data) or 1))
+    out.append('__attribute__((aligned(64))) const unsigned char %s[%d] = {'
+               % (sym, len(data) or 1))
     for i in range(0, len(data), 16):
         out.append('    ' + ', '.join('0x%02x' % b for b in data[i:i + 16]) + ',')
     if not data:

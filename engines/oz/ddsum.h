@@ -22,8 +22,8 @@
  * covers that and its own roundings (computed, it errs by less than (k + 9) 2^-1075 where
  * s 2^-102 is subnormal, which the slack of its last term covers), and is rounded up to a power
  * of two (one bit: the rounding's terms stay close together; a subnormal b to the power above
- * its highest bit, so that tiny sums, far below 2^-1000, are decided too).  A product of magnitude 2^1000 or more, Inf or NaN sets the flag:
- * the caller takes the exact way (overflow anywhere also leaves h, l or s not finite, which the
+ * its highest bit, so that tiny sums, far below 2^-1000, are decided too).  A product of
+ * magnitude 2^1000 or more, Inf or NaN sets the flag: the caller takes the exact way (overflow anywhere also leaves h, l or s not finite, which the
  * decision refuses).
  *
  * The decision: the exact S lies in [h + l - B, h + l + B], and x -> RN(alpha x + beta c) is

@@ -274,8 +274,8 @@ template <int L, int T> __device__ __forceinline__ void group_merge(double *t, u
  * group of L lanes (L a power of two up to 32, the group's lanes consecutive and aligned in the
  * warp, g this lane's place in it): q = g, g + L, ..., four pairs loaded ahead so that their
  * loads are in flight together, j (0 .. 3, a constant once unrolled) the pair's place among the
- * four (0 for the last pairs, taken one at a time).  A lane that is not live (no output) adds nothing.  Every lane of the warp
- * calls it with the same K: the loop's trip count is the warp's, so that stop(), asked after
+ * four (0 for the last pairs, taken one at a time).  A lane that is not live (no output) adds
+ * nothing.  Every lane of the warp calls it with the same K: the loop's trip count is the warp's, so that stop(), asked after
  * every four pairs by every lane, may end it with a warp vote. */
 template <int L, typename Add, typename Stop>
 __device__ __forceinline__ void lane_products(int64_t K, const double *a, int64_t sa,

@@ -4,8 +4,8 @@
  *                 double-double with an error bound (ddsum.h, 17 operations a product), and
  *                 the output's lane rounds alpha S + beta c where the bound decides it (nearly
  *                 always on narrow data; sums of tiny products a second time on operands
- *                 scaled up, dfs_oz_ddsum_scale).  For the outputs left open the lanes add the products
- *                 exactly into short expansions (fpe.h), merged (device.cuh's
+ *                 scaled up, dfs_oz_ddsum_scale).  For the outputs left open the lanes add
+ *                 the products exactly into short expansions (fpe.h), merged (device.cuh's
  *                 group_exact_sum), and the output's lane rounds alpha S + beta c once from the
  *                 terms (dfs_oz_w_terms_axpby, wint.h).  An output the expansions cannot carry
  *                 (a product out of their range, an error left after the last term, Inf or NaN,
