@@ -182,9 +182,77 @@ START_TEST(ddsum_decides_tiny_sums)
 }
 END_TEST
 
+/* repro's DGEMV way (kernels_vec.cu): the inner dimension in chunks, each summed by one thread
+ * (op N) or by 32 lanes merged by a butterfly (op T); the finish's lanes merge chunks i, i + 32,
+ * ... from zero, then a butterfly of 32; the bound counts those levels beside the products
+ * (k + 5 + ceil(splits / 32), + 5 for T).  Wherever it decides: MPFR's RN, bit for bit. */
+static dfs_oz_ddsum gemv_way(int64_t K, const double *x, const double *y, int splits, int T)
+{
+    static dfs_oz_ddsum chunk[MAX_K];
+    const int64_t len = (K + splits - 1) / splits;
+    int n = 0;
+    for (int64_t q0 = 0; q0 < K; q0 += len, n++) {
+        const int64_t c = K - q0 < len ? K - q0 : len;
+        chunk[n] = T ? lanes_sum(c, x + q0, y + q0, 32) : lanes_sum(c, x + q0, y + q0, 1);
+    }
+    dfs_oz_ddsum lane[32];
+    for (int l = 0; l < 32; l++) {
+        lane[l] = dfs_oz_ddsum_zero();
+        for (int i = l; i < n; i += 32)
+            dfs_oz_ddsum_merge(&lane[l], chunk[i]);
+    }
+    for (int sh = 1; sh < 32; sh <<= 1) {
+        dfs_oz_ddsum next[32];
+        for (int l = 0; l < 32; l++) {
+            next[l] = lane[l];
+            dfs_oz_ddsum_merge(&next[l], lane[l ^ sh]);
+        }
+        memcpy(lane, next, sizeof next);
+    }
+    return lane[0];
+}
+
+START_TEST(ddsum_gemv_chunks)
+{
+    rng r = rng_seed(0x63e7u);
+    static double x[MAX_K], y[MAX_K];
+    long cases = 0, decided = 0, narrow = 0, narrow_decided = 0;
+    for (int it = 0; it < 3000; it++) {
+        const int kind = it % 6, T = it % 2;
+        const int64_t K = 1 + (int64_t)(unif(&r) * (MAX_K - 1));
+        const int splits = 1 + (int)(unif(&r) * (double)(K < 200 ? K : 200));
+        for (int64_t q = 0; q < K; q++) {
+            x[q] = draw(&r, kind, q, K);
+            y[q] = draw(&r, kind == 3 ? 0 : kind, q, K);
+        }
+        const double alpha = it % 5 == 0 ? -1.5 : 1.0, beta = it % 4 == 0 ? 0.75 : 0.0;
+        const double c = beta != 0.0 ? unif_pm1(&r) : 0.0;
+        const dfs_oz_ddsum d = gemv_way(K, x, y, splits, T);
+        const int64_t levels = 5 + (splits + 31) / 32 + (T ? 5 : 0);
+        double v;
+        const int ok = dfs_oz_ddsum_round(&d, K + levels, 0, alpha, beta, c, &v);
+        cases++;
+        decided += ok;
+        narrow += kind == 0;
+        narrow_decided += kind == 0 && ok;
+        if (ok) {
+            const double want = reference(K, x, 1, y, 1, alpha, beta, c);
+            if (!same_bits(v, want))
+                ck_abort_msg("case %d (kind %d, k %lld, %d chunks, op %c): %a, RN %a", it, kind,
+                             (long long)K, splits, T ? 'T' : 'N', v, want);
+        }
+    }
+    printf("oz: ddsum: DGEMV's chunks: %ld sums, %ld decided, each = MPFR's RN; uniform data "
+           "%ld of %ld decided\n", cases, decided, narrow_decided, narrow);
+    ck_assert_msg(narrow_decided * 100 >= narrow * 99, "uniform data: %ld of %ld decided",
+                  narrow_decided, narrow);
+}
+END_TEST
+
 void oz_ddsum_tests(TCase *t)
 {
     tcase_add_test(t, ddsum_decides_rn);
     tcase_add_test(t, ddsum_leaves_lost_bits_open);
     tcase_add_test(t, ddsum_decides_tiny_sums);
+    tcase_add_test(t, ddsum_gemv_chunks);
 }
