@@ -6,6 +6,7 @@
 #define DFS_OZ_DEVICE_CUH
 
 #include "../common/fpe.h"
+#include "../common/xcombine.h"
 #include "args.h"
 #include "ddsum.h"
 #include "steps.h"

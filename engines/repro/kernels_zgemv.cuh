@@ -10,7 +10,7 @@
  * terms in registers where it can (zgemv_round_terms, as the real finish's gemv_round_terms);
  * else it adds each part's terms into an exact accumulator of its own (or, after a spill, every
  * product of the output, warp_exact_sums), then rounds each part of alpha S + beta y once from
- * the two exact sums (zfinish_output, xacc.h's dfs_x_zaxpby: the CPU twin's combination).
+ * the two exact sums (zfinish_output, xcombine.h's dfs_x_zaxpby: the CPU twin's combination).
  * Either way each part is RN of its exact value: the bits of dfs_repro_zgemv_host.  The real
  * kernels are untouched: these are kernels of their own. */
 

@@ -5,15 +5,16 @@
  *     Sr = sum_q ar br + (-ai) bi,   Si = sum_q ar bi + ai br     (ai, bi negated under op C)
  *     Re = RN(ar' Sr + (-ai') Si + br' cr + (-bi') ci),  Im = RN(ar' Si + ai' Sr + br' ci + bi' cr)
  * for alpha = ar' + i ai', beta = br' + i bi', c = C's (y's) value, rounded once by
- * dfs_x_zaxpby (xacc.h: IEEE results for Inf and NaN operands, term by term on the exact values,
- * as the real DGEMM; an exact zero part is -0 only when every term is a zero of negative sign).
+ * dfs_x_zaxpby (xcombine.h: IEEE results for Inf and NaN operands, term by term on the exact
+ * values, as the real DGEMM; an exact zero part is -0 only when every term is a zero of negative
+ * sign).
  * A term whose scalar part is zero is left out (alpha = 1: Re = RN(Sr), whatever Si holds, as a
  * real alpha gives it; no 0 * Inf), except alpha's two when alpha = 0.  beta = 0: C (y) is not
  * read (no beta terms); alpha = 0 or k = 0: A and B (x) are not read (S = +0).  The reference
  * the GPU paths of issue 28 must equal bit for bit; plain loops, one output at a time. */
 #include "host.h"
 
-#include "../common/xacc.h"
+#include "../common/xcombine.h"
 
 #include <stdlib.h>
 

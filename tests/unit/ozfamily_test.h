@@ -6,7 +6,7 @@
 #define DFS_OZFAMILY_TEST_H
 
 #include "../../engines/common/fpe.h"
-#include "../../engines/common/xacc.h"
+#include "../../engines/common/xcombine.h" /* and xacc.h */
 #include "../../engines/repro/host.h"
 
 #include <check.h>
