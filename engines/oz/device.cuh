@@ -271,12 +271,10 @@ template <int L, int T> __device__ __forceinline__ void group_merge(double *t, u
     }
 }
 
-/* add(a[q*sa], b[q*sb], j) for this lane's share of the K products of one output summed by a
- * group of L lanes (L a power of two up to 32, the group's lanes consecutive and aligned in the
- * warp, g this lane's place in it): q = g, g + L, ..., four pairs loaded ahead so that their
- * loads are in flight together, j (0 .. 3, a constant once unrolled) the pair's place among the
- * four (0 for the last pairs, taken one at a time).  A lane that is not live (no output) adds
- * nothing.  Every lane of the warp calls it with the same K: the loop's trip count is the warp's, so that stop(), asked after
+/* add(a[q*sa], b[q*sb]) for this lane's share of the K products of one output summed by a group
+ * of L lanes (L a power of two up to 32, the group's lanes consecutive and aligned in the warp,
+ * g this lane's place in it): q = g, g + L, ..., four pairs loaded ahead so that their loads are
+ * in flight together.  A lane that is not live (no output) adds nothing.  Every lane of the warp calls it with the same K: the loop's trip count is the warp's, so that stop(), asked after
  * every four pairs by every lane, may end it with a warp vote. */
 template <int L, typename Add, typename Stop>
 __device__ __forceinline__ void lane_products(int64_t K, const double *a, int64_t sa,
@@ -298,12 +296,12 @@ __device__ __forceinline__ void lane_products(int64_t K, const double *a, int64_
             if (live)
 #pragma unroll
                 for (int j = 0; j < 4; j++)
-                    add(x[j], y[j], j);
+                    add(x[j], y[j]);
             a += 4 * da;
             b += 4 * db;
         } else if (live) {
             for (int64_t r = q0 + g; r < K; r += L, a += da, b += db)
-                add(*a, *b, 0);
+                add(*a, *b);
         }
         if (stop())
             break;
@@ -328,7 +326,7 @@ __device__ __forceinline__ unsigned group_exact_sum(double *t, int64_t K, const 
     unsigned f = 0;
     lane_products<L>(
         K, a, sa, b, sb, g, live,
-        [&](double x, double y, int) { f |= dfs_fpe_add_product(t, T, x, y); },
+        [&](double x, double y) { f |= dfs_fpe_add_product(t, T, x, y); },
         [&] { return STOP && __any_sync(0xffffffffu, f != 0); });
     group_merge<L, T>(t, &f);
     return f;
@@ -362,7 +360,7 @@ __device__ __forceinline__ dfs_oz_ddsum group_dd_sum(int64_t K, const double *a,
     dfs_oz_ddsum d = dfs_oz_ddsum_zero();
     lane_products<L>(
         K, a, sa, b, sb, g, live,
-        [&](double x, double y, int) {
+        [&](double x, double y) {
             if (SCALED) {
                 x = dfs_d_mul(x, px);
                 y = dfs_d_mul(y, py);

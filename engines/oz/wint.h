@@ -225,13 +225,6 @@ DFS_HD int dfs_oz_w_axpby_regs(const uint64_t *x, int nw, int e0, double alpha, 
  * those words hold, or the rounding declines (alpha, beta or cv not finite, a result near
  * overflow). */
 #define DFS_OZ_TW 4
-DFS_HD int dfs_oz_w_terms_axpby_at(const double *t, int T, int shift, double alpha, double beta,
-                                   double cv, double *v);
-DFS_HD int dfs_oz_w_terms_axpby(const double *t, int T, double alpha, double beta, double cv,
-                                double *v)
-{
-    return dfs_oz_w_terms_axpby_at(t, T, 0, alpha, beta, cv, v);
-}
 
 /* The T finite terms t's lowest set bit *lsb and a power of two *top above the largest
  * (|t[i]| < 2^top), from *lsb, *top as they are when any is set (several sets of terms in one
@@ -292,6 +285,13 @@ DFS_HD int dfs_oz_w_terms_axpby_at(const double *t, int T, int shift, double alp
     if (alpha == 1.0 && beta == 0.0)
         return dfs_oz_w_round(x, DFS_OZ_TW, lsb + shift, v, &margin);
     return dfs_oz_w_axpby_regs(x, DFS_OZ_TW, lsb + shift, alpha, beta, cv, v, &margin);
+}
+
+/* The terms as they stand (shift 0): the rounding described above dfs_oz_w_terms_span. */
+DFS_HD int dfs_oz_w_terms_axpby(const double *t, int T, double alpha, double beta, double cv,
+                                double *v)
+{
+    return dfs_oz_w_terms_axpby_at(t, T, 0, alpha, beta, cv, v);
 }
 
 /* *v = RN(alpha X 2^e0 + beta cv) for the integer X of nw words (beta == 0: cv not used), with
