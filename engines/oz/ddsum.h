@@ -85,22 +85,33 @@ DFS_HD void dfs_oz_ddsum_merge(dfs_oz_ddsum *d, dfs_oz_ddsum o)
     d->f |= o.f;
 }
 
-/* The decision for a sum of k products (all lanes), alpha != 0: 1 and *v = RN(alpha S + beta cv)
- * (beta = 0: cv not read), or 0 when the bound leaves it open (or anything is not finite).
- * shift: the products were of operands scaled by powers of two (dfs_oz_ddsum_scale), the exact
- * S being 2^shift times theirs; 0 for none. */
-DFS_HD int dfs_oz_ddsum_round(const dfs_oz_ddsum *d, int64_t k, int shift, double alpha,
-                              double beta, double cv, double *v)
+/* The bound B above as a power of two, with extra (>= 0: an absolute bound of what else the
+ * exact sum holds) added, or 0 where the sum cannot decide (a flagged product, h or the bound
+ * not finite or too large).  extra enters twice over, which covers the addition's rounding. */
+DFS_HD double dfs_oz_ddsum_bound(const dfs_oz_ddsum *d, int64_t k, double extra)
 {
     const double n = (double)(k + 8);
-    const double b = dfs_d_fma(dfs_d_mul(d->s, 0x1p-102), n, dfs_d_mul(n, 0x1p-1074));
+    double b = dfs_d_fma(dfs_d_mul(d->s, 0x1p-102), n, dfs_d_mul(n, 0x1p-1074));
+    b = dfs_d_fma(extra, 2.0, b);
     if (d->f || !(fabs(d->h) < 0x1p1020) || !(b < 0x1p1000))
-        return 0;
+        return 0.0;
     /* b rounded up to a power of two: 2^(its exponent + 1); for a subnormal b (>= 2^-1074 k)
      * the power of two above its highest set bit */
     const uint64_t eb = dfs_d_bits(b) & 0x7ff0000000000000ull;
-    const double B = eb ? dfs_d_mul(dfs_d_from_bits(eb), 2.0)
-                        : dfs_d_from_bits(1ull << (64 - dfs_clz64(dfs_d_bits(b))));
+    return eb ? dfs_d_mul(dfs_d_from_bits(eb), 2.0)
+              : dfs_d_from_bits(1ull << (64 - dfs_clz64(dfs_d_bits(b))));
+}
+
+/* The decision for a sum of k products (all lanes), alpha != 0, whose exact value lies within
+ * B (dfs_oz_ddsum_bound) of h + l: 1 and *v = RN(alpha S + beta cv) (beta = 0: cv not read), or
+ * 0 when the bound leaves it open (or anything is not finite).  shift: the products were of
+ * operands scaled by powers of two (dfs_oz_ddsum_scale), the exact S being 2^shift times
+ * theirs; 0 for none. */
+DFS_HD int dfs_oz_ddsum_round_within(const dfs_oz_ddsum *d, double B, int shift, double alpha,
+                                     double beta, double cv, double *v)
+{
+    if (B == 0)
+        return 0;
     const uint64_t eh = dfs_d_bits(d->h) & 0x7ff0000000000000ull; /* biased exponent << 52 */
     if (shift == 0 && alpha == 1.0 && beta == 0.0 && eh >= (uint64_t)(1023 - 1000) << 52) {
         const double quarter = dfs_d_from_bits(eh - ((uint64_t)54 << 52)); /* 2^(E-54) */
@@ -117,6 +128,13 @@ DFS_HD int dfs_oz_ddsum_round(const dfs_oz_ddsum *d, int64_t k, int shift, doubl
         return 0;
     *v = v1;
     return 1;
+}
+
+/* The same with the bound of k products (dfs_oz_ddsum_bound, nothing else in the sum). */
+DFS_HD int dfs_oz_ddsum_round(const dfs_oz_ddsum *d, int64_t k, int shift, double alpha,
+                              double beta, double cv, double *v)
+{
+    return dfs_oz_ddsum_round_within(d, dfs_oz_ddsum_bound(d, k, 0.0), shift, alpha, beta, cv, v);
 }
 
 /* A second try for a sum the first left open because its products are tiny (s below 2^-900, or
@@ -139,6 +157,90 @@ DFS_HD int dfs_oz_ddsum_scale(const dfs_oz_ddsum *d, double *px, double *py)
     *px = dfs_d_from_bits((uint64_t)(1023 + a) << 52);
     *py = dfs_d_from_bits((uint64_t)(1023 + sigma - a) << 52);
     return sigma;
+}
+
+/* ---- two classes in one pass: products below 2^-900 summed on scaled operands ---- */
+
+/* The products x y of magnitude 2^-900 or more (and Inf, NaN: flagged) in m; the others, whose
+ * TwoProduct would lose bits to underflow, in t as (x 2^550)(y 2^550): t stands for 2^-1100
+ * times its sum.  The scalings are exact (an operand that overflows becomes Inf: flagged), so
+ * each class's bound holds as for any finite data; a product below 2^-2069 even scaled is
+ * within t's last term.  One pass over the data decides sums of underflowing products too. */
+#define DFS_OZ_DDSUM2_TINY 0x1p-900
+#define DFS_OZ_DDSUM2_SHIFT 1100
+typedef struct {
+    dfs_oz_ddsum m, t;
+} dfs_oz_ddsum2;
+
+DFS_HD dfs_oz_ddsum2 dfs_oz_ddsum2_zero(void)
+{
+    const dfs_oz_ddsum2 d = {dfs_oz_ddsum_zero(), dfs_oz_ddsum_zero()};
+    return d;
+}
+
+DFS_HD void dfs_oz_ddsum2_add(dfs_oz_ddsum2 *d, double x, double y)
+{
+    if (fabs(dfs_d_mul(x, y)) < DFS_OZ_DDSUM2_TINY) /* NaN compares false: to m, flagged */
+        dfs_oz_ddsum_add(&d->t, dfs_d_mul(x, 0x1p550), dfs_d_mul(y, 0x1p550));
+    else
+        dfs_oz_ddsum_add(&d->m, x, y);
+}
+
+DFS_HD void dfs_oz_ddsum2_merge(dfs_oz_ddsum2 *d, dfs_oz_ddsum2 o)
+{
+    dfs_oz_ddsum_merge(&d->m, o.m);
+    dfs_oz_ddsum_merge(&d->t, o.t);
+}
+
+DFS_HD int dfs_oz_ddsum_empty(const dfs_oz_ddsum *d)
+{
+    return d->h == 0 && d->l == 0 && d->s == 0 && !d->f;
+}
+
+/* The decision for two classes of k products in all, alpha != 0 (as dfs_oz_ddsum_round): one
+ * class alone, as that; t far below m, its magnitude (below 2 s_t + (k + 8) 2^-1074, times
+ * 2^-1100, rounded up) added to m's bound; else both placed on one integer, each end of the
+ * two bounds (the same sign: S = S_m + 2^-1100 S_t grows with both) rounded once. */
+DFS_HD int dfs_oz_ddsum2_round(const dfs_oz_ddsum2 *d, int64_t k, double alpha, double beta,
+                               double cv, double *v)
+{
+    if (dfs_oz_ddsum_empty(&d->t))
+        return dfs_oz_ddsum_round(&d->m, k, 0, alpha, beta, cv, v);
+    if (dfs_oz_ddsum_empty(&d->m))
+        return dfs_oz_ddsum_round(&d->t, k, -DFS_OZ_DDSUM2_SHIFT, alpha, beta, cv, v);
+    if (d->m.f || d->t.f)
+        return 0;
+    const double es = dfs_d_fma(d->t.s, 2.0, dfs_d_mul((double)(k + 8), 0x1p-1074));
+    /* times 2^-1100 in two exact-or-subnormal steps, each rounding by at most 2^-1075 */
+    const double e = dfs_d_add(dfs_d_mul(dfs_d_mul(es, 0x1p-550), 0x1p-550), 0x1p-1073);
+    if (dfs_oz_ddsum_round_within(&d->m, dfs_oz_ddsum_bound(&d->m, k, e), 0, alpha, beta, cv, v))
+        return 1;
+    const double bm = dfs_oz_ddsum_bound(&d->m, k, 0.0), bt = dfs_oz_ddsum_bound(&d->t, k, 0.0);
+    if (bm == 0 || bt == 0)
+        return 0;
+    double r[2];
+    for (int end = 0; end < 2; end++) {
+        const double a[3] = {d->m.h, d->m.l, end ? bm : -bm};
+        const double b[3] = {d->t.h, d->t.l, end ? bt : -bt};
+        int la = 0, ta = 0, lb = 0, tb = 0;
+        dfs_oz_w_terms_span(a, 3, 0, &la, &ta); /* both bounds are not zero: terms in each */
+        dfs_oz_w_terms_span(b, 3, 0, &lb, &tb);
+        lb -= DFS_OZ_DDSUM2_SHIFT;
+        tb -= DFS_OZ_DDSUM2_SHIFT;
+        const int lsb = la < lb ? la : lb, top = ta > tb ? ta : tb;
+        if (top - lsb > 64 * DFS_OZ_TW - 4)
+            return 0;
+        uint64_t x[DFS_OZ_TW], y[DFS_OZ_TW];
+        dfs_oz_w_terms_int(a, 3, lsb, x, DFS_OZ_TW);
+        dfs_oz_w_terms_int(b, 3, lsb + DFS_OZ_DDSUM2_SHIFT, y, DFS_OZ_TW);
+        dfs_oz_w_addsub(x, y, DFS_OZ_TW, 0);
+        if (!dfs_oz_w_int_axpby(x, DFS_OZ_TW, lsb, alpha, beta, cv, &r[end]))
+            return 0;
+    }
+    if (dfs_d_bits(r[0]) != dfs_d_bits(r[1]))
+        return 0;
+    *v = r[0];
+    return 1;
 }
 
 #endif

@@ -269,6 +269,17 @@ DFS_HD void dfs_oz_w_terms_int(const double *t, int T, int lsb, uint64_t *x, int
     }
 }
 
+/* *v = RN(alpha X 2^e0 + beta cv) for the integer X of nw words (nw + 3 <= DFS_OZ_AW) in
+ * registers (dfs_oz_w_round, dfs_oz_w_axpby_regs; 0 where they decline). */
+DFS_HD int dfs_oz_w_int_axpby(const uint64_t *x, int nw, int e0, double alpha, double beta,
+                              double cv, double *v)
+{
+    int margin;
+    if (alpha == 1.0 && beta == 0.0)
+        return dfs_oz_w_round(x, nw, e0, v, &margin);
+    return dfs_oz_w_axpby_regs(x, nw, e0, alpha, beta, cv, v, &margin);
+}
+
 /* The same for terms that stand for t[i] 2^shift (a sum made on operands scaled by powers of
  * two: the result may lie far below the binary64 range, and rounds to a subnormal or zero). */
 DFS_HD int dfs_oz_w_terms_axpby_at(const double *t, int T, int shift, double alpha, double beta,
@@ -281,10 +292,7 @@ DFS_HD int dfs_oz_w_terms_axpby_at(const double *t, int T, int shift, double alp
         return 0;
     uint64_t x[DFS_OZ_TW];
     dfs_oz_w_terms_int(t, T, lsb, x, DFS_OZ_TW);
-    int margin;
-    if (alpha == 1.0 && beta == 0.0)
-        return dfs_oz_w_round(x, DFS_OZ_TW, lsb + shift, v, &margin);
-    return dfs_oz_w_axpby_regs(x, DFS_OZ_TW, lsb + shift, alpha, beta, cv, v, &margin);
+    return dfs_oz_w_int_axpby(x, DFS_OZ_TW, lsb + shift, alpha, beta, cv, v);
 }
 
 /* The terms as they stand (shift 0): the rounding described above dfs_oz_w_terms_span. */

@@ -249,10 +249,92 @@ START_TEST(ddsum_gemv_chunks)
 }
 END_TEST
 
+/* Two classes in one pass (dfs_oz_ddsum2): lanes of a group each sum their share, merged by the
+ * butterfly, then the decision; against MPFR on data whose products are all normal, all tiny,
+ * mostly normal with tiny ones among them, straddling 2^-900, phi 8, 1e+-300 mixed and below
+ * 2^-1074. */
+static dfs_oz_ddsum2 lanes_sum2(int64_t K, const double *x, const double *y, int L)
+{
+    dfs_oz_ddsum2 d[32];
+    for (int g = 0; g < L; g++) {
+        d[g] = dfs_oz_ddsum2_zero();
+        for (int64_t q = g; q < K; q += L)
+            dfs_oz_ddsum2_add(&d[g], x[q], y[q]);
+    }
+    for (int sh = 1; sh < L; sh <<= 1) {
+        dfs_oz_ddsum2 next[32];
+        for (int g = 0; g < L; g++) {
+            next[g] = d[g];
+            dfs_oz_ddsum2_merge(&next[g], d[g ^ sh]);
+        }
+        memcpy(d, next, sizeof next);
+    }
+    return d[0];
+}
+
+static double draw2(rng *r, int kind, int64_t q, int role)
+{
+    switch (kind) {
+    case 0: return unif_pm1(r);
+    case 1: return unif_pm1(r) * 1e-160;
+    case 2: return unif_pm1(r) * (q % 2 == 0 ? 1.0 : role ? 1e-120 : 1e-200);
+    case 3: return unif_pm1(r) * ldexp(1.0, -450 + (int)(unif(r) * 20.0) - 10);
+    case 4: return (unif(r) - 0.5) * exp(8.0 * randn(r));
+    case 5: return role ? unif_pm1(r) : unif_pm1(r) * (q % 8 == 0 ? 1e300 : 1e-300);
+    default: return unif_pm1(r) * 1e-170;
+    }
+}
+
+START_TEST(ddsum2_decides_in_one_pass)
+{
+    static const char *const names[7] = {"normal", "underflowing", "tiny among normal",
+                                         "straddling 2^-900", "phi 8", "1e+-300 mixed",
+                                         "below 2^-1074"};
+    static const int64_t ks[] = {1, 3, 64, 256, 1000};
+    rng r = rng_seed(0xdd52u);
+    static double x[MAX_K], y[MAX_K];
+    long cases[7] = {0}, decided[7] = {0};
+    for (int it = 0; it < 7000; it++) {
+        const int kind = it % 7, L = it % 3 == 0 ? 1 : it % 3 == 1 ? 4 : 32;
+        const int64_t K = ks[(it / 7) % 5];
+        for (int64_t q = 0; q < K; q++) {
+            x[q] = draw2(&r, kind, q, 0);
+            y[q] = draw2(&r, kind, q, 1);
+        }
+        const double alpha = it % 5 == 0 ? -1.5 : 1.0, beta = it % 4 == 0 ? 0.75 : 0.0;
+        /* beta c of the sum's size (far apart, the words of the rounding in registers could not
+         * hold both: the exact way's) */
+        const double c = beta == 0.0               ? 0.0
+                         : kind == 1 || kind == 6 ? unif_pm1(&r) * 1e-315
+                         : kind == 3              ? unif_pm1(&r) * 0x1p-900
+                         : kind == 5              ? unif_pm1(&r) * 1e300
+                                                  : unif_pm1(&r);
+        const dfs_oz_ddsum2 d = lanes_sum2(K, x, y, L);
+        double v;
+        const int ok = dfs_oz_ddsum2_round(&d, K, alpha, beta, c, &v);
+        cases[kind]++;
+        decided[kind] += ok;
+        if (ok) {
+            const double want = reference(K, x, 1, y, 1, alpha, beta, c);
+            if (!same_bits(v, want))
+                ck_abort_msg("case %d (%s, k %lld, %d lanes): %a, RN %a", it, names[kind],
+                             (long long)K, L, v, want);
+        }
+    }
+    for (int kind = 0; kind < 7; kind++) {
+        printf("oz: ddsum2: %s: %ld of %ld decided, each = MPFR's RN\n", names[kind],
+               decided[kind], cases[kind]);
+        ck_assert_msg(decided[kind] * 100 >= cases[kind] * 97, "%s: %ld of %ld decided",
+                      names[kind], decided[kind], cases[kind]);
+    }
+}
+END_TEST
+
 void oz_ddsum_tests(TCase *t)
 {
     tcase_add_test(t, ddsum_decides_rn);
     tcase_add_test(t, ddsum_leaves_lost_bits_open);
     tcase_add_test(t, ddsum_decides_tiny_sums);
     tcase_add_test(t, ddsum_gemv_chunks);
+    tcase_add_test(t, ddsum2_decides_in_one_pass);
 }
