@@ -10,8 +10,9 @@
  * (add_product3_spilling, ../oz/device.cuh).
  * Infinities and NaN travel as flags (xacc.h) and are resolved at the end.
  * GEMV: sums in double-double with an error bound instead (../oz/ddsum.h: 17 operations a
- * product, a third of an expansion step's), per chunk of the inner dimension, merged and
- * rounded once where the bound decides; the outputs it leaves open are computed exactly
+ * product, a third of an expansion step's; products below 2^-900 in a class of their own, on
+ * scaled operands), per chunk of the inner dimension, merged and rounded once where the bounds
+ * decide; the outputs it leaves open are computed exactly
  * (dfs_oz_gemv_final below).  Any way gives RN(exact): the same bits. */
 #include "../oz/device.cuh"
 #include "../oz/wint.h"
@@ -350,17 +351,28 @@ extern "C" __global__ void __launch_bounds__(32) dfs_oz_dot_final(dfs_oz_dot_arg
 
 /* ---------- GEMV ---------- */
 
-/* A chunk's sum into the workspace: h, l and s (ddsum.h) of chunk s of output o; a product the
- * double-double sum cannot take sets the output's flag (the final kernel computes it exactly). */
+/* A chunk's sums into the workspace: h, l and s (ddsum.h) of both classes (products from 2^-900
+ * up, and below it scaled: dfs_oz_ddsum2) of chunk s of output o; a product the sums cannot
+ * take sets the output's flag (the final kernel computes it exactly). */
 __device__ __forceinline__ void store_sum(const dfs_oz_gemv_args &a, int64_t o, int s,
-                                          const dfs_oz_ddsum &d)
+                                          const dfs_oz_ddsum2 &d)
 {
     double *out = a.terms + (int64_t)s * DFS_OZ_GEMV_SUMS * a.len + o;
-    out[0] = d.h;
-    out[a.len] = d.l;
-    out[2 * a.len] = d.s;
-    if (d.f)
+    out[0] = d.m.h;
+    out[a.len] = d.m.l;
+    out[2 * a.len] = d.m.s;
+    out[3 * a.len] = d.t.h;
+    out[4 * a.len] = d.t.l;
+    out[5 * a.len] = d.t.s;
+    if (d.m.f | d.t.f)
         atomicOr(&a.flags[o], 1u);
+}
+
+/* Both classes' sums of a group of L lanes merged (group_merge_sum). */
+template <int L> __device__ __forceinline__ void group_merge_sum2(dfs_oz_ddsum2 *d)
+{
+    group_merge_sum<L>(&d->m);
+    group_merge_sum<L>(&d->t);
 }
 
 /* op(A) = A: one thread per row and chunk of columns (reads of A coalesced along the column). */
@@ -374,14 +386,14 @@ extern "C" __global__ void __launch_bounds__(DFS_OZ_GEMV_THREADS)
     if (r >= a.len)
         return;
     const int64_t j0 = (int64_t)s * a.chunk, j1 = min64(a.inner, j0 + a.chunk);
-    dfs_oz_ddsum d = dfs_oz_ddsum_zero();
+    dfs_oz_ddsum2 d = dfs_oz_ddsum2_zero();
     stream_strided<GEMV_N_AHEAD, GEMV_N_PREFETCH>(
         a.A + r + j0 * a.lda, a.lda, a.x + vidx(j0, a.incx, a.inner), a.incx, j1 - j0,
-        [&](double x, double y) { dfs_oz_ddsum_add(&d, x, y); });
+        [&](double x, double y) { dfs_oz_ddsum2_add(&d, x, y); });
     store_sum(a, r, s, d);
 }
 
-/* op(A) = A^T: one warp per column and chunk of rows; the lanes' sums merged (group_merge_sum). */
+/* op(A) = A^T: one warp per column and chunk of rows; the lanes' sums merged (group_merge_sum2). */
 extern "C" __global__ void __launch_bounds__(DFS_OZ_GEMV_THREADS)
     dfs_oz_gemv_t(dfs_oz_gemv_args a)
 {
@@ -393,23 +405,23 @@ extern "C" __global__ void __launch_bounds__(DFS_OZ_GEMV_THREADS)
     if (c >= a.len)
         return;
     const int64_t i0 = (int64_t)s * a.chunk, i1 = min64(a.inner, i0 + a.chunk);
-    dfs_oz_ddsum d = dfs_oz_ddsum_zero();
+    dfs_oz_ddsum2 d = dfs_oz_ddsum2_zero();
     stream_strided<GEMV_T_AHEAD, GEMV_T_PREFETCH>(
         a.A + c * a.lda + i0 + lane, 32, a.x + vidx(i0 + lane, a.incx, a.inner), 32 * a.incx,
-        strided_count(i0 + lane, i1, 32), [&](double x, double y) { dfs_oz_ddsum_add(&d, x, y); });
-    group_merge_sum<32>(&d);
+        strided_count(i0 + lane, i1, 32), [&](double x, double y) { dfs_oz_ddsum2_add(&d, x, y); });
+    group_merge_sum2<32>(&d);
     if (lane == 0)
         store_sum(a, c, s, d);
 }
 
-/* One warp per output: y = RN(alpha S + beta y).  First the chunks' double-double sums merged
- * (each lane its chunks, then group_merge_sum) and rounded where their bound decides it (ddsum.h;
- * without workspace the warp sums the whole output so); a sum of tiny products a second time on
- * operands scaled up (dfs_oz_ddsum_scale); what is still open (a product out of the sums' range,
- * Inf or NaN, a result within the bound of a rounding boundary) exactly: every product into the
- * warp's accumulator in shared memory (warp_exact_products), rounded once.  The levels of merges
- * on the way to a sum (T's in-chunk butterfly, a lane's chunks, the final butterfly) count in the
- * bound beside the products (ddsum.h: an error of 4.1 u^2 S per level). */
+/* One warp per output: y = RN(alpha S + beta y).  First the chunks' double-double sums of both
+ * classes merged (each lane its chunks, then group_merge_sum2) and rounded where their bounds
+ * decide it (ddsum.h's dfs_oz_ddsum2_round; without workspace the warp sums the whole output
+ * so); what is still open (a product out of the sums' range, Inf or NaN, a result within the
+ * bound of a rounding boundary, beta y far from alpha S) exactly: every product into the warp's
+ * accumulator in shared memory, rounded once (warp_exact_output).  The levels of merges on the
+ * way to a sum (T's in-chunk butterfly, a lane's chunks, the final butterfly) count in the bound
+ * beside the products (ddsum.h: an error of 4.1 u^2 S per level). */
 extern "C" __global__ void __launch_bounds__(32 * DFS_OZ_FINAL_WARPS, 2)
     dfs_oz_gemv_final(dfs_oz_gemv_args a)
 {
@@ -425,42 +437,33 @@ extern "C" __global__ void __launch_bounds__(32 * DFS_OZ_FINAL_WARPS, 2)
     /* op(A)'s row o as a BLAS vector of a.inner, and x */
     const double *arow = a.trans ? a.A + o * a.lda : a.A + o;
     const int64_t astep = a.trans ? 1 : a.lda;
-    const double *x0 = a.x + vidx(0, a.incx, a.inner);
     if (alpha != 0) {
-        dfs_oz_ddsum d;
+        dfs_oz_ddsum2 d = dfs_oz_ddsum2_zero();
         int64_t levels = 5;
         if (a.terms) {
-            d = dfs_oz_ddsum_zero();
             for (int i = lane; i < a.splits; i += 32) {
                 const double *in = a.terms + (int64_t)i * DFS_OZ_GEMV_SUMS * a.len + o;
-                const dfs_oz_ddsum c = {in[0], in[a.len], in[2 * a.len], 0u};
-                dfs_oz_ddsum_merge(&d, c);
+                const dfs_oz_ddsum2 c = {{in[0], in[a.len], in[2 * a.len], 0u},
+                                         {in[3 * a.len], in[4 * a.len], in[5 * a.len], 0u}};
+                dfs_oz_ddsum2_merge(&d, c);
             }
-            d.f = a.flags[o];
-            group_merge_sum<32>(&d);
+            d.m.f = a.flags[o];
             levels += (a.splits + 31) / 32 + (a.trans ? 5 : 0);
         } else {
-            d = group_dd_sum<32>(a.inner, arow, astep, x0, a.incx, lane, true);
+            lane_products<32>(
+                a.inner, arow, astep, a.x + vidx(0, a.incx, a.inner), a.incx, lane, true,
+                [&](double x, double v, int) { dfs_oz_ddsum2_add(&d, x, v); },
+                [] { return false; });
         }
-        const double cv = beta != 0 ? *y : 0.0;
-        double v, px, py;
+        group_merge_sum2<32>(&d);
+        double v;
         int done = 0;
-        if (lane == 0 && dfs_oz_ddsum_round(&d, a.inner + levels, 0, alpha, beta, cv, &v)) {
+        if (lane == 0 &&
+            dfs_oz_ddsum2_round(&d, a.inner + levels, alpha, beta, beta != 0 ? *y : 0.0, &v)) {
             *y = v;
             done = 1;
         }
-        done = __shfl_sync(0xffffffffu, done, 0);
-        const int sigma = done ? 0 : dfs_oz_ddsum_scale(&d, &px, &py); /* the same in every lane */
-        if (sigma) {
-            const dfs_oz_ddsum d2 =
-                group_dd_sum<32, true>(a.inner, arow, astep, x0, a.incx, lane, true, px, py);
-            if (lane == 0 && dfs_oz_ddsum_round(&d2, a.inner + 5, -sigma, alpha, beta, cv, &v)) {
-                *y = v;
-                done = 1;
-            }
-            done = __shfl_sync(0xffffffffu, done, 0);
-        }
-        if (done)
+        if (__shfl_sync(0xffffffffu, done, 0))
             return;
     }
     warp_exact_output(wa[wp], ws[wp], a.inner, arow, astep, a.x, a.incx, a.inner, alpha, beta, y);

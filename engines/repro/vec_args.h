@@ -9,11 +9,12 @@
 
 #define DFS_OZ_TERMS 4        /* expansion terms per thread (DOT), in range */
 #define DFS_OZ_DOT_SIDE 4     /* and for the products below and above it, each (fpe.h) */
-/* GEMV's first kernels: real, per (chunk, output) a double-double sum with its magnitudes
- * (ddsum.h: h, l, s), DFS_OZ_GEMV_SUMS doubles; complex, per (chunk, part, output)
- * DFS_OZ_GEMV_MID terms for the products in range and DFS_OZ_GEMV_SIDE each for those below and
- * above it (fpe.h, dfs_fpe_add_product3), stored in this order: DFS_OZ_GEMV_TERMS. */
-#define DFS_OZ_GEMV_SUMS 3
+/* GEMV's first kernels: real, per (chunk, output) the double-double sums with their magnitudes
+ * of both classes (ddsum.h's dfs_oz_ddsum2: h, l, s each), DFS_OZ_GEMV_SUMS doubles; complex,
+ * per (chunk, part, output) DFS_OZ_GEMV_MID terms for the products in range and
+ * DFS_OZ_GEMV_SIDE each for those below and above it (fpe.h, dfs_fpe_add_product3), stored in
+ * this order: DFS_OZ_GEMV_TERMS. */
+#define DFS_OZ_GEMV_SUMS 6
 #define DFS_OZ_GEMV_MID 6
 #define DFS_OZ_GEMV_SIDE 4
 #define DFS_OZ_GEMV_TERMS (DFS_OZ_GEMV_MID + 2 * DFS_OZ_GEMV_SIDE)
@@ -51,10 +52,10 @@ typedef struct {
 } dfs_oz_dot_args;
 
 /* GEMV: y = RN(alpha op(A) x + beta y).  The inner dimension is cut into `splits` chunks of
- * `chunk`; the first kernel leaves its double-double sum per (chunk, output) in
- * terms[(s * DFS_OZ_GEMV_SUMS + t) * len + o] (t: h, l, s) and sets flags[o] (zeroed before)
- * where a product is out of the sums' range; the finish kernel merges and rounds them where
- * their bound decides, else recomputes the output from A (kernels_vec.cu). */
+ * `chunk`; the first kernel leaves its double-double sums per (chunk, output) in
+ * terms[(s * DFS_OZ_GEMV_SUMS + t) * len + o] (t: h, l, s of each class) and sets flags[o]
+ * (zeroed before) where a product is out of the sums' range; the finish kernel merges and
+ * rounds them where their bounds decide, else recomputes the output from A (kernels_vec.cu). */
 typedef struct {
     const double *A, *x;
     int64_t lda, incx, m, n;
