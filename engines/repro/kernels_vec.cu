@@ -452,7 +452,7 @@ extern "C" __global__ void __launch_bounds__(32 * DFS_OZ_FINAL_WARPS, 2)
         } else {
             lane_products<32>(
                 a.inner, arow, astep, a.x + vidx(0, a.incx, a.inner), a.incx, lane, true,
-                [&](double x, double v, int) { dfs_oz_ddsum2_add(&d, x, v); },
+                [&](double x, double v) { dfs_oz_ddsum2_add(&d, x, v); },
                 [] { return false; });
         }
         group_merge_sum2<32>(&d);
