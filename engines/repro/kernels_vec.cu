@@ -95,6 +95,46 @@ __device__ __forceinline__ int64_t strided_count(int64_t first, int64_t end, int
 
 /* ---------- DOT ---------- */
 
+/* Both classes' sums of a group of L lanes merged (group_merge_sum). */
+template <int L> __device__ __forceinline__ void group_merge_sum2(dfs_oz_ddsum2 *d)
+{
+    group_merge_sum<L>(&d->m);
+    group_merge_sum<L>(&d->t);
+}
+
+/* The sums d of the block's threads merged, each warp's (5 levels), then the warps' in warp 0
+ * (3): the block's sum, in every lane of warp 0.  Every thread calls it. */
+__device__ __forceinline__ dfs_oz_ddsum2 block_merge_sum2(dfs_oz_ddsum2 d)
+{
+    constexpr int W = DFS_OZ_DOT_THREADS / 32;
+    static_assert(W == 8, "the DOT's levels of merges (DOT_BLOCK_LEVELS) count 8 warps");
+    __shared__ dfs_oz_ddsum2 warp_sums[W];
+    const int lane = threadIdx.x & 31, wp = threadIdx.x >> 5;
+    group_merge_sum2<32>(&d);
+    if (lane == 0)
+        warp_sums[wp] = d;
+    __syncthreads();
+    if (wp == 0) {
+        d = lane < W ? warp_sums[lane] : dfs_oz_ddsum2_zero();
+        group_merge_sum2<W>(&d);
+    }
+    return d;
+}
+#define DOT_BLOCK_LEVELS 8 /* levels of merges in block_merge_sum2 */
+
+/* A thread's products x_i y_i, i = first, first + stride, ... < n, in double-double. */
+__device__ __forceinline__ dfs_oz_ddsum2 thread_dd_sum(const dfs_oz_dot_args &a, int64_t first,
+                                                       int64_t stride)
+{
+    dfs_oz_ddsum2 d = dfs_oz_ddsum2_zero();
+    stream_strided<DOT_AHEAD, DOT_PREFETCH>(
+        a.x + vidx(first, a.incx, a.n), stride * a.incx, a.y + vidx(first, a.incy, a.n),
+        stride * a.incy, strided_count(first, a.n, stride),
+        [&](double x, double y) { dfs_oz_ddsum2_add(&d, x, y); });
+    return d;
+}
+
+
 /* Term i of the one-block DOT (vec_args.h: the real one, or with Z one part of a complex one). */
 template <bool Z>
 __device__ __forceinline__ void dot_pair(const dfs_oz_dot_args &a, int64_t i, double *x, double *y)
@@ -114,6 +154,22 @@ __device__ __forceinline__ void dot_pair(const dfs_oz_dot_args &a, int64_t i, do
     case DFS_OZ_ZU_RE: *y = p ? -ye[1] : ye[0]; break;
     default: *y = p ? ye[0] : ye[1]; break;
     }
+}
+
+/* One block's whole DOT (dot_body<true>) in double-double first: 1 in every thread where the
+ * bound decides it (ddsum.h; *a.result written), else 0 (the exact ways follow). */
+__device__ int block_dd_round(const dfs_oz_dot_args &a)
+{
+    __shared__ int done;
+    const dfs_oz_ddsum2 d = block_merge_sum2(thread_dd_sum(a, threadIdx.x, blockDim.x));
+    if (threadIdx.x == 0) {
+        double v;
+        done = dfs_oz_ddsum2_round(&d, a.n + DOT_BLOCK_LEVELS, 1.0, 0.0, 0.0, &v);
+        if (done)
+            *a.result = v;
+    }
+    __syncthreads();
+    return done;
 }
 
 /* Terms of a whole block's sum merged for its rounding without the accumulator (one block's
@@ -178,7 +234,7 @@ __device__ int block_round_terms(const terms3<DFS_OZ_TERMS, DFS_OZ_DOT_SIDE> *t,
  * of the global one: 2^20 blocks cannot overflow it), then flushed.  Before normalising, a word
  * has taken at most 2 n / blocks + (DFS_OZ_TERMS + 2 DFS_OZ_DOT_SIDE) x threads additions of
  * less than 2^32 each, below xacc.h's 2^30 (vec.c keeps n / blocks below 2^28). */
-template <bool ONE> __device__ __forceinline__ void dot_body(const dfs_oz_dot_args &a)
+template <bool ONE> __device__ __forceinline__ void dot_exact(const dfs_oz_dot_args &a)
 {
     __shared__ long long w[DFS_X_WORDS];
     __shared__ unsigned block_spilled, block_flags;
@@ -189,8 +245,8 @@ template <bool ONE> __device__ __forceinline__ void dot_body(const dfs_oz_dot_ar
     terms3<DFS_OZ_TERMS, DFS_OZ_DOT_SIDE> t;
     terms3_zero(&t);
     unsigned f = 0, spilled = 0;
-    const int64_t stride = (int64_t)gridDim.x * blockDim.x;
-    const int64_t first = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    const int64_t stride = ONE ? blockDim.x : (int64_t)gridDim.x * blockDim.x;
+    const int64_t first = ONE ? threadIdx.x : (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
     stream_strided<DOT_AHEAD, DOT_PREFETCH>(
         a.x + vidx(first, a.incx, a.n), stride * a.incx, a.y + vidx(first, a.incy, a.n),
         stride * a.incy, strided_count(first, a.n, stride),
@@ -220,6 +276,72 @@ template <bool ONE> __device__ __forceinline__ void dot_body(const dfs_oz_dot_ar
     if (block_spilled)
         normalize_shared(w); /* every thread or none: block_spilled is read after the barrier */
     flush_words(a.acc, w);
+}
+
+/* The DOT's blocks: one block alone (ONE) tries double-double first; several blocks (the exact
+ * way after dfs_oz_dot_dd) run only where it left the result open. */
+template <bool ONE> __device__ __forceinline__ void dot_body(const dfs_oz_dot_args &a)
+{
+    if (ONE ? block_dd_round(a) : a.open && !*a.open)
+        return; /* rounded in double-double (here, or by dfs_oz_dot_dd) */
+    dot_exact<ONE>(a);
+}
+
+/* The DOT in several blocks, first way: each block's sum in double-double (both classes) into
+ * a.sums; the last block to finish (a.count, zeroed before) merges them all, in block order
+ * (each lane every 32nd, then the warp's butterfly), and rounds where the bound decides.  The
+ * bound counts the levels of merges beside the products: a block's (DOT_BLOCK_LEVELS), a lane's
+ * blocks, the butterfly.  Where it leaves the result open: with a.open, *a.open = 1 and the
+ * exact kernels that follow (dfs_oz_dot, dfs_oz_dot_final, which return at once while it is 0)
+ * compute it; without (short vectors: vec.c), this last block computes it exactly itself
+ * (dot_exact<true>), without those launches. */
+extern "C" __global__ void __launch_bounds__(DFS_OZ_DOT_THREADS) dfs_oz_dot_dd(dfs_oz_dot_args a)
+{
+    const int64_t stride = (int64_t)gridDim.x * blockDim.x;
+    const dfs_oz_ddsum2 d = block_merge_sum2(
+        thread_dd_sum(a, (int64_t)blockIdx.x * blockDim.x + threadIdx.x, stride));
+    __shared__ int last, open_here;
+    if (threadIdx.x == 0) {
+        double *out = a.sums + (size_t)blockIdx.x * DFS_OZ_DOT_SUM_WORDS;
+        out[0] = d.m.h;
+        out[1] = d.m.l;
+        out[2] = d.m.s;
+        out[3] = d.t.h;
+        out[4] = d.t.l;
+        out[5] = d.t.s;
+        out[6] = (d.m.f | d.t.f) ? 1.0 : 0.0;
+        __threadfence(); /* the sums visible before the count says so */
+        last = atomicAdd(a.count, 1u) == gridDim.x - 1;
+        open_here = 0;
+    }
+    __syncthreads();
+    if (!last)
+        return;
+    if (threadIdx.x < 32) {
+        __threadfence();
+        dfs_oz_ddsum2 t = dfs_oz_ddsum2_zero();
+        for (unsigned b = threadIdx.x; b < gridDim.x; b += 32) {
+            const double *in = a.sums + (size_t)b * DFS_OZ_DOT_SUM_WORDS; /* past L1: __ldcg */
+            const dfs_oz_ddsum2 c = {
+                {__ldcg(in), __ldcg(in + 1), __ldcg(in + 2), __ldcg(in + 6) != 0},
+                {__ldcg(in + 3), __ldcg(in + 4), __ldcg(in + 5), 0u}};
+            dfs_oz_ddsum2_merge(&t, c);
+        }
+        group_merge_sum2<32>(&t);
+        if (threadIdx.x == 0) {
+            double v;
+            const int64_t levels = DOT_BLOCK_LEVELS + (gridDim.x + 31) / 32 + 5;
+            if (dfs_oz_ddsum2_round(&t, a.n + levels, 1.0, 0.0, 0.0, &v))
+                *a.result = v;
+            else if (a.open)
+                *a.open = 1;
+            else
+                open_here = 1;
+        }
+    }
+    __syncthreads();
+    if (open_here) /* the whole block, or none */
+        dot_exact<true>(a);
 }
 
 /* The block's threads add the products x_i y_i, i = first, first + stride, ... (each thread its
@@ -341,6 +463,8 @@ DOT_KERNEL(dfs_oz_zdotu_one, zdot_one_body<false>)
 /* One warp: the accumulator, rounded once. */
 extern "C" __global__ void __launch_bounds__(32) dfs_oz_dot_final(dfs_oz_dot_args a)
 {
+    if (a.open && !*a.open)
+        return; /* rounded in double-double (dfs_oz_dot_dd) */
     __shared__ long long w[DFS_X_WORDS], scratch[DFS_X_WORDS];
     const unsigned f = *a.flags;
     for (int j = threadIdx.x; j < DFS_X_WORDS; j += blockDim.x)
@@ -366,13 +490,6 @@ __device__ __forceinline__ void store_sum(const dfs_oz_gemv_args &a, int64_t o, 
     out[5 * a.len] = d.t.s;
     if (d.m.f | d.t.f)
         atomicOr(&a.flags[o], 1u);
-}
-
-/* Both classes' sums of a group of L lanes merged (group_merge_sum). */
-template <int L> __device__ __forceinline__ void group_merge_sum2(dfs_oz_ddsum2 *d)
-{
-    group_merge_sum<L>(&d->m);
-    group_merge_sum<L>(&d->t);
 }
 
 /* op(A) = A: one thread per row and chunk of columns (reads of A coalesced along the column). */

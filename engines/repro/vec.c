@@ -7,6 +7,7 @@
 #include "../common/xacc.h"
 #include "../../core/log.h"
 #include "../../core/resolve.h"
+#include "../oz/tuning.h"
 #include "vec_args.h"
 
 #include <stdint.h>
@@ -19,7 +20,8 @@ extern const unsigned char dfs_repro_vec_fatbin[];
     X(K_DOT_SINGLE, dfs_oz_dot_single) X(K_GEMV_N, dfs_oz_gemv_n) X(K_GEMV_T, dfs_oz_gemv_t)       \
     X(K_GEMV_FINAL, dfs_oz_gemv_final) X(K_ZDOT_SINGLE, dfs_oz_zdot_single)                      \
     X(K_ZDOTC_ONE, dfs_oz_zdotc_one) X(K_ZDOTU_ONE, dfs_oz_zdotu_one)                            \
-    X(K_ZGEMV_N, dfs_oz_zgemv_n) X(K_ZGEMV_T, dfs_oz_zgemv_t) X(K_ZGEMV_FINAL, dfs_oz_zgemv_final)
+    X(K_ZGEMV_N, dfs_oz_zgemv_n) X(K_ZGEMV_T, dfs_oz_zgemv_t) X(K_ZGEMV_FINAL, dfs_oz_zgemv_final) \
+    X(K_DOT_DD, dfs_oz_dot_dd)
 enum { VEC_KERNELS(DFS_KERNEL_ID) K_COUNT };
 DFS_MODULE(module, dfs_repro_vec_fatbin, VEC_KERNELS);
 
@@ -101,16 +103,31 @@ static cublasStatus_t dot_part(const dfs_ctx *x, const dfs_dot_call *c, int zmod
     const int64_t fewest = (int64_t)((uint64_t)n >> 28) + 1;
     blocks = blocks > fewest ? blocks : fewest;
     const int parts = zmode == DFS_OZ_ZC || zmode == DFS_OZ_ZU ? 2 : 1;
+    /* a real DOT in several blocks: double-double first (dfs_oz_dot_dd, its own grid), the
+     * exact kernels only where it leaves the result open */
+    int64_t dd_blocks = 0;
+    if (!zmode && blocks > 1) {
+        const int64_t dd_most = (int64_t)dfs_sm_count(x->device) *
+                                dfs_blocks_per_sm(k[K_DOT_DD], DFS_OZ_DOT_THREADS);
+        dd_blocks = (n + 32 * DFS_OZ_DOT_THREADS - 1) / (32 * DFS_OZ_DOT_THREADS);
+        dd_blocks = dd_blocks < dd_most ? dd_blocks : dd_most;
+        dd_blocks = dd_blocks > 1 ? dd_blocks : 1;
+    }
     pthread_mutex_lock(&x->scratch->lock);
     dfs_oz_dot_args a;
     memset(&a, 0, sizeof a);
-    /* the result (host pointer mode), then zeroed: per part the accumulator and the flags (in
-     * 32-bit words); one block rounds its own accumulators: nothing zeroed, no second kernel */
+    /* the result (host pointer mode) and the blocks' double-double sums, then zeroed: per part
+     * the accumulator and the flags (in 32-bit words), and the double-double way's count and
+     * open; one block rounds its own accumulators: nothing zeroed, no second kernel */
     unsigned *zeroed = NULL;
     const int one_part = zmode && parts == 1; /* the fallback of TWO_PASSES: one block */
+    const size_t res_bytes = round_up(parts * sizeof(double), 256);
     char *base = one_part ? NULL
-                          : scratch(x, parts * sizeof(double),
-                                    blocks > 1 ? (size_t)parts * DFS_OZ_DOT_PART_WORDS : 0,
+                          : scratch(x, res_bytes + (size_t)dd_blocks * DFS_OZ_DOT_SUM_WORDS *
+                                                       sizeof(double),
+                                    blocks > 1 ? (size_t)parts * DFS_OZ_DOT_PART_WORDS +
+                                                     (dd_blocks ? 2 : 0)
+                                               : 0,
                                     &zeroed);
     a.x = c->x;
     a.y = c->y;
@@ -129,8 +146,20 @@ static cublasStatus_t dot_part(const dfs_ctx *x, const dfs_dot_call *c, int zmod
                            : zmode == DFS_OZ_ZU ? K_ZDOTU_ONE
                            : blocks == 1        ? K_DOT_BLOCK
                                                 : K_DOT;
-        err = dfs_launch(k[kernel], (unsigned)blocks, 1, 1, DFS_OZ_DOT_THREADS, 1, st, &a);
-        for (int p = 0; p < parts && blocks > 1; p++) {
+        err = 0;
+        /* short vectors: an open result computed by dfs_oz_dot_dd's last block, alone; longer
+         * ones: by the exact kernels, launched always and returning at once unless *a.open */
+        const int exact_kernels = !dd_blocks || n > DFS_OZ_DOT_INLINE_MAX;
+        if (dd_blocks) {
+            a.sums = (double *)(base + res_bytes);
+            a.count = zeroed + DFS_OZ_DOT_PART_WORDS;
+            a.open = exact_kernels ? a.count + 1 : NULL;
+            err = dfs_launch(k[K_DOT_DD], (unsigned)dd_blocks, 1, 1, DFS_OZ_DOT_THREADS, 1, st,
+                             &a);
+        }
+        if (exact_kernels)
+            err |= dfs_launch(k[kernel], (unsigned)blocks, 1, 1, DFS_OZ_DOT_THREADS, 1, st, &a);
+        for (int p = 0; p < parts && blocks > 1 && exact_kernels; p++) {
             dfs_oz_dot_args f = a;
             f.acc = dfs_oz_dot_part(zeroed, p);
             f.flags = (unsigned *)(f.acc + DFS_X_WORDS);

@@ -22,9 +22,12 @@
 #define DFS_OZ_GEMV_THREADS 256
 #define DFS_OZ_FINAL_WARPS 8  /* outputs per block of the GEMV finish kernel */
 
-/* DOT: result = RN(x . y).  `acc` holds DFS_X_WORDS words, the exact accumulator, and flags one
- * word: both zeroed before the first kernel.  The blocks add their shared accumulators into it
- * with 64-bit atomics.  zmode != 0: x and y are complex vectors of n / 2 elements (interleaved,
+/* DOT: result = RN(x . y).  First way (dfs_oz_dot_dd, several blocks): each block's sums in
+ * double-double (ddsum.h's dfs_oz_ddsum2: h, l, s of both classes, then its flag as 0 or 1) in
+ * sums[b * DFS_OZ_DOT_SUM_WORDS ...]; count and open, zeroed before, count the blocks done and
+ * say whether the result is still open.  The exact way: `acc` holds DFS_X_WORDS words, the
+ * exact accumulator, and flags one word: both zeroed before the first kernel.  The blocks add
+ * their shared accumulators into it with 64-bit atomics (open not NULL: only when *open).  zmode != 0: x and y are complex vectors of n / 2 elements (interleaved,
  * increments in elements) and the DOT is one part of their complex one, the real DOT of its n
  * products: term 2j + p (p = 0, 1) is xp_j times
  *   DFS_OZ_ZC_RE  yp_j                 (Re of conj(x) . y: xr yr + xi yi)
@@ -38,6 +41,7 @@ enum { DFS_OZ_ZC_RE = 1, DFS_OZ_ZC_IM, DFS_OZ_ZU_RE, DFS_OZ_ZU_IM };
  * result [0] and [1]. */
 enum { DFS_OZ_ZC = 5, DFS_OZ_ZU };
 #define DFS_OZ_DOT_PART_WORDS (2 * DFS_X_WORDS + 2) /* xacc.h's DFS_X_WORDS */
+#define DFS_OZ_DOT_SUM_WORDS 8 /* doubles per block of dfs_oz_dot_dd's sums (7 used) */
 
 /* Part p's accumulator in a zeroed area laid out as above (its flags: the words after it). */
 #define dfs_oz_dot_part(acc0, p) \
@@ -49,6 +53,8 @@ typedef struct {
     long long *acc;
     unsigned *flags;
     double *result; /* device memory */
+    double *sums;
+    unsigned *count, *open;
 } dfs_oz_dot_args;
 
 /* GEMV: y = RN(alpha op(A) x + beta y).  The inner dimension is cut into `splits` chunks of

@@ -24,10 +24,12 @@
  *     pointers), DGEMV (one row, one column) and DGEMM (1 x 1 x k): every result equals the CPU's,
  *     and for each routine at least one case where real cuBLAS gives something else (else the
  *     group fails: it could not tell that the engine is reached).
- *  1. DDOT: n in {1, 2, 7, 1000, 2^20, 2^24+3} x (incx, incy) in {(1,1), (3,-2), (-2,3), (-2,-2),
- *     (1,3)} (2^20: the first three; 2^24+3: the first two) x data {phi 0, 1, 4, 8; x 1e+-300
+ *  1. DDOT: n in {1, 2, 7, 1000, 100003, 2^20, 2^24+3} x (incx, incy) in {(1,1), (3,-2), (-2,3),
+ *     (-2,-2), (1,3)} (100003, 2^20: the first three; 2^24+3: the first two) x data {phi 0, 1, 4,
+ *     8; x 1e+-300
  *     mixed; subnormals; zeros; NaN; +Inf; -Inf; +Inf and -Inf products; Inf * 0; a product
- *     beyond DBL_MAX; two such that cancel} (2^24+3: six of them) x host / device pointers; GenDot
+ *     beyond DBL_MAX; two such that cancel; products that underflow; products near 2^-1000
+ *     between ones that cancel} (2^24+3: eight of them) x host / device pointers; GenDot
  *     n in {1000, 10^5} x cond {1e8, 1e32, 1e100, 1e200, 1e300}.  Host pointer mode: the value is
  *     in the host variable when the call returns.
  *  2. DGEMV: ops N, T, C (C against T's CPU result) x m x n in {1x1, 37x19, 1000x300, 300x1000,

@@ -124,7 +124,10 @@ enum {
     DS_INF_INF,   /* a +Inf and a -Inf product */
     DS_INF_ZERO,  /* Inf * 0 */
     DS_OVF,       /* one product 1e300 * 1e10 (operands finite): the exact sum overflows */
-    DS_OVF_CANCEL /* products 1e310 and -1e310: they cancel, the exact sum is finite */
+    DS_OVF_CANCEL, /* products 1e310 and -1e310: they cancel, the exact sum is finite */
+    DS_UNDER,      /* x and y times 2^-530: every product underflows */
+    DS_TINY_CANCEL /* pairs of products that cancel exactly, and between them pairs of products
+                      near 2^-1000 (x times 2^-1000): the result is the tiny ones' sum */
 };
 
 typedef struct {
@@ -148,10 +151,12 @@ static const dot_kind dot_kinds[] = {
     {"phi1, Inf * 0", G_PHI1, G_PHI1, DS_INF_ZERO},
     {"phi1, a product 1e300 * 1e10", G_PHI1, G_PHI1, DS_OVF},
     {"phi1, products +-1e300 * 1e10 that cancel", G_PHI1, G_PHI1, DS_OVF_CANCEL},
+    {"products underflowing (phi0 x 2^-530 each)", G_PHI0, G_PHI0, DS_UNDER},
+    {"products near 2^-1000 between ones that cancel", G_PHI0, G_PHI0, DS_TINY_CANCEL},
 };
 #define N_DOT_KINDS ((int)(sizeof dot_kinds / sizeof dot_kinds[0]))
 /* the kinds run at n = 2^24 + 3 */
-static const int big_kinds[] = {0, 2, 4, 5, 11, 14};
+static const int big_kinds[] = {0, 2, 4, 5, 11, 14, 15, 16};
 
 static void dot_special(int sp, double *x, double *y, int64_t n)
 {
@@ -193,6 +198,23 @@ static void dot_special(int sp, double *x, double *y, int64_t n)
             y[p2] = 1e10;
         }
         break;
+    case DS_UNDER:
+        for (int64_t i = 0; i < n; i++) {
+            x[i] = ldexp(x[i], -530);
+            y[i] = ldexp(y[i], -530);
+        }
+        break;
+    case DS_TINY_CANCEL:
+        for (int64_t i = 0; i + 1 < n; i += 2) {
+            if ((i / 2) % 2 == 0) {
+                x[i + 1] = -x[i];
+                y[i + 1] = y[i];
+            } else {
+                x[i] = ldexp(x[i], -1000);
+                x[i + 1] = ldexp(x[i + 1], -1000);
+            }
+        }
+        break;
     default:
         break;
     }
@@ -218,17 +240,20 @@ void dot_layouts(const char *desc, const double *x, const double *y, int64_t n, 
 
 void dot_group(void)
 {
-    static const int64_t ns[6] = {1, 2, 7, 1000, (int64_t)1 << 20, DOT_MAXN};
-    df_group("DDOT: n in {1, 2, 7, 1000, 2^20, 2^24+3} x up to 5 (incx, incy) x %d kinds of data "
+    /* 1000: one block; 100003: several, an open result computed by the last (vec.c); 2^20 and
+     * up: several, an open result by the exact kernels */
+    static const int64_t ns[7] = {1, 2, 7, 1000, 100003, (int64_t)1 << 20, DOT_MAXN};
+    df_group("DDOT: n in {1, 2, 7, 1000, 100003, 2^20, 2^24+3} x up to 5 (incx, incy) x %d kinds "
+             "of data "
              "(phi, 1e+-300, subnormals, zeros, Inf/NaN, overflow) and GenDot x host/device "
              "pointers: bitwise the CPU's", N_DOT_KINDS);
     double *x = df_xmalloc((size_t)DOT_MAXN), *y = df_xmalloc((size_t)DOT_MAXN);
     int64_t slow_cases = 0, cases = 0;
-    for (int ni = 0; ni < 6; ni++) {
+    for (int ni = 0; ni < 7; ni++) {
         const int64_t n = ns[ni];
         const int big = n == DOT_MAXN;
         const int nk = big ? (int)(sizeof big_kinds / sizeof big_kinds[0]) : N_DOT_KINDS;
-        const int nincs = big ? 2 : n == ((int64_t)1 << 20) ? 3 : 5;
+        const int nincs = big ? 2 : n >= 100003 ? 3 : 5;
         for (int ki = 0; ki < nk; ki++) {
             const dot_kind *k = &dot_kinds[big ? big_kinds[ki] : ki];
             const uint64_t seed = 1000 + 100 * (uint64_t)ni + (uint64_t)ki;
