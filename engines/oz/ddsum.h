@@ -197,6 +197,15 @@ DFS_HD int dfs_oz_ddsum_empty(const dfs_oz_ddsum *d)
     return d->h == 0 && d->l == 0 && d->s == 0 && !d->f;
 }
 
+/* A bound of the tiny class's whole value (below 2 s_t + (k + 8) 2^-1074, times 2^-1100,
+ * rounded up), for m's bound to take it in. */
+DFS_HD double dfs_oz_ddsum2_tiny_extent(const dfs_oz_ddsum2 *d, int64_t k)
+{
+    const double es = dfs_d_fma(d->t.s, 2.0, dfs_d_mul((double)(k + 8), 0x1p-1074));
+    /* times 2^-1100 in two exact-or-subnormal steps, each rounding by at most 2^-1075 */
+    return dfs_d_add(dfs_d_mul(dfs_d_mul(es, 0x1p-550), 0x1p-550), 0x1p-1073);
+}
+
 /* The decision for two classes of k products in all, alpha != 0 (as dfs_oz_ddsum_round): one
  * class alone, as that; t far below m, its magnitude (below 2 s_t + (k + 8) 2^-1074, times
  * 2^-1100, rounded up) added to m's bound; else both placed on one integer, each end of the
@@ -210,9 +219,7 @@ DFS_HD int dfs_oz_ddsum2_round(const dfs_oz_ddsum2 *d, int64_t k, double alpha, 
         return dfs_oz_ddsum_round(&d->t, k, -DFS_OZ_DDSUM2_SHIFT, alpha, beta, cv, v);
     if (d->m.f || d->t.f)
         return 0;
-    const double es = dfs_d_fma(d->t.s, 2.0, dfs_d_mul((double)(k + 8), 0x1p-1074));
-    /* times 2^-1100 in two exact-or-subnormal steps, each rounding by at most 2^-1075 */
-    const double e = dfs_d_add(dfs_d_mul(dfs_d_mul(es, 0x1p-550), 0x1p-550), 0x1p-1073);
+    const double e = dfs_oz_ddsum2_tiny_extent(d, k);
     if (dfs_oz_ddsum_round_within(&d->m, dfs_oz_ddsum_bound(&d->m, k, e), 0, alpha, beta, cv, v))
         return 1;
     const double bm = dfs_oz_ddsum_bound(&d->m, k, 0.0), bt = dfs_oz_ddsum_bound(&d->t, k, 0.0);
@@ -240,6 +247,94 @@ DFS_HD int dfs_oz_ddsum2_round(const dfs_oz_ddsum2 *d, int64_t k, double alpha, 
     if (dfs_d_bits(r[0]) != dfs_d_bits(r[1]))
         return 0;
     *v = r[0];
+    return 1;
+}
+
+/* The sum of two classes of k products as one interval: its exact value lies within
+ * t[0] + t[1] -+ t[2] (the bound), times 2^*shift: one class where the other is empty, or m with
+ * the tiny class's extent in its bound.  0 where there is none (a flagged product, no bound). */
+DFS_HD int dfs_oz_ddsum2_interval(const dfs_oz_ddsum2 *d, int64_t k, double t[3], int *shift)
+{
+    const int tiny_only = dfs_oz_ddsum_empty(&d->m);
+    const dfs_oz_ddsum *c = tiny_only ? &d->t : &d->m;
+    double extra = 0.0;
+    if (!tiny_only && !dfs_oz_ddsum_empty(&d->t)) {
+        if (d->t.f)
+            return 0;
+        extra = dfs_oz_ddsum2_tiny_extent(d, k);
+    }
+    t[0] = c->h;
+    t[1] = c->l;
+    t[2] = dfs_oz_ddsum_bound(c, k, extra);
+    *shift = tiny_only ? -DFS_OZ_DDSUM2_SHIFT : 0;
+    return t[2] != 0;
+}
+
+/* Both parts of RN(alpha S + beta c) for the complex S = Sr + i Si whose parts are sums of k
+ * products each in double-double (dr, di: both classes), alpha != 0, beta = 0 (c not read) or
+ * not: v[0] = RN(ar Sr - ai Si + br cr - bi ci), v[1] = RN(ai Sr + ar Si + bi cr + br ci), and
+ * 1, where the bounds decide both (each part as dfs_oz_ddsum_round decides a real one); else 0.
+ * Real scalars: each part by dfs_oz_ddsum2_round.  Complex ones: each part is linear in (Sr,
+ * Si), so over the box of the two intervals (dfs_oz_ddsum2_interval) its least and greatest
+ * values lie at corners chosen by its coefficients' signs; each corner placed on one integer
+ * grid and rounded once (wint.h's dfs_oz_w_combine_regs), the part is decided where both round
+ * alike.  A zero result is left open (its sign, for an exact zero, is the exact way's). */
+DFS_HD int dfs_oz_ddsum2_zround(const dfs_oz_ddsum2 *dr, const dfs_oz_ddsum2 *di, int64_t k,
+                                const double *alpha, const double *beta, const double *c,
+                                double *v)
+{
+    const int with_c = beta[0] != 0 || beta[1] != 0;
+    double r[2];
+    if (alpha[1] == 0 && beta[1] == 0) {
+        if (!dfs_oz_ddsum2_round(dr, k, alpha[0], beta[0], with_c ? c[0] : 0.0, &r[0]) ||
+            !dfs_oz_ddsum2_round(di, k, alpha[0], beta[0], with_c ? c[1] : 0.0, &r[1]))
+            return 0;
+    } else {
+        double t[2][3];
+        int sh[2], lsb = 0, top = 0, any = 0;
+        if (!dfs_oz_ddsum2_interval(dr, k, t[0], &sh[0]) ||
+            !dfs_oz_ddsum2_interval(di, k, t[1], &sh[1]))
+            return 0;
+        for (int p = 0; p < 2; p++) { /* the span of both parts' terms (the bound not zero) */
+            int l = 0, h = 0;
+            dfs_oz_w_terms_span(t[p], 3, 0, &l, &h);
+            l += sh[p];
+            h += sh[p];
+            lsb = any && lsb < l ? lsb : l;
+            top = any && top > h ? top : h;
+            any = 1;
+        }
+        if (top - lsb > 64 * DFS_OZ_TW - 4)
+            return 0;
+        /* part q: a1 S_q + a2 S_(1-q) + b1 c_q + b2 c_(1-q) */
+        const double a1 = alpha[0], b1 = beta[0];
+        for (int q = 0; q < 2; q++) {
+            const double a2 = q ? alpha[1] : -alpha[1], b2 = q ? beta[1] : -beta[1];
+            double ends[2];
+            for (int hi = 0; hi < 2; hi++) {
+                uint64_t x[2][DFS_OZ_TW];
+                for (int p = 0; p < 2; p++) { /* S_q, then S_(1-q), at the corner */
+                    const int part = p ? 1 - q : q;
+                    const double a = p ? a2 : a1;
+                    const int up = (a >= 0) == (hi != 0);
+                    const double e[3] = {t[part][0], t[part][1], up ? t[part][2] : -t[part][2]};
+                    dfs_oz_w_terms_int(e, 3, lsb - sh[part], x[p], DFS_OZ_TW);
+                }
+                int margin;
+                if (!dfs_oz_w_combine_regs(x[0], x[1], DFS_OZ_TW, lsb, a1, a2, with_c, b1,
+                                           with_c ? c[q] : 0.0, b2, with_c ? c[1 - q] : 0.0,
+                                           &ends[hi], &margin))
+                    return 0;
+            }
+            if (dfs_d_bits(ends[0]) != dfs_d_bits(ends[1]))
+                return 0;
+            r[q] = ends[0];
+        }
+    }
+    if (r[0] == 0 || r[1] == 0)
+        return 0;
+    v[0] = r[0];
+    v[1] = r[1];
     return 1;
 }
 

@@ -103,13 +103,15 @@ static cublasStatus_t dot_part(const dfs_ctx *x, const dfs_dot_call *c, int zmod
     const int64_t fewest = (int64_t)((uint64_t)n >> 28) + 1;
     blocks = blocks > fewest ? blocks : fewest;
     const int parts = zmode == DFS_OZ_ZC || zmode == DFS_OZ_ZU ? 2 : 1;
-    /* a real DOT in several blocks: double-double first (dfs_oz_dot_dd, its own grid), the
-     * exact kernels only where it leaves the result open */
+    /* a real DOT in several blocks: double-double first (dfs_oz_dot_dd, its own grid: a few
+     * products per thread, short serial chains of loads), the exact kernels only where it
+     * leaves the result open */
     int64_t dd_blocks = 0;
     if (!zmode && blocks > 1) {
         const int64_t dd_most = (int64_t)dfs_sm_count(x->device) *
                                 dfs_blocks_per_sm(k[K_DOT_DD], DFS_OZ_DOT_THREADS);
-        dd_blocks = (n + 32 * DFS_OZ_DOT_THREADS - 1) / (32 * DFS_OZ_DOT_THREADS);
+        const int64_t per_block = (int64_t)DFS_OZ_DOT_DD_PER_THREAD * DFS_OZ_DOT_THREADS;
+        dd_blocks = (n + per_block - 1) / per_block;
         dd_blocks = dd_blocks < dd_most ? dd_blocks : dd_most;
         dd_blocks = dd_blocks > 1 ? dd_blocks : 1;
     }
@@ -209,7 +211,7 @@ cublasStatus_t dfs_oz_ddot_gpu(const dfs_ctx *x, const dfs_dot_call *c)
 
 /* A GEMV's first kernel (the real or complex one for its op, `first`), its finish kernel (`final`,
  * a warp per output, final_warps per block), and the doubles it stores per chunk and output
- * (vec_args.h: real DFS_OZ_GEMV_SUMS, complex both parts' terms). */
+ * (vec_args.h: real DFS_OZ_GEMV_SUMS, complex both parts' sums). */
 typedef struct {
     int first, final, final_warps, words;
 } gemv_kernels;
@@ -297,7 +299,7 @@ static cublasStatus_t zgemv(const dfs_ctx *x, const dfs_gemv_call *c, const CUfu
     z.conj = c->trans == CUBLAS_OP_C;
     const int no_products = !dev && c->alpha[0] == 0 && c->alpha[1] == 0;
     const gemv_kernels kn = {no_products ? -1 : first, K_ZGEMV_FINAL, DFS_OZ_ZFINAL_WARPS,
-                             2 * DFS_OZ_GEMV_TERMS};
+                             2 * DFS_OZ_GEMV_SUMS};
     return gemv_run(x, k, kn, &z.g, &z);
 }
 

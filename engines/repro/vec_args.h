@@ -9,15 +9,10 @@
 
 #define DFS_OZ_TERMS 4        /* expansion terms per thread (DOT), in range */
 #define DFS_OZ_DOT_SIDE 4     /* and for the products below and above it, each (fpe.h) */
-/* GEMV's first kernels: real, per (chunk, output) the double-double sums with their magnitudes
- * of both classes (ddsum.h's dfs_oz_ddsum2: h, l, s each), DFS_OZ_GEMV_SUMS doubles; complex,
- * per (chunk, part, output) DFS_OZ_GEMV_MID terms for the products in range and
- * DFS_OZ_GEMV_SIDE each for those below and above it (fpe.h, dfs_fpe_add_product3), stored in
- * this order: DFS_OZ_GEMV_TERMS. */
+/* GEMV's first kernels: per (chunk, output), and complex per part too, the double-double sums
+ * with their magnitudes of both classes (ddsum.h's dfs_oz_ddsum2: h, l, s each),
+ * DFS_OZ_GEMV_SUMS doubles. */
 #define DFS_OZ_GEMV_SUMS 6
-#define DFS_OZ_GEMV_MID 6
-#define DFS_OZ_GEMV_SIDE 4
-#define DFS_OZ_GEMV_TERMS (DFS_OZ_GEMV_MID + 2 * DFS_OZ_GEMV_SIDE)
 #define DFS_OZ_DOT_THREADS 256
 #define DFS_OZ_GEMV_THREADS 256
 #define DFS_OZ_FINAL_WARPS 8  /* outputs per block of the GEMV finish kernel */
@@ -80,10 +75,9 @@ typedef struct {
  * each output rounded once.  g as above, for complex A, x, y (interleaved parts, lda and the
  * increments in elements) and complex scalars: device pointers to two doubles each, or NULL:
  * then g.alpha_v + i alpha_i, g.beta_v + i beta_i.  Per (chunk s, part p, output o) the first
- * kernels leave DFS_OZ_GEMV_TERMS terms of part p of S = op(A) x (0: Re, 1: Im) in
- * terms[((2 s + p) * DFS_OZ_GEMV_TERMS + t) * len + o], and OR into flags[o] part 0's flags and
- * part 1's shifted by DFS_OZ_ZFLAGS_SHIFT. */
-#define DFS_OZ_ZFLAGS_SHIFT 8
+ * kernels leave the sums of part p of S = op(A) x (0: Re, 1: Im) as the real ones leave theirs
+ * for chunk 2 s + p, in terms[((2 s + p) * DFS_OZ_GEMV_SUMS + t) * len + o], and set flags[o]
+ * where either part has a product the sums cannot take. */
 #define DFS_OZ_ZFINAL_WARPS 4 /* outputs per block of the complex finish kernel */
 typedef struct {
     dfs_oz_gemv_args g;

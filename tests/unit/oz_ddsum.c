@@ -330,6 +330,140 @@ START_TEST(ddsum2_decides_in_one_pass)
 }
 END_TEST
 
+/* sum x y exactly into S (PREC_S bits: any sum of K <= MAX_K products of doubles). */
+static void exact_sum(mpfr_t S, int64_t K, const double *x, const double *y)
+{
+    mpfr_t p;
+    mpfr_init2(p, 120);
+    mpfr_set_zero(S, 1);
+    for (int64_t q = 0; q < K; q++) {
+        mpfr_set_d(p, x[q], MPFR_RNDN);
+        mpfr_mul_d(p, p, y[q], MPFR_RNDN); /* exact: 106 bits */
+        mpfr_add(S, S, p, MPFR_RNDN);      /* exact within PREC_S */
+    }
+    mpfr_clear(p);
+}
+
+/* RN(a1 S1 + a2 S2 + b1 c1 + b2 c2), computed exactly first. */
+static double exact_part(mpfr_srcptr S1, mpfr_srcptr S2, double a1, double a2, double b1,
+                         double c1, double b2, double c2)
+{
+    mpfr_t r, u;
+    mpfr_init2(r, PREC_R + 200);
+    mpfr_init2(u, PREC_R);
+    mpfr_mul_d(r, S1, a1, MPFR_RNDN);
+    mpfr_mul_d(u, S2, a2, MPFR_RNDN);
+    mpfr_add(r, r, u, MPFR_RNDN);
+    mpfr_set_d(u, b1, MPFR_RNDN);
+    mpfr_mul_d(u, u, c1, MPFR_RNDN);
+    mpfr_add(r, r, u, MPFR_RNDN);
+    mpfr_set_d(u, b2, MPFR_RNDN);
+    mpfr_mul_d(u, u, c2, MPFR_RNDN);
+    mpfr_add(r, r, u, MPFR_RNDN);
+    const double v = round_binary64(r);
+    mpfr_clear(r);
+    mpfr_clear(u);
+    return v;
+}
+
+/* Complex combinations (dfs_oz_ddsum2_zround): both parts of alpha S + beta c from the two
+ * parts' sums, with real and complex scalars, beta zero or not, on draw2's data; wherever it
+ * decides, each part is MPFR's RN; it decides nearly all on narrow data with scalars of
+ * ordinary size. */
+START_TEST(ddsum2_zround_decides_rn)
+{
+    static const char *const names2[7] = {"normal", "underflowing", "tiny among normal",
+                                          "straddling 2^-900", "phi 8", "1e+-300 mixed",
+                                          "below 2^-1074"};
+    static const double alphas[6][2] = {{1, 0}, {-1, 0}, {0.5, -0.75}, {0, 2}, {3, 1e-300},
+                                        {-1.25, 1}};
+    static const double betas[5][2] = {{0, 0}, {1, 0}, {0, 1}, {-0.75, 0.25}, {0.5, -1e-300}};
+    static const int64_t ks[] = {1, 3, 64, 256, 1000};
+    rng r = rng_seed(0x2dd5u);
+    static double x[2][MAX_K], y[2][MAX_K];
+    mpfr_t S[2];
+    mpfr_init2(S[0], PREC_S);
+    mpfr_init2(S[1], PREC_S);
+    long cases = 0, decided = 0, kind_cases[7] = {0}, kind_decided[7] = {0};
+    for (int it = 0; it < 3000; it++) {
+        const int kind = it % 7, L = it % 3 == 0 ? 1 : it % 3 == 1 ? 4 : 32;
+        const int64_t K = ks[(it / 7) % 5];
+        const double *alpha = alphas[it % 6], *beta = betas[(it / 6) % 5];
+        for (int p = 0; p < 2; p++)
+            for (int64_t q = 0; q < K; q++) {
+                x[p][q] = draw2(&r, kind, q, 0);
+                y[p][q] = draw2(&r, kind, q, 1);
+            }
+        /* c of the sums' size (kind 0 and 4: about 1) */
+        const double scale = kind == 1 || kind == 6 ? 1e-315
+                           : kind == 3            ? 0x1p-900
+                           : kind == 5            ? 1e300
+                                                  : 1.0;
+        const double c[2] = {unif_pm1(&r) * scale, unif_pm1(&r) * scale};
+        const dfs_oz_ddsum2 dr = lanes_sum2(K, x[0], y[0], L), di = lanes_sum2(K, x[1], y[1], L);
+        double v[2];
+        const int ok = dfs_oz_ddsum2_zround(&dr, &di, K, alpha, beta, c, v);
+        cases++;
+        decided += ok;
+        /* scalars of ordinary size (a part of 1e-300 beside one of 1: the corners' terms span
+         * too far for the words in registers, the exact way's) */
+        if (it % 6 != 4 && (it / 6) % 5 != 4) {
+            kind_cases[kind]++;
+            kind_decided[kind] += ok;
+        }
+        if (!ok)
+            continue;
+        exact_sum(S[0], K, x[0], y[0]);
+        exact_sum(S[1], K, x[1], y[1]);
+        const double re = exact_part(S[0], S[1], alpha[0], -alpha[1], beta[0], c[0], -beta[1],
+                                     c[1]);
+        const double im = exact_part(S[0], S[1], alpha[1], alpha[0], beta[1], c[0], beta[0],
+                                     c[1]);
+        if (!same_bits(v[0], re) || !same_bits(v[1], im))
+            ck_abort_msg("case %d (kind %d, k %lld, alpha %g%+gi, beta %g%+gi): %a%+ai, RN "
+                         "%a%+ai", it, kind, (long long)K, alpha[0], alpha[1], beta[0], beta[1],
+                         v[0], v[1], re, im);
+    }
+    mpfr_clear(S[0]);
+    mpfr_clear(S[1]);
+    printf("oz: ddsum2 complex: %ld of %ld decided, each part = MPFR's RN; with scalars of "
+           "ordinary size, by data:", decided, cases);
+    for (int kind = 0; kind < 7; kind++)
+        printf(" %s %ld/%ld;", names2[kind], kind_decided[kind], kind_cases[kind]);
+    printf("\n");
+    /* the data this way is for: normal, underflowing, tiny among normal, phi 8 (straddling
+     * 2^-900 and below 2^-1074 beside c: the corners span too far; the exact way's) */
+    for (int kind = 0; kind < 7; kind++)
+        ck_assert_msg(kind == 3 || kind == 6 || kind_decided[kind] * 100 >= kind_cases[kind] * 97,
+                      "%s: %ld of %ld decided", names2[kind], kind_decided[kind],
+                      kind_cases[kind]);
+}
+END_TEST
+
+/* The corners: alpha = 1 + i, Re = Sr - Si with Sr = 1.5 + 2^-53 + 2^-200 (its double-double
+ * 1.5 + 2^-53) and Si = 0.5 of equal bounds: Re's double-double value 1 + 2^-53 is a tie, its
+ * exact value above it (RN 1 + 2^-52).  Corners taken by the coefficients' signs span the tie and
+ * leave Re open; corners of one sign for both parts would cancel the bounds and round the tie to
+ * 1.  Im = Sr + Si = 2 + 2^-53 + 2^-200 is far from its boundaries. */
+START_TEST(ddsum2_zround_corners)
+{
+    static const double xr[3] = {1.5, 0x1p-53, 0x1p-200}, xi[3] = {0.5, 0.5, -0.5};
+    static const double one[3] = {1, 1, 1}, alpha[2] = {1, 1}, beta[2] = {0, 0};
+    dfs_oz_ddsum2 dr = dfs_oz_ddsum2_zero(), di = dfs_oz_ddsum2_zero();
+    for (int q = 0; q < 3; q++) {
+        dfs_oz_ddsum2_add(&dr, xr[q], one[q]);
+        dfs_oz_ddsum2_add(&di, xi[q], one[q]);
+    }
+    ck_assert(dr.m.h + dr.m.l == 1.5 + 0x1p-53 && di.m.h == 0.5);
+    ck_assert(dfs_oz_ddsum_bound(&dr.m, 3, 0.0) == dfs_oz_ddsum_bound(&di.m, 3, 0.0));
+    double v[2] = {0, 0};
+    const int ok = dfs_oz_ddsum2_zround(&dr, &di, 3, alpha, beta, NULL, v);
+    ck_assert_msg(!ok || (same_bits(v[0], 1.0 + 0x1p-52) && same_bits(v[1], 2.0)),
+                  "decided %a%+ai, RN 1 + 2^-52 + 2i", v[0], v[1]);
+    ck_assert_msg(!ok, "the tie's interval decided");
+}
+END_TEST
+
 void oz_ddsum_tests(TCase *t)
 {
     tcase_add_test(t, ddsum_decides_rn);
@@ -337,4 +471,6 @@ void oz_ddsum_tests(TCase *t)
     tcase_add_test(t, ddsum_decides_tiny_sums);
     tcase_add_test(t, ddsum_gemv_chunks);
     tcase_add_test(t, ddsum2_decides_in_one_pass);
+    tcase_add_test(t, ddsum2_zround_decides_rn);
+    tcase_add_test(t, ddsum2_zround_corners);
 }
