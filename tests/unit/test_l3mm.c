@@ -192,8 +192,11 @@ static double definition(const dfs_l3_call *c, int64_t i, int64_t j, double cij)
 {
     const cublasOperation_t op = c->trans == CUBLAS_OP_N ? CUBLAS_OP_N : CUBLAS_OP_T;
     double s = 0;
+    const int rk = c->kind <= DFS_L3_SYR2K;
     for (int64_t l = 0; l < c->k; l++) {
-        const double ai = opel(c->A, c->lda, op, i, l), aj = opel(c->A, c->lda, op, j, l);
+        /* op(A)(i, l), op(A)(j, l) of the rank-k routines */
+        const double ai = rk ? opel(c->A, c->lda, op, i, l) : 0,
+                     aj = rk ? opel(c->A, c->lda, op, j, l) : 0;
         switch (c->kind) {
         case DFS_L3_SYRK: s += ai * aj; break;
         case DFS_L3_SYRKX: s += ai * opel(c->B, c->ldb, op, j, l); break;
