@@ -171,7 +171,9 @@ typedef struct {
 } dfs_ctx;
 
 /* What an engine computes beyond real GEMM, GEMV and DOT (dfs_engine.caps): the shim sends it
- * nothing else (a call it lacks the capability for runs natively, said once). */
+ * nothing else (a call it lacks the capability for runs natively, said once), but for the real
+ * SYRK, SYRKX, SYR2K, SYMM and TRMM, which the shim computes with the GEMM of an engine that
+ * lacks DFS_CAP_SYRK... (../shim/l3_mm.h: a GEMM per block of outputs, copies in between). */
 enum {
     DFS_CAP_COMPLEX = 1, /* GEMM with type DFS_C64 */
     DFS_CAP_ZDOT = 2,    /* DOT with type DFS_C64 */

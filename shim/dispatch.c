@@ -5,12 +5,14 @@
  * path costs a pointer load and a few compares.  Otherwise the handle's state gives the rule for
  * this routine on this device; calls below the rule's min_dim go to its below= engine (native
  * by default), and calls an engine declines run natively (a decline is logged once per engine
- * and routine). */
+ * and routine).  The real Level-3 routines that reduce to GEMM reach an engine without a
+ * Level-3 routine of its own through its GEMM (l3_gemm.c). */
 #include "dispatch.h"
 
 #include "../config/env.h"
 #include "../core/log.h"
 #include "../core/resolve.h"
+#include "l3_gemm.h"
 #include "state.h"
 
 #include <inttypes.h>
@@ -170,10 +172,11 @@ static cublasStatus_t invoke(int engine, dfs_routine r, const dfs_ctx *x, const 
         return st;
     }
     /* only to an engine with the capabilities the record needs (complex, pointer arrays, a
-     * Level-3 routine) */
+     * Level-3 routine); a real Level-3 routine that GEMM can compute (SYRK, SYRKX, SYR2K, SYMM,
+     * TRMM) goes to an engine without it through its GEMM (l3_gemm.h) */
     const unsigned cap = needed_cap(r, call);
     if ((e->caps & cap) != cap)
-        st = DFS_STATUS_DECLINED;
+        st = is_l3(r) && engine != 0 ? dfs_l3_through_gemm(e, x, call) : DFS_STATUS_DECLINED;
     else if (is_gemm(r))
         st = e->gemm ? e->gemm(x, call) : DFS_STATUS_DECLINED;
     else if (r == DFS_R_DGEMV || r == DFS_R_ZGEMV)

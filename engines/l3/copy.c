@@ -1,0 +1,27 @@
+/* copy.c — launches the Level-3 copy kernel (kernels.cu, args.h). */
+#include "copy.h"
+
+#include "../../core/gpu.h"
+
+#define L3_KERNELS(X) X(K_COPY, dfs_l3_copy_kernel)
+enum { L3_KERNELS(DFS_KERNEL_ID) K_COUNT };
+extern const unsigned char dfs_l3_fatbin[];
+DFS_MODULE(module, dfs_l3_fatbin, L3_KERNELS);
+
+static unsigned grid_dim(int64_t n, int64_t cap)
+{
+    return (unsigned)(n < 1 ? 1 : n < cap ? n : cap);
+}
+
+int dfs_l3_copy_gpu(const dfs_l3_copy *cp, CUstream st)
+{
+    if (cp->rows <= 0 || cp->cols <= 0)
+        return 0;
+    const CUfunction *k = dfs_module_kernels(&module);
+    if (!k)
+        return 1;
+    dfs_l3_copy a = *cp;
+    const int64_t tiles = ((a.rows + 31) / 32) * ((a.cols + 31) / 32);
+    const unsigned gx = grid_dim(tiles, 65535), gy = grid_dim((tiles + gx - 1) / gx, 65535);
+    return dfs_launch(k[K_COPY], gx, gy, 1, 32, 8, st, &a) != 0;
+}

@@ -1,0 +1,15 @@
+/* l3_gemm.h — the real Level-3 routines of l3_mm.h computed by an engine's GEMM (l3_gemm.c). */
+#ifndef DFS_L3_GEMM_H
+#define DFS_L3_GEMM_H
+
+#include "../engines/engine.h"
+
+/* D SYRK, SYRKX, SYR2K, SYMM and TRMM (any form) through engine e's GEMM, on x's stream with no
+ * host synchronisation (graph capture included: the scratch is a stream-ordered temporary).
+ * DFS_STATUS_DECLINED with C untouched when the record is none of these, e has no GEMM, the
+ * scratch or the copy kernel cannot be had, or e's GEMM declines (or prefers native for) the
+ * call's first GEMM; a later GEMM it declines runs on cuBLAS's DGEMM (said once per engine).
+ * Otherwise SUCCESS, or the failure status of a GEMM or copy. */
+cublasStatus_t dfs_l3_through_gemm(const dfs_engine *e, const dfs_ctx *x, const dfs_l3_call *c);
+
+#endif

@@ -1,0 +1,468 @@
+/* level3 — the real Level-3 routines an engine computes through its GEMM (shim/l3_mm.h):
+ * cublasDsyrk_v2, Dsyrkx, Dsyr2k_v2, Dsymm_v2 and Dtrmm_v2, their _64 forms and the legacy
+ * cublasDsyrk, Dsyr2k, Dsymm, Dtrmm (in place), through the shim, against a correctly rounded
+ * CPU reference: repro_dgemm_host (include/reprohost.h, MPFR-tested) on the operands made dense
+ * (op applied; the symmetric matrix mirrored; the triangular one with zeros and a unit
+ * diagonal; SYR2K's [op(A) op(B)] times [op(B) op(A)]^T, one sum of 2k products), each output
+ * RN(alpha sum + beta c).  By mode (gt_mode_engine()):
+ *   repro            every output bit for bit the reference (its per-output contract);
+ *   dd, accurate     within 1 ulp of it plus 2^-100 k S (double-double, rounded once);
+ *   df               within 4 (k + 2) 2^-48 S + 2 ulp (the DF GEMM's tested bound);
+ *   int8, fast, ...  within (k + 2) 2^-52 S + 1 ulp (native FP64's own bound);
+ * S = |alpha| sum |a b| + |beta c| per output, k the products per output (2k for SYR2K).  In
+ * every mode C's other triangle (rank-k routines) and its padding rows keep their bits (NaN
+ * sentinels), with beta = 0 C's triangle holds NaN (never read), A's unreferenced triangle (SYMM,
+ * TRMM) and a unit diagonal hold NaN (never read).  Cases: uplo L/U, op N/T/C (rank-k, TRMM), side
+ * L/R, diag N/U, TRMM with C = B (v2: both), sizes 7, 33 and 100 (k 5, 9, 37; n 5, 9, 45: panels
+ * of 32, the last one partial, and fewer than one), one of 300 x 64 per routine, leading
+ * dimensions padded, three (alpha, beta) pairs (one with beta = 0), host and device scalars
+ * (legacy: host); a SYRK and an in-place TRMM captured into a CUDA graph and replayed twice.
+ * Failures print the first bad element. */
+#include "common.h"
+
+#include "../../include/reprohost.h"
+
+#include <cublas.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { K_SYRK, K_SYRKX, K_SYR2K, K_SYMM, K_TRMM, K_COUNT };
+enum { F_V2, F_64, F_LEG, F_COUNT };
+static const char *const kname[K_COUNT] = {"syrk", "syrkx", "syr2k", "symm", "trmm"};
+static const char *const fname[F_COUNT] = {"v2", "_64", "legacy"};
+
+#define MAXE (320 * 320) /* elements of each device buffer */
+
+typedef struct {
+    int kind, side, uplo, trans, diag, alias;
+    int64_t m, n, k, lda, ldb, ldc;
+    double alpha, beta;
+} cfg;
+
+static cublasHandle_t h;
+static cudaStream_t stream;
+static double *dA, *dB, *dC, *dScal;
+static double tol_rel, tol_ulp; /* the mode's bound; tol_rel < 0: bit for bit */
+
+static int rank_k(int kind)
+{
+    return kind <= K_SYR2K;
+}
+
+static int in_tri(int lower, int64_t i, int64_t j)
+{
+    return lower ? i >= j : i <= j;
+}
+
+static char ch(int v, const char *s)
+{
+    return s[v];
+}
+
+/* The call through the shim: form f, scalars on the device (dev) or the host. */
+static cublasStatus_t call(const cfg *c, int f, int dev, const double *A, const double *B,
+                           double *C)
+{
+    const cublasFillMode_t u = c->uplo ? CUBLAS_FILL_MODE_UPPER : CUBLAS_FILL_MODE_LOWER;
+    const cublasOperation_t t = (cublasOperation_t)c->trans;
+    const cublasSideMode_t s = c->side ? CUBLAS_SIDE_RIGHT : CUBLAS_SIDE_LEFT;
+    const cublasDiagType_t d = c->diag ? CUBLAS_DIAG_UNIT : CUBLAS_DIAG_NON_UNIT;
+    const double *al = dev ? dScal : &c->alpha, *be = dev ? dScal + 1 : &c->beta;
+    const int n = (int)c->n, k = (int)c->k, m = (int)c->m;
+    const int lda = (int)c->lda, ldb = (int)c->ldb, ldc = (int)c->ldc;
+    const char uc = ch(c->uplo, "LU"), tc = ch(c->trans, "NTC"), sc = ch(c->side, "LR"),
+               dc = ch(c->diag, "NU");
+    if (f == F_LEG)
+        cublasGetError();
+    switch (c->kind * F_COUNT + f) {
+    case K_SYRK * F_COUNT + F_V2: return cublasDsyrk_v2(h, u, t, n, k, al, A, lda, be, C, ldc);
+    case K_SYRK * F_COUNT + F_64:
+        return cublasDsyrk_v2_64(h, u, t, c->n, c->k, al, A, c->lda, be, C, c->ldc);
+    case K_SYRK * F_COUNT + F_LEG: cublasDsyrk(uc, tc, n, k, *al, A, lda, *be, C, ldc); break;
+    case K_SYRKX * F_COUNT + F_V2:
+        return cublasDsyrkx(h, u, t, n, k, al, A, lda, B, ldb, be, C, ldc);
+    case K_SYRKX * F_COUNT + F_64:
+        return cublasDsyrkx_64(h, u, t, c->n, c->k, al, A, c->lda, B, c->ldb, be, C, c->ldc);
+    case K_SYR2K * F_COUNT + F_V2:
+        return cublasDsyr2k_v2(h, u, t, n, k, al, A, lda, B, ldb, be, C, ldc);
+    case K_SYR2K * F_COUNT + F_64:
+        return cublasDsyr2k_v2_64(h, u, t, c->n, c->k, al, A, c->lda, B, c->ldb, be, C, c->ldc);
+    case K_SYR2K * F_COUNT + F_LEG:
+        cublasDsyr2k(uc, tc, n, k, *al, A, lda, B, ldb, *be, C, ldc);
+        break;
+    case K_SYMM * F_COUNT + F_V2:
+        return cublasDsymm_v2(h, s, u, m, n, al, A, lda, B, ldb, be, C, ldc);
+    case K_SYMM * F_COUNT + F_64:
+        return cublasDsymm_v2_64(h, s, u, c->m, c->n, al, A, c->lda, B, c->ldb, be, C, c->ldc);
+    case K_SYMM * F_COUNT + F_LEG:
+        cublasDsymm(sc, uc, m, n, *al, A, lda, B, ldb, *be, C, ldc);
+        break;
+    case K_TRMM * F_COUNT + F_V2:
+        return cublasDtrmm_v2(h, s, u, t, d, m, n, al, A, lda, B, ldb, C, ldc);
+    case K_TRMM * F_COUNT + F_64:
+        return cublasDtrmm_v2_64(h, s, u, t, d, c->m, c->n, al, A, c->lda, B, c->ldb, C, c->ldc);
+    case K_TRMM * F_COUNT + F_LEG: /* in place on B */
+        cublasDtrmm(sc, uc, tc, dc, m, n, *al, A, lda, C, ldb);
+        break;
+    default: gt_fatal("no form %s of %s", fname[f], kname[c->kind]);
+    }
+    return cublasGetError();
+}
+
+/* ---------- the reference ---------- */
+
+/* Host images of one configuration: A, B, C's initial buffer (ldc x n), and per element of it
+ * the correctly rounded result and S (|alpha| sum |a b| + |beta c|). */
+typedef struct {
+    double *A, *B, *C0, *ref, *sabs;
+    int64_t kk; /* products per output */
+} image;
+
+static int target(const cfg *c, int64_t i, int64_t j)
+{
+    return i < c->m && (!rank_k(c->kind) || in_tri(c->uplo == 0, i, j));
+}
+
+/* op(X)(i, j) of a stored X */
+static double opel(const double *X, int64_t ld, int op, int64_t i, int64_t j)
+{
+    return op == 0 ? X[i + j * ld] : X[j + i * ld];
+}
+
+/* The operands made dense: P (m x kk, ld m) and Q (kk x n, ld kk), C = alpha P Q + beta C. */
+static void dense(const cfg *c, const image *im, double *P, double *Q)
+{
+    const int op = c->trans != 0, lower = c->uplo == 0;
+    const int64_t m = c->m, n = c->n, k = c->k;
+    if (rank_k(c->kind)) {
+        const double *B = c->kind == K_SYRK ? im->A : im->B;
+        const int64_t ldb = c->kind == K_SYRK ? c->lda : c->ldb;
+        for (int64_t l = 0; l < k; l++)
+            for (int64_t i = 0; i < n; i++) {
+                const double a = opel(im->A, c->lda, op, i, l), b = opel(B, ldb, op, i, l);
+                P[i + l * m] = a;
+                Q[l + i * im->kk] = b;
+                if (c->kind == K_SYR2K) {
+                    P[i + (k + l) * m] = b;
+                    Q[k + l + i * im->kk] = a;
+                }
+            }
+        return;
+    }
+    /* SYMM, TRMM: the structured matrix X (k x k), and B (m x n) */
+    double *X = malloc((size_t)(k * k) * sizeof(double));
+    for (int64_t j = 0; j < k; j++)
+        for (int64_t i = 0; i < k; i++) {
+            const int64_t r = c->kind == K_TRMM && op ? j : i, q = c->kind == K_TRMM && op ? i : j;
+            double v;
+            if (c->kind == K_SYMM)
+                v = in_tri(lower, r, q) ? im->A[r + q * c->lda] : im->A[q + r * c->lda];
+            else
+                v = !in_tri(lower, r, q) ? 0.0 : r == q && c->diag ? 1.0 : im->A[r + q * c->lda];
+            X[i + j * k] = v;
+        }
+    for (int64_t j = 0; j < n; j++)
+        for (int64_t i = 0; i < m; i++) {
+            const double b = im->B[i + j * c->ldb];
+            if (c->side == 0)
+                Q[i + j * k] = b;
+            else
+                P[i + j * m] = b;
+        }
+    memcpy(c->side == 0 ? P : Q, X, (size_t)(k * k) * sizeof(double));
+    free(X);
+}
+
+/* Fills A, B, C0 for c (seed), with NaN where nothing may be read, and computes ref and sabs. */
+static void build(const cfg *c, uint64_t seed, image *im)
+{
+    const int rk = rank_k(c->kind), lower = c->uplo == 0;
+    const int64_t ar = rk ? (c->trans ? c->k : c->n) : c->k, ac = rk ? (c->trans ? c->n : c->k)
+                                                                  : c->k;
+    const int64_t brows = rk ? ar : c->m, bcols = rk ? ac : c->n;
+    im->kk = c->kind == K_SYR2K ? 2 * c->k : c->k;
+    im->A = gt_hmalloc((size_t)(c->lda * ac) * sizeof(double) + 8);
+    im->B = gt_hmalloc((size_t)(c->ldb * bcols) * sizeof(double) + 8);
+    im->C0 = gt_hmalloc((size_t)(c->ldc * c->n) * sizeof(double));
+    im->ref = gt_hmalloc((size_t)(c->ldc * c->n) * sizeof(double));
+    im->sabs = gt_hmalloc((size_t)(c->ldc * c->n) * sizeof(double));
+    gt_fill(im->A, (size_t)(c->lda * ac), seed);
+    gt_fill(im->B, (size_t)(c->ldb * bcols), seed + 1);
+    gt_fill(im->C0, (size_t)(c->ldc * c->n), seed + 2);
+    for (int64_t j = 0; j < ac; j++)
+        for (int64_t i = 0; i < c->lda; i++)
+            if (i >= ar || (!rk && !in_tri(lower, i, j)) ||
+                (c->kind == K_TRMM && c->diag && i == j))
+                im->A[i + j * c->lda] = gt_qnan();
+    for (int64_t j = 0; j < bcols; j++)
+        for (int64_t i = brows; i < c->ldb; i++)
+            im->B[i + j * c->ldb] = gt_qnan();
+    const int reads_c = c->kind != K_TRMM && c->beta != 0.0;
+    for (int64_t j = 0; j < c->n; j++)
+        for (int64_t i = 0; i < c->ldc; i++)
+            if (!target(c, i, j) || !reads_c)
+                im->C0[i + j * c->ldc] = gt_qnan();
+    if (c->alias) /* C is B: its image is B's */
+        memcpy(im->C0, im->B, (size_t)(c->ldb * c->n) * sizeof(double));
+    /* the reference: RN(alpha P Q + beta C) on the targets (C zero there where it is not read) */
+    const int64_t m = c->m, n = c->n, kk = im->kk;
+    double *P = malloc((size_t)(m * kk + 1) * sizeof(double)),
+           *Q = malloc((size_t)(kk * n + 1) * sizeof(double));
+    dense(c, im, P, Q);
+    memcpy(im->ref, im->C0, (size_t)(c->ldc * n) * sizeof(double));
+    for (int64_t j = 0; j < n; j++)
+        for (int64_t i = 0; i < m; i++)
+            if (!reads_c)
+                im->ref[i + j * c->ldc] = 0.0;
+    repro_dgemm_host('N', 'N', m, n, kk, c->alpha, P, m, Q, kk > 0 ? kk : 1,
+                     reads_c ? c->beta : 0.0, im->ref, c->ldc);
+    for (int64_t j = 0; j < n; j++)
+        for (int64_t i = 0; i < m; i++) {
+            double s = 0;
+            for (int64_t l = 0; l < kk; l++)
+                s += fabs(P[i + l * m] * Q[l + j * kk]);
+            im->sabs[i + j * c->ldc] =
+                fabs(c->alpha) * s + (reads_c ? fabs(c->beta * im->C0[i + j * c->ldc]) : 0.0);
+        }
+    free(P);
+    free(Q);
+}
+
+static void image_free(image *im)
+{
+    free(im->A);
+    free(im->B);
+    free(im->C0);
+    free(im->ref);
+    free(im->sabs);
+}
+
+static int same(double a, double b)
+{
+    return !memcmp(&a, &b, sizeof a);
+}
+
+/* got (C's buffer after the call) against the image: targets within the mode's bound, the rest
+ * bit for bit as before.  Fails the case at the first bad element. */
+static void check(const cfg *c, const image *im, const double *got)
+{
+    int64_t bad = 0, bi = 0, bj = 0;
+    double bgot = 0, bwant = 0, bound = 0;
+    for (int64_t j = 0; j < c->n; j++)
+        for (int64_t i = 0; i < c->ldc; i++) {
+            const int64_t e = i + j * c->ldc;
+            double want = im->C0[e], tol = 0;
+            int ok;
+            if (target(c, i, j)) {
+                want = im->ref[e];
+                const double ulp = nextafter(fabs(want), INFINITY) - fabs(want);
+                tol = tol_rel * (double)(im->kk + 2) * im->sabs[e] + tol_ulp * ulp;
+                ok = tol_rel < 0 ? same(got[e], want) : fabs(got[e] - want) <= tol;
+            } else {
+                ok = same(got[e], want);
+            }
+            if (!ok && bad++ == 0) {
+                bi = i, bj = j, bgot = got[e], bwant = want;
+                bound = tol_rel < 0 || !target(c, i, j) ? 0 : tol;
+            }
+        }
+    if (bad)
+        gt_fail("%lld of %lld elements wrong; first C(%lld, %lld) = %.17g, expected %.17g (%s, "
+                "bound %.3g)",
+                (long long)bad, (long long)(c->ldc * c->n), (long long)bi, (long long)bj, bgot,
+                bwant, target(c, bi, bj) ? "computed" : "must be untouched", bound);
+}
+
+/* One configuration in every form and pointer mode that has it. */
+static void run_cfg(cfg c, uint64_t seed)
+{
+    image im;
+    build(&c, seed, &im);
+    const int64_t ac = rank_k(c.kind) ? (c.trans ? c.n : c.k) : c.k;
+    const int64_t bcols = rank_k(c.kind) ? ac : c.n;
+    gt_h2d(dA, im.A, (size_t)(c.lda * ac) * sizeof(double));
+    gt_h2d(dB, im.B, (size_t)(c.ldb * bcols) * sizeof(double));
+    const double sc[2] = {c.alpha, c.beta};
+    gt_h2d(dScal, sc, sizeof sc);
+    double *got = gt_hmalloc((size_t)(c.ldc * c.n) * sizeof(double));
+    for (int f = 0; f < F_COUNT; f++) {
+        if (f == F_LEG && (c.kind == K_SYRKX || (c.kind == K_TRMM && !c.alias)))
+            continue; /* no legacy SYRKX; the legacy TRMM is in place */
+        for (int dev = 0; dev <= (f != F_LEG); dev++) {
+            gt_case("%s %s side %c uplo %c op %c diag %c%s m %lld n %lld k %lld alpha %g beta "
+                    "%g, %s scalars",
+                    kname[c.kind], fname[f], "LR"[c.side], "LU"[c.uplo], "NTC"[c.trans],
+                    "NU"[c.diag], c.alias ? " C = B" : "", (long long)c.m, (long long)c.n,
+                    (long long)c.k, c.alpha, c.kind == K_TRMM ? 0.0 : c.beta,
+                    dev ? "device" : "host");
+            gt_h2d(dC, im.C0, (size_t)(c.ldc * c.n) * sizeof(double));
+            GT_CUBLAS(cublasSetPointerMode_v2(h, dev ? CUBLAS_POINTER_MODE_DEVICE
+                                                     : CUBLAS_POINTER_MODE_HOST));
+            const cublasStatus_t st = call(&c, f, dev, dA, c.alias ? dC : dB, dC);
+            GT_CUDA(cudaDeviceSynchronize());
+            if (st != CUBLAS_STATUS_SUCCESS) {
+                gt_fail("status %s", gt_status_name(st));
+                continue;
+            }
+            gt_d2h(got, dC, (size_t)(c.ldc * c.n) * sizeof(double));
+            check(&c, &im, got);
+        }
+    }
+    GT_CUBLAS(cublasSetPointerMode_v2(h, CUBLAS_POINTER_MODE_HOST));
+    free(got);
+    image_free(&im);
+}
+
+static const double scal[3][2] = {{1.5, 0.75}, {-1.0, 0.0}, {0.3, 1.0}};
+
+/* lda, ldb, ldc padded; C = B: ldc = ldb */
+static void dims(cfg *c)
+{
+    const int rk = rank_k(c->kind);
+    c->lda = (rk ? (c->trans ? c->k : c->n) : c->k) + 1;
+    c->ldb = rk ? c->lda + 1 : c->m + 2;
+    c->ldc = c->alias ? c->ldb : c->m + 3;
+}
+
+static void rank_k_group(int kind)
+{
+    static const int64_t shapes[][2] = {{7, 5}, {33, 9}, {100, 37}};
+    gt_group("%s: uplo, op, sizes (panels of 32), scalars, forms, pointer modes", kname[kind]);
+    for (int s = 0; s < 3; s++)
+        for (int u = 0; u < 2; u++)
+            for (int op = 0; op < 3; op++) {
+                const int p = (s + u + op) % 3;
+                cfg c = {kind, 0, u, op, 0, 0, shapes[s][0], shapes[s][0], shapes[s][1], 0, 0, 0,
+                         scal[p][0], scal[p][1]};
+                dims(&c);
+                run_cfg(c, 1000u * (unsigned)kind + 10u * (unsigned)(3 * s + u) + (unsigned)op);
+            }
+    cfg big = {kind, 0, 1, 1, 0, 0, 300, 300, 64, 0, 0, 0, 1.5, 0.75};
+    dims(&big);
+    run_cfg(big, 900u + (unsigned)kind);
+}
+
+static void symm_group(void)
+{
+    static const int64_t shapes[][2] = {{7, 5}, {33, 9}, {100, 45}};
+    gt_group("symm: side, uplo, sizes, scalars, forms, pointer modes");
+    for (int s = 0; s < 3; s++)
+        for (int side = 0; side < 2; side++)
+            for (int u = 0; u < 2; u++) {
+                const int p = (s + side + u) % 3;
+                const int64_t m = shapes[s][0], n = shapes[s][1];
+                cfg c = {K_SYMM, side, u, 0, 0, 0, m, n, side ? n : m, 0, 0, 0, scal[p][0],
+                         scal[p][1]};
+                dims(&c);
+                run_cfg(c, 5000u + 10u * (unsigned)(2 * s + side) + (unsigned)u);
+            }
+    cfg big = {K_SYMM, 1, 0, 0, 0, 0, 64, 300, 300, 0, 0, 0, -1.0, 0.0};
+    dims(&big);
+    run_cfg(big, 5900u);
+}
+
+static void trmm_group(void)
+{
+    static const int64_t shapes[][2] = {{7, 5}, {33, 9}, {100, 45}};
+    gt_group("trmm: side, uplo, op, diag, C = B, sizes, forms, pointer modes");
+    for (int s = 0; s < 3; s++)
+        for (int side = 0; side < 2; side++)
+            for (int u = 0; u < 2; u++)
+                for (int op = 0; op < 3; op++)
+                    for (int diag = 0; diag < 2; diag++)
+                        for (int alias = 0; alias < 2; alias++) {
+                            const int64_t m = shapes[s][0], n = shapes[s][1];
+                            cfg c = {K_TRMM, side, u, op, diag, alias, m, n, side ? n : m, 0,
+                                     0, 0, (s + op) % 2 ? -0.3 : 1.5, 0.0};
+                            dims(&c);
+                            run_cfg(c, 7000u + 100u * (unsigned)s +
+                                           10u * (unsigned)(4 * side + 2 * u + diag) +
+                                           (unsigned)op);
+                        }
+    cfg big = {K_TRMM, 0, 0, 1, 1, 1, 300, 64, 300, 0, 0, 0, 1.5, 0.0};
+    dims(&big);
+    run_cfg(big, 7900u);
+}
+
+/* A SYRK and an in-place TRMM captured on a stream into one graph, replayed twice. */
+static void graph_group(void)
+{
+    gt_group("a SYRK and an in-place TRMM in a CUDA graph, replayed twice");
+    cfg s = {K_SYRK, 0, 0, 0, 0, 0, 100, 100, 37, 0, 0, 0, 1.5, 0.75};
+    cfg t = {K_TRMM, 1, 1, 1, 0, 1, 45, 100, 100, 0, 0, 0, -0.3, 0.0};
+    dims(&s);
+    dims(&t);
+    image is, it;
+    build(&s, 8100u, &is);
+    build(&t, 8200u, &it);
+    double *dA2, *dC2;
+    dA2 = gt_dmalloc((size_t)(t.lda * t.k) * sizeof(double));
+    dC2 = gt_dmalloc((size_t)(t.ldc * t.n) * sizeof(double));
+    gt_h2d(dA, is.A, (size_t)(s.lda * s.k) * sizeof(double));
+    gt_h2d(dA2, it.A, (size_t)(t.lda * t.k) * sizeof(double));
+    GT_CUBLAS(cublasSetStream_v2(h, stream));
+    cudaGraph_t graph = NULL;
+    GT_CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
+    const cublasStatus_t s1 = call(&s, F_V2, 0, dA, NULL, dC);
+    gt_still_capturing(stream, "cublasDsyrk_v2");
+    const cublasStatus_t s2 = call(&t, F_V2, 0, dA2, dC2, dC2);
+    gt_still_capturing(stream, "cublasDtrmm_v2");
+    cudaGraphExec_t exec = gt_end_capture(stream, &graph) ? gt_instantiate(graph) : NULL;
+    double *got = gt_hmalloc((size_t)(t.ldc * t.n + s.ldc * s.n) * sizeof(double));
+    for (int r = 0; exec && r < 2; r++) {
+        gt_case("replay %d (capture statuses %s, %s)", r, gt_status_name(s1),
+                gt_status_name(s2));
+        gt_h2d(dC, is.C0, (size_t)(s.ldc * s.n) * sizeof(double));
+        gt_h2d(dC2, it.C0, (size_t)(t.ldc * t.n) * sizeof(double));
+        GT_CUDA(cudaGraphLaunch(exec, stream));
+        GT_CUDA(cudaStreamSynchronize(stream));
+        gt_d2h(got, dC, (size_t)(s.ldc * s.n) * sizeof(double));
+        check(&s, &is, got);
+        gt_d2h(got, dC2, (size_t)(t.ldc * t.n) * sizeof(double));
+        check(&t, &it, got);
+    }
+    if (exec)
+        GT_CUDA(cudaGraphExecDestroy(exec));
+    if (graph)
+        GT_CUDA(cudaGraphDestroy(graph));
+    GT_CUBLAS(cublasSetStream_v2(h, NULL));
+    free(got);
+    GT_CUDA(cudaFree(dA2));
+    GT_CUDA(cudaFree(dC2));
+    image_free(&is);
+    image_free(&it);
+}
+
+int main(void)
+{
+    gt_init("level3");
+    const char *e = gt_mode_engine();
+    if (!strcmp(e, "repro"))
+        tol_rel = -1, tol_ulp = 0;
+    else if (!strcmp(e, "dd") || !strcmp(e, "accurate"))
+        tol_rel = ldexp(1.0, -100), tol_ulp = 1;
+    else if (!strcmp(e, "df"))
+        tol_rel = 4 * ldexp(1.0, -48), tol_ulp = 2;
+    else
+        tol_rel = ldexp(1.0, -52), tol_ulp = 1;
+    printf("level3: EXBLAS_MODE=%s: %s\n", gt_mode() ? gt_mode() : "(unset)",
+           tol_rel < 0 ? "every output bit for bit the correctly rounded one"
+                       : "every output within the mode's bound of the correctly rounded one");
+    GT_CUBLAS(cublasCreate_v2(&h));
+    if (cublasInit() != CUBLAS_STATUS_SUCCESS)
+        gt_fatal("cublasInit failed");
+    GT_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    dA = gt_dmalloc((size_t)MAXE * sizeof(double));
+    dB = gt_dmalloc((size_t)MAXE * sizeof(double));
+    dC = gt_dmalloc((size_t)MAXE * sizeof(double));
+    dScal = gt_dmalloc(2 * sizeof(double));
+    for (int k = K_SYRK; k <= K_SYR2K; k++)
+        rank_k_group(k);
+    symm_group();
+    trmm_group();
+    graph_group();
+    GT_CUDA(cudaStreamDestroy(stream));
+    return gt_finish();
+}
