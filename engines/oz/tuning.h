@@ -17,8 +17,9 @@
 #define DFS_OZ_ROWS_PER_BLOCK 16  /* rows per block of the rows pass where they are not the
                                      contiguous dimension (32 threads each) */
 #define DFS_OZ_ROW_LOADS 4        /* loads a rows-pass thread issues at a time */
-#define DFS_OZ_DOT_DD_PER_THREAD 4 /* repro's DDOT: its double-double kernel's blocks, at most
-                                      one wave, take at least this many products a thread */
+#define DFS_OZ_DOT_DD_PER_THREAD 4 /* repro's DDOT up to DFS_OZ_DOT_INLINE_MAX: its double-
+                                      double kernel's blocks, at most one wave, take at least
+                                      this many products a thread (32 above) */
 #define DFS_OZ_DOT_INLINE_MAX (1 << 18) /* repro's DDOT: up to this n, a result its double-
                                            double way leaves open is computed by that kernel's
                                            last block alone, without the exact kernels' launches */

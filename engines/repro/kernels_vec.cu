@@ -289,9 +289,9 @@ template <bool ONE> __device__ __forceinline__ void dot_body(const dfs_oz_dot_ar
 
 /* The DOT in several blocks, first way: each block's sum in double-double (both classes) into
  * a.sums; the last block to finish (a.count, zeroed before) merges them all, in block order
- * (each lane every 32nd, then the warp's butterfly), and rounds where the bound decides.  The
- * bound counts the levels of merges beside the products: a block's (DOT_BLOCK_LEVELS), a lane's
- * blocks, the butterfly.  Where it leaves the result open: with a.open, *a.open = 1 and the
+ * (each thread every blockDim.x-th, then as a block's own: block_merge_sum2; one round of loads,
+ * not one per 32 blocks), and rounds where the bound decides.  The bound counts the levels of
+ * merges beside the products: a block's twice (DOT_BLOCK_LEVELS), a thread's blocks.  Where it leaves the result open: with a.open, *a.open = 1 and the
  * exact kernels that follow (dfs_oz_dot, dfs_oz_dot_final, which return at once while it is 0)
  * compute it; without (short vectors: vec.c), this last block computes it exactly itself
  * (dot_exact<true>), without those launches. */
@@ -317,27 +317,25 @@ extern "C" __global__ void __launch_bounds__(DFS_OZ_DOT_THREADS) dfs_oz_dot_dd(d
     __syncthreads();
     if (!last)
         return;
-    if (threadIdx.x < 32) {
-        __threadfence();
-        dfs_oz_ddsum2 t = dfs_oz_ddsum2_zero();
-        for (unsigned b = threadIdx.x; b < gridDim.x; b += 32) {
-            const double *in = a.sums + (size_t)b * DFS_OZ_DOT_SUM_WORDS; /* past L1: __ldcg */
-            const dfs_oz_ddsum2 c = {
-                {__ldcg(in), __ldcg(in + 1), __ldcg(in + 2), __ldcg(in + 6) != 0},
-                {__ldcg(in + 3), __ldcg(in + 4), __ldcg(in + 5), 0u}};
-            dfs_oz_ddsum2_merge(&t, c);
-        }
-        group_merge_sum2<32>(&t);
-        if (threadIdx.x == 0) {
-            double v;
-            const int64_t levels = DOT_BLOCK_LEVELS + (gridDim.x + 31) / 32 + 5;
-            if (dfs_oz_ddsum2_round(&t, a.n + levels, 1.0, 0.0, 0.0, &v))
-                *a.result = v;
-            else if (a.open)
-                *a.open = 1;
-            else
-                open_here = 1;
-        }
+    __threadfence();
+    dfs_oz_ddsum2 t = dfs_oz_ddsum2_zero();
+    for (unsigned b = threadIdx.x; b < gridDim.x; b += blockDim.x) {
+        const double *in = a.sums + (size_t)b * DFS_OZ_DOT_SUM_WORDS; /* past L1: __ldcg */
+        const dfs_oz_ddsum2 c = {{__ldcg(in), __ldcg(in + 1), __ldcg(in + 2), __ldcg(in + 6) != 0},
+                                 {__ldcg(in + 3), __ldcg(in + 4), __ldcg(in + 5), 0u}};
+        dfs_oz_ddsum2_merge(&t, c);
+    }
+    t = block_merge_sum2(t);
+    if (threadIdx.x == 0) {
+        double v;
+        const int64_t levels =
+            2 * DOT_BLOCK_LEVELS + (gridDim.x + blockDim.x - 1) / blockDim.x;
+        if (dfs_oz_ddsum2_round(&t, a.n + levels, 1.0, 0.0, 0.0, &v))
+            *a.result = v;
+        else if (a.open)
+            *a.open = 1;
+        else
+            open_here = 1;
     }
     __syncthreads();
     if (open_here) /* the whole block, or none */

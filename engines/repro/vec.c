@@ -104,13 +104,15 @@ static cublasStatus_t dot_part(const dfs_ctx *x, const dfs_dot_call *c, int zmod
     blocks = blocks > fewest ? blocks : fewest;
     const int parts = zmode == DFS_OZ_ZC || zmode == DFS_OZ_ZU ? 2 : 1;
     /* a real DOT in several blocks: double-double first (dfs_oz_dot_dd, its own grid: a few
-     * products per thread, short serial chains of loads), the exact kernels only where it
-     * leaves the result open */
+     * products per thread for short vectors, short serial chains of loads; 32 for longer ones,
+     * fewer blocks, measured faster there), the exact kernels only where it leaves the result
+     * open */
     int64_t dd_blocks = 0;
     if (!zmode && blocks > 1) {
         const int64_t dd_most = (int64_t)dfs_sm_count(x->device) *
                                 dfs_blocks_per_sm(k[K_DOT_DD], DFS_OZ_DOT_THREADS);
-        const int64_t per_block = (int64_t)DFS_OZ_DOT_DD_PER_THREAD * DFS_OZ_DOT_THREADS;
+        const int64_t per_block = (int64_t)DFS_OZ_DOT_THREADS *
+                                  (n <= DFS_OZ_DOT_INLINE_MAX ? DFS_OZ_DOT_DD_PER_THREAD : 32);
         dd_blocks = (n + per_block - 1) / per_block;
         dd_blocks = dd_blocks < dd_most ? dd_blocks : dd_most;
         dd_blocks = dd_blocks > 1 ? dd_blocks : 1;
