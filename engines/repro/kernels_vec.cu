@@ -287,6 +287,26 @@ template <bool ONE> __device__ __forceinline__ void dot_body(const dfs_oz_dot_ar
     dot_exact<ONE>(a);
 }
 
+/* A block's double-double sums (both classes, then the flag as 0 or 1) at out, and read back
+ * by the last block, past L1 (__ldcg: written by other blocks during this kernel). */
+__device__ __forceinline__ void store_block_sum(double *out, const dfs_oz_ddsum2 &d)
+{
+    out[0] = d.m.h;
+    out[1] = d.m.l;
+    out[2] = d.m.s;
+    out[3] = d.t.h;
+    out[4] = d.t.l;
+    out[5] = d.t.s;
+    out[6] = (d.m.f | d.t.f) ? 1.0 : 0.0;
+}
+
+__device__ __forceinline__ dfs_oz_ddsum2 load_block_sum(const double *in)
+{
+    const dfs_oz_ddsum2 c = {{__ldcg(in), __ldcg(in + 1), __ldcg(in + 2), __ldcg(in + 6) != 0},
+                             {__ldcg(in + 3), __ldcg(in + 4), __ldcg(in + 5), 0u}};
+    return c;
+}
+
 /* The DOT in several blocks, first way: each block's sum in double-double (both classes) into
  * a.sums; the last block to finish (a.count, zeroed before) merges them all, in block order
  * (each thread every blockDim.x-th, then as a block's own: block_merge_sum2; one round of loads,
@@ -302,14 +322,7 @@ extern "C" __global__ void __launch_bounds__(DFS_OZ_DOT_THREADS) dfs_oz_dot_dd(d
         thread_dd_sum(a, (int64_t)blockIdx.x * blockDim.x + threadIdx.x, stride));
     __shared__ int last, open_here;
     if (threadIdx.x == 0) {
-        double *out = a.sums + (size_t)blockIdx.x * DFS_OZ_DOT_SUM_WORDS;
-        out[0] = d.m.h;
-        out[1] = d.m.l;
-        out[2] = d.m.s;
-        out[3] = d.t.h;
-        out[4] = d.t.l;
-        out[5] = d.t.s;
-        out[6] = (d.m.f | d.t.f) ? 1.0 : 0.0;
+        store_block_sum(a.sums + (size_t)blockIdx.x * DFS_OZ_DOT_SUM_WORDS, d);
         __threadfence(); /* the sums visible before the count says so */
         last = atomicAdd(a.count, 1u) == gridDim.x - 1;
         open_here = 0;
@@ -319,12 +332,8 @@ extern "C" __global__ void __launch_bounds__(DFS_OZ_DOT_THREADS) dfs_oz_dot_dd(d
         return;
     __threadfence();
     dfs_oz_ddsum2 t = dfs_oz_ddsum2_zero();
-    for (unsigned b = threadIdx.x; b < gridDim.x; b += blockDim.x) {
-        const double *in = a.sums + (size_t)b * DFS_OZ_DOT_SUM_WORDS; /* past L1: __ldcg */
-        const dfs_oz_ddsum2 c = {{__ldcg(in), __ldcg(in + 1), __ldcg(in + 2), __ldcg(in + 6) != 0},
-                                 {__ldcg(in + 3), __ldcg(in + 4), __ldcg(in + 5), 0u}};
-        dfs_oz_ddsum2_merge(&t, c);
-    }
+    for (unsigned b = threadIdx.x; b < gridDim.x; b += blockDim.x)
+        dfs_oz_ddsum2_merge(&t, load_block_sum(a.sums + (size_t)b * DFS_OZ_DOT_SUM_WORDS));
     t = block_merge_sum2(t);
     if (threadIdx.x == 0) {
         double v;
@@ -392,7 +401,7 @@ DOT_KERNEL(dfs_oz_dot_block, dot_body<true>)
 DOT_KERNEL(dfs_oz_dot_single, dot_single_body<false>)
 DOT_KERNEL(dfs_oz_zdot_single, dot_single_body<true>)
 
-/* ---------- complex DOT in one pass ---------- */
+/* ---------- complex DOT: both parts in one pass ---------- */
 
 struct zpair { /* a complex element as stored (8-byte aligned: two loads) */
     double re, im;
@@ -402,8 +411,11 @@ struct zpair { /* a complex element as stored (8-byte aligned: two loads) */
  * element's four products go into the thread's two pairs of expansions, Re's and Im's, and what
  * they cannot take into the block's accumulator of that part.  The same exact sums as the
  * one-block kernel with the zmodes (each part's terms negated where dot_pair negates y, here on
- * x: the same products), so the same bits; x and y are read once instead of twice. */
-template <bool CONJ> __device__ __forceinline__ void zdot_one_body(const dfs_oz_dot_args &a)
+ * x: the same products), so the same bits; x and y are read once instead of twice.  one: this
+ * block alone sums every element (from threadIdx.x by blockDim.x) and rounds both parts; else
+ * the blocks flush into the global accumulators (dfs_oz_dot_final rounds each part). */
+template <bool CONJ>
+__device__ __forceinline__ void zdot_exact(const dfs_oz_dot_args &a, bool one)
 {
     __shared__ long long w[2][DFS_X_WORDS];
     __shared__ unsigned block_spilled, block_flags[2];
@@ -415,8 +427,8 @@ template <bool CONJ> __device__ __forceinline__ void zdot_one_body(const dfs_oz_
     terms3_zero(&tr);
     terms3_zero(&ti);
     unsigned fr = 0, fi = 0, spilled = 0;
-    const int64_t stride = (int64_t)gridDim.x * blockDim.x;
-    const int64_t first = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    const int64_t stride = one ? blockDim.x : (int64_t)gridDim.x * blockDim.x;
+    const int64_t first = one ? threadIdx.x : (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
     const zpair *x = (const zpair *)a.x, *y = (const zpair *)a.y;
     stream_strided<ZDOT_AHEAD, ZDOT_PREFETCH>(
         x + vidx(first, a.incx, a.n), stride * a.incx, y + vidx(first, a.incy, a.n),
@@ -434,13 +446,14 @@ template <bool CONJ> __device__ __forceinline__ void zdot_one_body(const dfs_oz_
     fi = warp_or(fi);
     if ((threadIdx.x & 31) == 0) {
         if (fr)
-            atomicOr(gridDim.x == 1 ? &block_flags[0] : a.flags, fr);
+            atomicOr(one ? &block_flags[0] : a.flags, fr);
         if (fi)
-            atomicOr(gridDim.x == 1 ? &block_flags[1] : (unsigned *)(dfs_oz_dot_part(a.acc, 1) + DFS_X_WORDS),
+            atomicOr(one ? &block_flags[1]
+                         : (unsigned *)(dfs_oz_dot_part(a.acc, 1) + DFS_X_WORDS),
                      fi);
     }
     __syncthreads();
-    if (gridDim.x == 1) { /* the whole sums are this block's: warps 0 and 1 round a part each */
+    if (one) { /* the whole sums are this block's: warps 0 and 1 round a part each */
         __shared__ long long scratch[2][DFS_X_WORDS];
         const int p = threadIdx.x / 32;
         if (p < 2)
@@ -455,8 +468,110 @@ template <bool CONJ> __device__ __forceinline__ void zdot_one_body(const dfs_oz_
     flush_words(dfs_oz_dot_part(a.acc, 1), w[1]);
 }
 
+/* Both parts of a complex DOT in double-double first (x^H y with CONJ, else x^T y): a thread's
+ * products of the elements first, first + stride, ... into two sums (Re's and Im's, both
+ * classes), as zdot_exact adds them to its expansions. */
+template <bool CONJ>
+__device__ __forceinline__ void thread_zdd_sums(const dfs_oz_dot_args &a, int64_t first,
+                                                int64_t stride, dfs_oz_ddsum2 *d)
+{
+    d[0] = d[1] = dfs_oz_ddsum2_zero();
+    const zpair *x = (const zpair *)a.x, *y = (const zpair *)a.y;
+    stream_strided<ZDOT_AHEAD, ZDOT_PREFETCH>(
+        x + vidx(first, a.incx, a.n), stride * a.incx, y + vidx(first, a.incy, a.n),
+        stride * a.incy, strided_count(first, a.n, stride), [&](zpair u, zpair v) {
+            dfs_oz_ddsum2_add(&d[0], u.re, v.re);
+            dfs_oz_ddsum2_add(&d[0], CONJ ? u.im : -u.im, v.im);
+            dfs_oz_ddsum2_add(&d[1], u.re, v.im);
+            dfs_oz_ddsum2_add(&d[1], CONJ ? -u.im : u.im, v.re);
+        });
+}
+
+/* Both parts' sums of the block merged (block_merge_sum2, one after the other). */
+__device__ __forceinline__ void block_merge_zsums(dfs_oz_ddsum2 *d)
+{
+    d[0] = block_merge_sum2(d[0]);
+    __syncthreads(); /* warp 0 has read the warps' sums before they are written again */
+    d[1] = block_merge_sum2(d[1]);
+}
+
+/* Both parts rounded where the bounds decide (alpha 1, beta 0: dfs_oz_ddsum2_zround), into
+ * result[0] and [1]; one thread. */
+__device__ __forceinline__ int zdot_round(const dfs_oz_ddsum2 *d, int64_t k, double *result)
+{
+    const double one[2] = {1.0, 0.0}, zero[2] = {0.0, 0.0};
+    double v[2];
+    if (!dfs_oz_ddsum2_zround(&d[0], &d[1], k, one, zero, zero, v))
+        return 0;
+    result[0] = v[0];
+    result[1] = v[1];
+    return 1;
+}
+
+/* The one-block complex DOT: double-double first, else exactly (zdot_exact) in one pass. */
+template <bool CONJ> __device__ __forceinline__ void zdot_one_body(const dfs_oz_dot_args &a)
+{
+    if (gridDim.x == 1) {
+        __shared__ int done;
+        dfs_oz_ddsum2 d[2];
+        thread_zdd_sums<CONJ>(a, threadIdx.x, blockDim.x, d);
+        block_merge_zsums(d);
+        if (threadIdx.x == 0)
+            done = zdot_round(d, 2 * a.n + DOT_BLOCK_LEVELS, a.result);
+        __syncthreads();
+        if (done)
+            return;
+    } else if (a.open && !*a.open) {
+        return; /* rounded in double-double (dfs_oz_zdot_dd) */
+    }
+    zdot_exact<CONJ>(a, gridDim.x == 1);
+}
+
+/* The complex DOT in several blocks, first way, as dfs_oz_dot_dd for both parts: each block's
+ * two sums into a.sums (2 b and 2 b + 1), the last block merges and rounds them; an open result
+ * by this block alone (zdot_exact, a.open NULL) or by the exact kernels (*a.open = 1). */
+template <bool CONJ> __device__ __forceinline__ void zdot_dd_body(const dfs_oz_dot_args &a)
+{
+    dfs_oz_ddsum2 d[2];
+    thread_zdd_sums<CONJ>(a, (int64_t)blockIdx.x * blockDim.x + threadIdx.x,
+                          (int64_t)gridDim.x * blockDim.x, d);
+    block_merge_zsums(d);
+    __shared__ int last, open_here;
+    if (threadIdx.x == 0) {
+        for (int p = 0; p < 2; p++)
+            store_block_sum(a.sums + (size_t)(2 * blockIdx.x + p) * DFS_OZ_DOT_SUM_WORDS, d[p]);
+        __threadfence(); /* the sums visible before the count says so */
+        last = atomicAdd(a.count, 1u) == gridDim.x - 1;
+        open_here = 0;
+    }
+    __syncthreads();
+    if (!last)
+        return;
+    __threadfence();
+    d[0] = d[1] = dfs_oz_ddsum2_zero();
+    for (unsigned b = threadIdx.x; b < gridDim.x; b += blockDim.x)
+        for (int p = 0; p < 2; p++)
+            dfs_oz_ddsum2_merge(&d[p], load_block_sum(a.sums + (size_t)(2 * b + p) *
+                                                                DFS_OZ_DOT_SUM_WORDS));
+    block_merge_zsums(d);
+    if (threadIdx.x == 0) {
+        const int64_t levels = 2 * DOT_BLOCK_LEVELS + (gridDim.x + blockDim.x - 1) / blockDim.x;
+        if (!zdot_round(d, 2 * a.n + levels, a.result)) {
+            if (a.open)
+                *a.open = 1;
+            else
+                open_here = 1;
+        }
+    }
+    __syncthreads();
+    if (open_here) /* the whole block, or none */
+        zdot_exact<CONJ>(a, true);
+}
+
 DOT_KERNEL(dfs_oz_zdotc_one, zdot_one_body<true>)
 DOT_KERNEL(dfs_oz_zdotu_one, zdot_one_body<false>)
+DOT_KERNEL(dfs_oz_zdotc_dd, zdot_dd_body<true>)
+DOT_KERNEL(dfs_oz_zdotu_dd, zdot_dd_body<false>)
 
 /* One warp: the accumulator, rounded once. */
 extern "C" __global__ void __launch_bounds__(32) dfs_oz_dot_final(dfs_oz_dot_args a)

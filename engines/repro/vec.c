@@ -21,7 +21,7 @@ extern const unsigned char dfs_repro_vec_fatbin[];
     X(K_GEMV_FINAL, dfs_oz_gemv_final) X(K_ZDOT_SINGLE, dfs_oz_zdot_single)                      \
     X(K_ZDOTC_ONE, dfs_oz_zdotc_one) X(K_ZDOTU_ONE, dfs_oz_zdotu_one)                            \
     X(K_ZGEMV_N, dfs_oz_zgemv_n) X(K_ZGEMV_T, dfs_oz_zgemv_t) X(K_ZGEMV_FINAL, dfs_oz_zgemv_final) \
-    X(K_DOT_DD, dfs_oz_dot_dd)
+    X(K_DOT_DD, dfs_oz_dot_dd) X(K_ZDOTC_DD, dfs_oz_zdotc_dd) X(K_ZDOTU_DD, dfs_oz_zdotu_dd)
 enum { VEC_KERNELS(DFS_KERNEL_ID) K_COUNT };
 DFS_MODULE(module, dfs_repro_vec_fatbin, VEC_KERNELS);
 
@@ -103,14 +103,16 @@ static cublasStatus_t dot_part(const dfs_ctx *x, const dfs_dot_call *c, int zmod
     const int64_t fewest = (int64_t)((uint64_t)n >> 28) + 1;
     blocks = blocks > fewest ? blocks : fewest;
     const int parts = zmode == DFS_OZ_ZC || zmode == DFS_OZ_ZU ? 2 : 1;
-    /* a real DOT in several blocks: double-double first (dfs_oz_dot_dd, its own grid: a few
-     * products per thread for short vectors, short serial chains of loads; 32 for longer ones,
-     * fewer blocks, measured faster there), the exact kernels only where it leaves the result
-     * open */
+    /* a real DOT, or both parts of a complex one, in several blocks: double-double first
+     * (dfs_oz_dot_dd, dfs_oz_zdot*_dd, its own grid: a few products per thread for short
+     * vectors, short serial chains of loads; 32 for longer ones, fewer blocks, measured faster
+     * there), the exact kernels only where it leaves the result open */
+    const int dd_kernel = zmode == DFS_OZ_ZC ? K_ZDOTC_DD : zmode == DFS_OZ_ZU ? K_ZDOTU_DD
+                                                                            : K_DOT_DD;
     int64_t dd_blocks = 0;
-    if (!zmode && blocks > 1) {
+    if ((!zmode || parts == 2) && blocks > 1) {
         const int64_t dd_most = (int64_t)dfs_sm_count(x->device) *
-                                dfs_blocks_per_sm(k[K_DOT_DD], DFS_OZ_DOT_THREADS);
+                                dfs_blocks_per_sm(k[dd_kernel], DFS_OZ_DOT_THREADS);
         const int64_t per_block = (int64_t)DFS_OZ_DOT_THREADS *
                                   (n <= DFS_OZ_DOT_INLINE_MAX ? DFS_OZ_DOT_DD_PER_THREAD : 32);
         dd_blocks = (n + per_block - 1) / per_block;
@@ -127,8 +129,8 @@ static cublasStatus_t dot_part(const dfs_ctx *x, const dfs_dot_call *c, int zmod
     const int one_part = zmode && parts == 1; /* the fallback of TWO_PASSES: one block */
     const size_t res_bytes = round_up(parts * sizeof(double), 256);
     char *base = one_part ? NULL
-                          : scratch(x, res_bytes + (size_t)dd_blocks * DFS_OZ_DOT_SUM_WORDS *
-                                                       sizeof(double),
+                          : scratch(x, res_bytes + (size_t)(dd_blocks * parts) *
+                                                       DFS_OZ_DOT_SUM_WORDS * sizeof(double),
                                     blocks > 1 ? (size_t)parts * DFS_OZ_DOT_PART_WORDS +
                                                      (dd_blocks ? 2 : 0)
                                                : 0,
@@ -156,9 +158,9 @@ static cublasStatus_t dot_part(const dfs_ctx *x, const dfs_dot_call *c, int zmod
         const int exact_kernels = !dd_blocks || n > DFS_OZ_DOT_INLINE_MAX;
         if (dd_blocks) {
             a.sums = (double *)(base + res_bytes);
-            a.count = zeroed + DFS_OZ_DOT_PART_WORDS;
+            a.count = zeroed + (size_t)parts * DFS_OZ_DOT_PART_WORDS;
             a.open = exact_kernels ? a.count + 1 : NULL;
-            err = dfs_launch(k[K_DOT_DD], (unsigned)dd_blocks, 1, 1, DFS_OZ_DOT_THREADS, 1, st,
+            err = dfs_launch(k[dd_kernel], (unsigned)dd_blocks, 1, 1, DFS_OZ_DOT_THREADS, 1, st,
                              &a);
         }
         if (exact_kernels)

@@ -20,7 +20,8 @@
 /* DOT: result = RN(x . y).  First way (dfs_oz_dot_dd, several blocks): each block's sums in
  * double-double (ddsum.h's dfs_oz_ddsum2: h, l, s of both classes, then its flag as 0 or 1) in
  * sums[b * DFS_OZ_DOT_SUM_WORDS ...]; count and open, zeroed before, count the blocks done and
- * say whether the result is still open.  The exact way: `acc` holds DFS_X_WORDS words, the
+ * say whether the result is still open (both parts of a complex one: sums 2 b and 2 b + 1,
+ * count and open after both parts' accumulators).  The exact way: `acc` holds DFS_X_WORDS words, the
  * exact accumulator, and flags one word: both zeroed before the first kernel.  The blocks add
  * their shared accumulators into it with 64-bit atomics (open not NULL: only when *open).  zmode != 0: x and y are complex vectors of n / 2 elements (interleaved,
  * increments in elements) and the DOT is one part of their complex one, the real DOT of its n

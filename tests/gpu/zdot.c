@@ -8,7 +8,7 @@
  *                    something else (the engine computed it);
  *   anything else    (engines without a complex DOT decline it; native) the real cuBLAS call's
  *                    bits.
- * Cases: n in {1, 2, 7, 1000, 2^20 + 3} x (incx, incy) in {(1,1), (3,-2), (-2,3), (-1,-1)} x
+ * Cases: n in {1, 2, 7, 1000, 50003, 2^20 + 3} x (incx, incy) in {(1,1), (3,-2), (-2,3), (-1,-1)} x
  * data {phi 0, phi 4, phi 8, rows of 1e+-300, products that underflow, Im ~ 1e-20 Re, zeros,
  * Inf/NaN} x conj / not x host / device result; gaps of strided vectors hold NaN (a stray read
  * shows).  Statuses and quick returns (NULL handle, n <= 0) are the real cuBLAS's; a NULL
@@ -218,17 +218,19 @@ int main(void)
     double *hx = gt_hmalloc((size_t)SMAX * 16), *hy = gt_hmalloc((size_t)SMAX * 16);
     double *dx = gt_dmalloc((size_t)SMAX * 16), *dy = gt_dmalloc((size_t)SMAX * 16);
     double *dres = gt_dmalloc(16);
-    static const int64_t ns[5] = {1, 2, 7, 1000, (1 << 20) + 3};
+    /* 1000: one block; 50003: several, an open result computed by the last (repro's vec.c);
+     * 2^20 + 3: several, an open result by the exact kernels */
+    static const int64_t ns[6] = {1, 2, 7, 1000, 50003, (1 << 20) + 3};
     static const int64_t incs[4][2] = {{1, 1}, {3, -2}, {-2, 3}, {-1, -1}};
-    for (int ni = 0; ni < 5; ni++) {
+    for (int ni = 0; ni < 6; ni++) {
         gt_group("n = %lld: every entry point x increments x data x result location",
                  (long long)ns[ni]);
         engaged = 0;
         for (int api = 0; api < D_COUNT; api++)
-            for (int ii = 0; ii < (ni == 4 ? 2 : 4); ii++)
+            for (int ii = 0; ii < (ni == 5 ? 2 : 4); ii++)
                 for (int kind = 0; kind < K_COUNT; kind++)
                     for (int dev = 0; dev <= (api < D_LC); dev++) {
-                        if (ni == 4 && (kind % 2 || dev))
+                        if (ni == 5 && (kind % 2 || dev))
                             continue; /* the long vectors: fewer cases */
                         one(api, ns[ni], incs[ii][0], incs[ii][1], kind, dev, hx, hy, dx, dy,
                             dres);
