@@ -156,20 +156,121 @@ __device__ __forceinline__ void dot_pair(const dfs_oz_dot_args &a, int64_t i, do
     }
 }
 
-/* One block's whole DOT (dot_body<true>) in double-double first: 1 in every thread where the
- * bound decides it (ddsum.h; *a.result written), else 0 (the exact ways follow). */
-__device__ int block_dd_round(const dfs_oz_dot_args &a)
+/* ---- the DOTs' double-double way, real (P = 1 part) and complex (P = 2: Re, Im) ---- */
+
+/* Each part's sums of the block merged (block_merge_sum2, one part after the other: warp 0 has
+ * read the warps' sums before they are written again). */
+template <int P> __device__ __forceinline__ void block_merge_parts(dfs_oz_ddsum2 *d)
+{
+#pragma unroll
+    for (int p = 0; p < P; p++) {
+        if (p)
+            __syncthreads();
+        d[p] = block_merge_sum2(d[p]);
+    }
+}
+
+/* One block's whole DOT in double-double first: sums(first, stride, d) gives a thread's sums of
+ * the elements first, first + stride, ..., merged over the block; thread 0 rounds them,
+ * round(d, levels) (levels: the merges' beside the products; 1 where it wrote the result).
+ * Returns that in every thread (0: the exact ways follow).  Every thread calls it. */
+template <int P, typename Sums, typename Round>
+__device__ __forceinline__ int block_dd_first(Sums sums, Round round)
 {
     __shared__ int done;
-    const dfs_oz_ddsum2 d = block_merge_sum2(thread_dd_sum(a, threadIdx.x, blockDim.x));
-    if (threadIdx.x == 0) {
-        double v;
-        done = dfs_oz_ddsum2_round(&d, a.n + DOT_BLOCK_LEVELS, 1.0, 0.0, 0.0, &v);
-        if (done)
-            *a.result = v;
-    }
+    dfs_oz_ddsum2 d[P];
+    sums((int64_t)threadIdx.x, (int64_t)blockDim.x, d);
+    block_merge_parts<P>(d);
+    if (threadIdx.x == 0)
+        done = round(d, (int64_t)DOT_BLOCK_LEVELS);
     __syncthreads();
     return done;
+}
+
+/* A block's double-double sums (both classes, then the flag as 0 or 1) at out, and read back
+ * by the last block, past L1 (__ldcg: written by other blocks during this kernel). */
+__device__ __forceinline__ void store_block_sum(double *out, const dfs_oz_ddsum2 &d)
+{
+    out[0] = d.m.h;
+    out[1] = d.m.l;
+    out[2] = d.m.s;
+    out[3] = d.t.h;
+    out[4] = d.t.l;
+    out[5] = d.t.s;
+    out[6] = (d.m.f | d.t.f) ? 1.0 : 0.0;
+}
+
+__device__ __forceinline__ dfs_oz_ddsum2 load_block_sum(const double *in)
+{
+    const dfs_oz_ddsum2 c = {{__ldcg(in), __ldcg(in + 1), __ldcg(in + 2), __ldcg(in + 6) != 0},
+                             {__ldcg(in + 3), __ldcg(in + 4), __ldcg(in + 5), 0u}};
+    return c;
+}
+
+/* The DOT in several blocks, first way (sums and round as block_dd_first's): each block's
+ * sums into a.sums (part p of block b at P b + p); the last block to finish (a.count, zeroed
+ * before) merges them all, in block order (each thread every blockDim.x-th, then as a block's
+ * own: one round of loads), and rounds where the bound decides.  The bound counts the levels of
+ * merges beside the products: a block's twice (DOT_BLOCK_LEVELS), a thread's blocks.  Where it
+ * leaves the result open: with a.open, *a.open = 1 and the exact kernels that follow (which
+ * return at once while it is 0) compute it; without (short vectors: vec.c), this last block
+ * computes it exactly itself, exact(), without those launches. */
+template <int P, typename Sums, typename Round, typename Exact>
+__device__ __forceinline__ void dot_dd_blocks(const dfs_oz_dot_args &a, Sums sums, Round round,
+                                              Exact exact)
+{
+    dfs_oz_ddsum2 d[P];
+    sums((int64_t)blockIdx.x * blockDim.x + threadIdx.x, (int64_t)gridDim.x * blockDim.x, d);
+    block_merge_parts<P>(d);
+    __shared__ int last, open_here;
+    if (threadIdx.x == 0) {
+#pragma unroll
+        for (int p = 0; p < P; p++)
+            store_block_sum(a.sums + (size_t)(P * blockIdx.x + p) * DFS_OZ_DOT_SUM_WORDS, d[p]);
+        __threadfence(); /* the sums visible before the count says so */
+        last = atomicAdd(a.count, 1u) == gridDim.x - 1;
+        open_here = 0;
+    }
+    __syncthreads();
+    if (!last)
+        return;
+    __threadfence();
+#pragma unroll
+    for (int p = 0; p < P; p++)
+        d[p] = dfs_oz_ddsum2_zero();
+    for (unsigned b = threadIdx.x; b < gridDim.x; b += blockDim.x)
+#pragma unroll
+        for (int p = 0; p < P; p++)
+            dfs_oz_ddsum2_merge(&d[p], load_block_sum(a.sums + (size_t)(P * b + p) *
+                                                                DFS_OZ_DOT_SUM_WORDS));
+    block_merge_parts<P>(d);
+    if (threadIdx.x == 0 &&
+        !round(d, 2 * DOT_BLOCK_LEVELS + (int64_t)(gridDim.x + blockDim.x - 1) / blockDim.x)) {
+        if (a.open)
+            *a.open = 1;
+        else
+            open_here = 1;
+    }
+    __syncthreads();
+    if (open_here) /* the whole block, or none */
+        exact();
+}
+
+/* The real DOT's sums and rounding for those. */
+__device__ __forceinline__ void real_dd_sums(const dfs_oz_dot_args &a, int64_t first,
+                                             int64_t stride, dfs_oz_ddsum2 *d)
+{
+    d[0] = thread_dd_sum(a, first, stride);
+}
+
+__device__ __forceinline__ int real_dd_round(const dfs_oz_dot_args &a, const dfs_oz_ddsum2 *d,
+                                             int64_t levels)
+{
+    double v;
+    if (!dfs_oz_ddsum2_round(&d[0], a.n + levels, 1.0, 0.0, 0.0, &v))
+        return 0;
+    *a.result = v;
+    return 1;
 }
 
 /* Terms of a whole block's sum merged for its rounding without the accumulator (one block's
@@ -282,73 +383,27 @@ template <bool ONE> __device__ __forceinline__ void dot_exact(const dfs_oz_dot_a
  * way after dfs_oz_dot_dd) run only where it left the result open. */
 template <bool ONE> __device__ __forceinline__ void dot_body(const dfs_oz_dot_args &a)
 {
-    if (ONE ? block_dd_round(a) : a.open && !*a.open)
+    const auto sums = [&](int64_t first, int64_t stride, dfs_oz_ddsum2 *d) {
+        real_dd_sums(a, first, stride, d);
+    };
+    const auto round = [&](const dfs_oz_ddsum2 *d, int64_t levels) {
+        return real_dd_round(a, d, levels);
+    };
+    if (ONE ? block_dd_first<1>(sums, round) : a.open && !*a.open)
         return; /* rounded in double-double (here, or by dfs_oz_dot_dd) */
     dot_exact<ONE>(a);
 }
 
-/* A block's double-double sums (both classes, then the flag as 0 or 1) at out, and read back
- * by the last block, past L1 (__ldcg: written by other blocks during this kernel). */
-__device__ __forceinline__ void store_block_sum(double *out, const dfs_oz_ddsum2 &d)
-{
-    out[0] = d.m.h;
-    out[1] = d.m.l;
-    out[2] = d.m.s;
-    out[3] = d.t.h;
-    out[4] = d.t.l;
-    out[5] = d.t.s;
-    out[6] = (d.m.f | d.t.f) ? 1.0 : 0.0;
-}
-
-__device__ __forceinline__ dfs_oz_ddsum2 load_block_sum(const double *in)
-{
-    const dfs_oz_ddsum2 c = {{__ldcg(in), __ldcg(in + 1), __ldcg(in + 2), __ldcg(in + 6) != 0},
-                             {__ldcg(in + 3), __ldcg(in + 4), __ldcg(in + 5), 0u}};
-    return c;
-}
-
-/* The DOT in several blocks, first way: each block's sum in double-double (both classes) into
- * a.sums; the last block to finish (a.count, zeroed before) merges them all, in block order
- * (each thread every blockDim.x-th, then as a block's own: block_merge_sum2; one round of loads,
- * not one per 32 blocks), and rounds where the bound decides.  The bound counts the levels of
- * merges beside the products: a block's twice (DOT_BLOCK_LEVELS), a thread's blocks.  Where it leaves the result open: with a.open, *a.open = 1 and the
- * exact kernels that follow (dfs_oz_dot, dfs_oz_dot_final, which return at once while it is 0)
- * compute it; without (short vectors: vec.c), this last block computes it exactly itself
- * (dot_exact<true>), without those launches. */
+/* The real DOT in several blocks, double-double first (dot_dd_blocks). */
 extern "C" __global__ void __launch_bounds__(DFS_OZ_DOT_THREADS) dfs_oz_dot_dd(dfs_oz_dot_args a)
 {
-    const int64_t stride = (int64_t)gridDim.x * blockDim.x;
-    const dfs_oz_ddsum2 d = block_merge_sum2(
-        thread_dd_sum(a, (int64_t)blockIdx.x * blockDim.x + threadIdx.x, stride));
-    __shared__ int last, open_here;
-    if (threadIdx.x == 0) {
-        store_block_sum(a.sums + (size_t)blockIdx.x * DFS_OZ_DOT_SUM_WORDS, d);
-        __threadfence(); /* the sums visible before the count says so */
-        last = atomicAdd(a.count, 1u) == gridDim.x - 1;
-        open_here = 0;
-    }
-    __syncthreads();
-    if (!last)
-        return;
-    __threadfence();
-    dfs_oz_ddsum2 t = dfs_oz_ddsum2_zero();
-    for (unsigned b = threadIdx.x; b < gridDim.x; b += blockDim.x)
-        dfs_oz_ddsum2_merge(&t, load_block_sum(a.sums + (size_t)b * DFS_OZ_DOT_SUM_WORDS));
-    t = block_merge_sum2(t);
-    if (threadIdx.x == 0) {
-        double v;
-        const int64_t levels =
-            2 * DOT_BLOCK_LEVELS + (gridDim.x + blockDim.x - 1) / blockDim.x;
-        if (dfs_oz_ddsum2_round(&t, a.n + levels, 1.0, 0.0, 0.0, &v))
-            *a.result = v;
-        else if (a.open)
-            *a.open = 1;
-        else
-            open_here = 1;
-    }
-    __syncthreads();
-    if (open_here) /* the whole block, or none */
-        dot_exact<true>(a);
+    dot_dd_blocks<1>(
+        a,
+        [&](int64_t first, int64_t stride, dfs_oz_ddsum2 *d) {
+            real_dd_sums(a, first, stride, d);
+        },
+        [&](const dfs_oz_ddsum2 *d, int64_t levels) { return real_dd_round(a, d, levels); },
+        [&] { dot_exact<true>(a); });
 }
 
 /* The block's threads add the products x_i y_i, i = first, first + stride, ... (each thread its
@@ -487,16 +542,8 @@ __device__ __forceinline__ void thread_zdd_sums(const dfs_oz_dot_args &a, int64_
         });
 }
 
-/* Both parts' sums of the block merged (block_merge_sum2, one after the other). */
-__device__ __forceinline__ void block_merge_zsums(dfs_oz_ddsum2 *d)
-{
-    d[0] = block_merge_sum2(d[0]);
-    __syncthreads(); /* warp 0 has read the warps' sums before they are written again */
-    d[1] = block_merge_sum2(d[1]);
-}
-
-/* Both parts rounded where the bounds decide (alpha 1, beta 0: dfs_oz_ddsum2_zround), into
- * result[0] and [1]; one thread. */
+/* Both parts rounded where the bounds decide (alpha 1, beta 0: dfs_oz_ddsum2_zround) for k
+ * products each, into result[0] and [1]; one thread. */
 __device__ __forceinline__ int zdot_round(const dfs_oz_ddsum2 *d, int64_t k, double *result)
 {
     const double one[2] = {1.0, 0.0}, zero[2] = {0.0, 0.0};
@@ -508,70 +555,31 @@ __device__ __forceinline__ int zdot_round(const dfs_oz_ddsum2 *d, int64_t k, dou
     return 1;
 }
 
-/* The one-block complex DOT: double-double first, else exactly (zdot_exact) in one pass. */
-template <bool CONJ> __device__ __forceinline__ void zdot_one_body(const dfs_oz_dot_args &a)
+/* The complex DOT's double-double way: several blocks (DD: dot_dd_blocks, an open result by
+ * the last block alone or the exact kernels), or one block alone (block_dd_first, else
+ * zdot_exact in that block), or the exact kernels of several blocks after dfs_oz_zdot*_dd
+ * (which return at once unless it left the result open). */
+template <bool CONJ, bool DD> __device__ __forceinline__ void zdot_body(const dfs_oz_dot_args &a)
 {
-    if (gridDim.x == 1) {
-        __shared__ int done;
-        dfs_oz_ddsum2 d[2];
-        thread_zdd_sums<CONJ>(a, threadIdx.x, blockDim.x, d);
-        block_merge_zsums(d);
-        if (threadIdx.x == 0)
-            done = zdot_round(d, 2 * a.n + DOT_BLOCK_LEVELS, a.result);
-        __syncthreads();
-        if (done)
-            return;
-    } else if (a.open && !*a.open) {
-        return; /* rounded in double-double (dfs_oz_zdot_dd) */
+    const auto sums = [&](int64_t first, int64_t stride, dfs_oz_ddsum2 *d) {
+        thread_zdd_sums<CONJ>(a, first, stride, d);
+    };
+    const auto round = [&](const dfs_oz_ddsum2 *d, int64_t levels) {
+        return zdot_round(d, 2 * a.n + levels, a.result);
+    };
+    if (DD) {
+        dot_dd_blocks<2>(a, sums, round, [&] { zdot_exact<CONJ>(a, true); });
+        return;
     }
+    if (gridDim.x == 1 ? block_dd_first<2>(sums, round) : a.open && !*a.open)
+        return;
     zdot_exact<CONJ>(a, gridDim.x == 1);
 }
 
-/* The complex DOT in several blocks, first way, as dfs_oz_dot_dd for both parts: each block's
- * two sums into a.sums (2 b and 2 b + 1), the last block merges and rounds them; an open result
- * by this block alone (zdot_exact, a.open NULL) or by the exact kernels (*a.open = 1). */
-template <bool CONJ> __device__ __forceinline__ void zdot_dd_body(const dfs_oz_dot_args &a)
-{
-    dfs_oz_ddsum2 d[2];
-    thread_zdd_sums<CONJ>(a, (int64_t)blockIdx.x * blockDim.x + threadIdx.x,
-                          (int64_t)gridDim.x * blockDim.x, d);
-    block_merge_zsums(d);
-    __shared__ int last, open_here;
-    if (threadIdx.x == 0) {
-        for (int p = 0; p < 2; p++)
-            store_block_sum(a.sums + (size_t)(2 * blockIdx.x + p) * DFS_OZ_DOT_SUM_WORDS, d[p]);
-        __threadfence(); /* the sums visible before the count says so */
-        last = atomicAdd(a.count, 1u) == gridDim.x - 1;
-        open_here = 0;
-    }
-    __syncthreads();
-    if (!last)
-        return;
-    __threadfence();
-    d[0] = d[1] = dfs_oz_ddsum2_zero();
-    for (unsigned b = threadIdx.x; b < gridDim.x; b += blockDim.x)
-        for (int p = 0; p < 2; p++)
-            dfs_oz_ddsum2_merge(&d[p], load_block_sum(a.sums + (size_t)(2 * b + p) *
-                                                                DFS_OZ_DOT_SUM_WORDS));
-    block_merge_zsums(d);
-    if (threadIdx.x == 0) {
-        const int64_t levels = 2 * DOT_BLOCK_LEVELS + (gridDim.x + blockDim.x - 1) / blockDim.x;
-        if (!zdot_round(d, 2 * a.n + levels, a.result)) {
-            if (a.open)
-                *a.open = 1;
-            else
-                open_here = 1;
-        }
-    }
-    __syncthreads();
-    if (open_here) /* the whole block, or none */
-        zdot_exact<CONJ>(a, true);
-}
-
-DOT_KERNEL(dfs_oz_zdotc_one, zdot_one_body<true>)
-DOT_KERNEL(dfs_oz_zdotu_one, zdot_one_body<false>)
-DOT_KERNEL(dfs_oz_zdotc_dd, zdot_dd_body<true>)
-DOT_KERNEL(dfs_oz_zdotu_dd, zdot_dd_body<false>)
+DOT_KERNEL(dfs_oz_zdotc_one, (zdot_body<true, false>))
+DOT_KERNEL(dfs_oz_zdotu_one, (zdot_body<false, false>))
+DOT_KERNEL(dfs_oz_zdotc_dd, (zdot_body<true, true>))
+DOT_KERNEL(dfs_oz_zdotu_dd, (zdot_body<false, true>))
 
 /* One warp: the accumulator, rounded once. */
 extern "C" __global__ void __launch_bounds__(32) dfs_oz_dot_final(dfs_oz_dot_args a)
