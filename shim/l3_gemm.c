@@ -66,7 +66,8 @@ static cublasStatus_t finish(const run *r, cublasStatus_t s)
 }
 
 /* D TRSM: the sweep in blocks of the engine's trsm_nb; in device pointer mode the GEMMs' -1.0
- * and 1.0 are written into the temporary by memsets (0.0 everywhere, then the high words). */
+ * and 1.0 are written into the temporary by memsets (0.0 everywhere, then the high words).  A
+ * single block needs neither (no GEMM): no temporary then. */
 static cublasStatus_t trsm(const dfs_engine *e, const dfs_ctx *x, const dfs_l3_call *c)
 {
     static const double pm_h[2] = {-1.0, 1.0};
@@ -77,12 +78,14 @@ static cublasStatus_t trsm(const dfs_engine *e, const dfs_ctx *x, const dfs_l3_c
     const int64_t nb = e->trsm_nb > 0 && e->trsm_nb <= DFS_L3_SOLVE_MAX ? e->trsm_nb : DFS_TRSM_NB;
     const int64_t need = dfs_trsm_scratch(&t, nb);
     CUstream st = (CUstream)x->stream;
-    const CUdeviceptr base = dfs_temp_alloc((size_t)(need + 2) * sizeof(double), st);
-    if (!base)
+    const CUdeviceptr base = need > 0 ? dfs_temp_alloc((size_t)(need + 2) * sizeof(double), st)
+                                      : 0;
+    if (need > 0 && !base)
         return DFS_STATUS_DECLINED;
-    double *scratch = (double *)(uintptr_t)base, *pm_d = scratch + need;
+    double *scratch = (double *)(uintptr_t)base;
     cublasStatus_t s = CUBLAS_STATUS_SUCCESS;
-    if (dev) {
+    if (dev && need > 0) {
+        double *pm_d = scratch + need;
         const CUdeviceptr w = (CUdeviceptr)(uintptr_t)pm_d; /* little-endian: high word second */
         t.minus_one = pm_d;
         t.one = pm_d + 1;
@@ -96,7 +99,8 @@ static cublasStatus_t trsm(const dfs_engine *e, const dfs_ctx *x, const dfs_l3_c
     if (s == CUBLAS_STATUS_SUCCESS)
         s = dfs_trsm_run(&t, nb, scratch, &ops);
     s = finish(&r, s);
-    dfs_temp_free(base, st);
+    if (base)
+        dfs_temp_free(base, st);
     return s;
 }
 
