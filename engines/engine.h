@@ -172,8 +172,9 @@ typedef struct {
 
 /* What an engine computes beyond real GEMM, GEMV and DOT (dfs_engine.caps): the shim sends it
  * nothing else (a call it lacks the capability for runs natively, said once), but for the real
- * SYRK, SYRKX, SYR2K, SYMM and TRMM, which the shim computes with the GEMM of an engine that
- * lacks DFS_CAP_SYRK... (../shim/l3_mm.h: a GEMM per block of outputs, copies in between). */
+ * SYRK, SYRKX, SYR2K, SYMM, TRMM and TRSM, which the shim computes with the GEMM of an engine
+ * that lacks DFS_CAP_SYRK... (../shim/l3_mm.h: a GEMM per block of outputs, copies in between;
+ * ../shim/l3_trsm.h: diagonal solves by a shared kernel, a GEMM update after each). */
 enum {
     DFS_CAP_COMPLEX = 1, /* GEMM with type DFS_C64 */
     DFS_CAP_ZDOT = 2,    /* DOT with type DFS_C64 */
@@ -209,7 +210,14 @@ typedef struct dfs_engine {
      * (its cost model finds native faster), with options o; exblas-info says so. */
     int (*gemm_prefers_native)(const dfs_device *dev, const dfs_gemm_call *c,
                                const dfs_options *o);
+    /* The block size of the real TRSM the shim computes through this engine's GEMM
+     * (../shim/l3_trsm.h): a constant of the engine, never tuned to the device (the results of a
+     * reproducible engine depend on it); 0: DFS_TRSM_NB. */
+    int trsm_nb;
 } dfs_engine;
+
+/* The TRSM block size of an engine that names none (dfs_engine.trsm_nb). */
+#define DFS_TRSM_NB 128
 
 /* The table (engines/registry.c).  Index 0 is always the native engine. */
 extern const dfs_engine *const dfs_engines[];

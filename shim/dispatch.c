@@ -173,7 +173,8 @@ static cublasStatus_t invoke(int engine, dfs_routine r, const dfs_ctx *x, const 
     }
     /* only to an engine with the capabilities the record needs (complex, pointer arrays, a
      * Level-3 routine); a real Level-3 routine that GEMM can compute (SYRK, SYRKX, SYR2K, SYMM,
-     * TRMM) goes to an engine without it through its GEMM (l3_gemm.h) */
+     * TRMM, and TRSM as a sweep of solves and GEMMs) goes to an engine without it through its
+     * GEMM (l3_gemm.h) */
     const unsigned cap = needed_cap(r, call);
     if ((e->caps & cap) != cap)
         st = is_l3(r) && engine != 0 ? dfs_l3_through_gemm(e, x, call) : DFS_STATUS_DECLINED;

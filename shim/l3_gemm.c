@@ -1,6 +1,7 @@
-/* l3_gemm.c — Level-3 routines through an engine's GEMM (l3_gemm.h): the descriptor of l3_mm.h,
- * its scratch from core/gpu.c's stream-ordered temporaries, its copies by the Level-3 copy
- * kernel (engines/l3), its GEMMs by the engine. */
+/* l3_gemm.c — Level-3 routines through an engine's GEMM (l3_gemm.h): the descriptor of l3_mm.h
+ * and TRSM's sweep (l3_trsm.h), their scratch from core/gpu.c's stream-ordered temporaries,
+ * their copies and diagonal solves by the Level-3 kernels (engines/l3), their GEMMs by the
+ * engine. */
 #include "l3_gemm.h"
 
 #include "../core/gpu.h"
@@ -8,6 +9,7 @@
 #include "../core/resolve.h"
 #include "../engines/l3/copy.h"
 #include "l3_mm.h"
+#include "l3_trsm.h"
 
 #include <stdio.h>
 
@@ -46,8 +48,66 @@ static cublasStatus_t gemm(void *p, const dfs_gemm_call *g)
     return st;
 }
 
+static int solve(void *p, const dfs_l3_solve *sv)
+{
+    const run *r = p;
+    return dfs_l3_solve_gpu(sv, (CUstream)r->x->stream);
+}
+
+/* A run's end: a failure before any GEMM left the output untouched (declined). */
+static cublasStatus_t finish(const run *r, cublasStatus_t s)
+{
+    if (s == CUBLAS_STATUS_EXECUTION_FAILED && r->gemms == 0)
+        return DFS_STATUS_DECLINED;
+    if (s == CUBLAS_STATUS_EXECUTION_FAILED)
+        dfs_log_once(DFS_LOG_ERROR, "l3-copy", "a Level-3 copy, solve or GEMM failed (%s)",
+                     r->e->name);
+    return s;
+}
+
+/* D TRSM: the sweep in blocks of the engine's trsm_nb; in device pointer mode the GEMMs' -1.0
+ * and 1.0 are written into the temporary by memsets (0.0 everywhere, then the high words).  A
+ * single block needs neither (no GEMM): no temporary then. */
+static cublasStatus_t trsm(const dfs_engine *e, const dfs_ctx *x, const dfs_l3_call *c)
+{
+    static const double pm_h[2] = {-1.0, 1.0};
+    const int dev = x->pointer_mode == CUBLAS_POINTER_MODE_DEVICE;
+    dfs_trsm t;
+    if (!dfs_l3_to_trsm(c, dev, &pm_h[0], &pm_h[1], &t) || !DFS_DRV(cuMemsetD32Async))
+        return DFS_STATUS_DECLINED;
+    const int64_t nb = e->trsm_nb > 0 && e->trsm_nb <= DFS_L3_SOLVE_MAX ? e->trsm_nb : DFS_TRSM_NB;
+    const int64_t need = dfs_trsm_scratch(&t, nb);
+    CUstream st = (CUstream)x->stream;
+    const CUdeviceptr base = need > 0 ? dfs_temp_alloc((size_t)(need + 2) * sizeof(double), st)
+                                      : 0;
+    if (need > 0 && !base)
+        return DFS_STATUS_DECLINED;
+    double *scratch = (double *)(uintptr_t)base;
+    cublasStatus_t s = CUBLAS_STATUS_SUCCESS;
+    if (dev && need > 0) {
+        double *pm_d = scratch + need;
+        const CUdeviceptr w = (CUdeviceptr)(uintptr_t)pm_d; /* little-endian: high word second */
+        t.minus_one = pm_d;
+        t.one = pm_d + 1;
+        if (DFS_DRV(cuMemsetD32Async)(w, 0, 4, st) != CUDA_SUCCESS ||
+            DFS_DRV(cuMemsetD32Async)(w + 4, 0xBFF00000u, 1, st) != CUDA_SUCCESS ||
+            DFS_DRV(cuMemsetD32Async)(w + 12, 0x3FF00000u, 1, st) != CUDA_SUCCESS)
+            s = CUBLAS_STATUS_EXECUTION_FAILED;
+    }
+    run r = {e, x, 0};
+    const dfs_trsm_ops ops = {solve, copy, gemm, &r};
+    if (s == CUBLAS_STATUS_SUCCESS)
+        s = dfs_trsm_run(&t, nb, scratch, &ops);
+    s = finish(&r, s);
+    if (base)
+        dfs_temp_free(base, st);
+    return s;
+}
+
 cublasStatus_t dfs_l3_through_gemm(const dfs_engine *e, const dfs_ctx *x, const dfs_l3_call *c)
 {
+    if (c->kind == DFS_L3_TRSM)
+        return e->gemm ? trsm(e, x, c) : DFS_STATUS_DECLINED;
     static const double zero_h = 0.0;
     const int dev = x->pointer_mode == CUBLAS_POINTER_MODE_DEVICE;
     dfs_mm mm;
@@ -70,10 +130,7 @@ cublasStatus_t dfs_l3_through_gemm(const dfs_engine *e, const dfs_ctx *x, const 
     const dfs_mm_ops ops = {copy, gemm, &r};
     if (s == CUBLAS_STATUS_SUCCESS)
         s = dfs_mm_run(&mm, nb, scratch, &ops);
-    if (s == CUBLAS_STATUS_EXECUTION_FAILED && r.gemms == 0)
-        s = DFS_STATUS_DECLINED; /* a copy before any GEMM: C untouched */
-    else if (s == CUBLAS_STATUS_EXECUTION_FAILED)
-        dfs_log_once(DFS_LOG_ERROR, "l3-copy", "a Level-3 copy or GEMM failed (%s)", e->name);
+    s = finish(&r, s); /* a copy before any GEMM: C untouched */
     dfs_temp_free(base, st);
     return s;
 }

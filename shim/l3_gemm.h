@@ -4,11 +4,13 @@
 
 #include "../engines/engine.h"
 
-/* D SYRK, SYRKX, SYR2K, SYMM and TRMM (any form) through engine e's GEMM, on x's stream with no
- * host synchronisation (graph capture included: the scratch is a stream-ordered temporary).
- * DFS_STATUS_DECLINED with C untouched when the record is none of these, e has no GEMM, the
- * scratch or the copy kernel cannot be had, or e's GEMM declines (or prefers native for) the
- * call's first GEMM; a later GEMM it declines runs on cuBLAS's DGEMM (said once per engine).
+/* D SYRK, SYRKX, SYR2K, SYMM and TRMM (any form) through engine e's GEMM, and D TRSM as the
+ * blocked sweep of l3_trsm.h in blocks of e->trsm_nb (DFS_TRSM_NB when it names none), on x's
+ * stream with no host synchronisation (graph capture included: the scratch is a stream-ordered
+ * temporary).  DFS_STATUS_DECLINED with C (TRSM: B) untouched when the record is none of these,
+ * e has no GEMM, the scratch or the Level-3 kernels cannot be had, or e's GEMM declines (or
+ * prefers native for) the call's first GEMM; a later GEMM it declines runs on cuBLAS's DGEMM
+ * (said once per engine).
  * Otherwise SUCCESS, or the failure status of a GEMM or copy. */
 cublasStatus_t dfs_l3_through_gemm(const dfs_engine *e, const dfs_ctx *x, const dfs_l3_call *c);
 

@@ -153,13 +153,17 @@ static void print_decision(const dfs_config *cfg, const dfs_device *dev,
                         : r == DFS_R_ZGEMV ? en->dgemv != NULL && (en->caps & DFS_CAP_ZGEMV)
                         : r == DFS_R_DGEMV ? en->dgemv != NULL
                         : l3 ? (en->level3 != NULL && (en->caps & l3_cap[r])) ||
-                                   (r != DFS_R_TRSM && en->gemm != NULL)
+                                   en->gemm != NULL
                              : en->ddot != NULL)) {
             e = 0;
             note = " (the engine does not compute this routine)";
         } else if (e != 0 && l3 && !(en->level3 != NULL && (en->caps & l3_cap[r]))) {
-            /* the shim's decomposition (shim/l3_mm.h): real data only */
-            note = " (double through its GEMM; complex natively)";
+            /* the shim's decomposition (shim/l3_mm.h, l3_trsm.h): real data only */
+            static char blocks[96];
+            snprintf(blocks, sizeof blocks,
+                     " (double in blocks of %d through its GEMM; complex natively)",
+                     en->trsm_nb > 0 ? en->trsm_nb : DFS_TRSM_NB);
+            note = r == DFS_R_TRSM ? blocks : " (double through its GEMM; complex natively)";
         }
         if (e != 0 && gemm && dev && en->gemm_prefers_native) {
             dfs_gemm_call c;

@@ -80,4 +80,6 @@ const dfs_engine dfs_engine_int8 = {
     .caps = DFS_CAP_COMPLEX,
     .gemm = int8_gemm,
     .gemm_prefers_native = int8_gemm_prefers_native,
+    /* TRSM: fewer, larger GEMMs (each splits both operands into residues) */
+    .trsm_nb = 256,
 };

@@ -1,9 +1,10 @@
-/* copy.c — launches the Level-3 copy kernel (kernels.cu, args.h). */
+/* copy.c — launches the Level-3 helper kernels (kernels.cu): the copy (args.h) and TRSM's
+ * diagonal solve (solve.h). */
 #include "copy.h"
 
 #include "../../core/gpu.h"
 
-#define L3_KERNELS(X) X(K_COPY, dfs_l3_copy_kernel)
+#define L3_KERNELS(X) X(K_COPY, dfs_l3_copy_kernel) X(K_SOLVE, dfs_l3_solve_kernel)
 enum { L3_KERNELS(DFS_KERNEL_ID) K_COUNT };
 extern const unsigned char dfs_l3_fatbin[];
 DFS_MODULE(module, dfs_l3_fatbin, L3_KERNELS);
@@ -24,4 +25,18 @@ int dfs_l3_copy_gpu(const dfs_l3_copy *cp, CUstream st)
     const int64_t tiles = ((a.rows + 31) / 32) * ((a.cols + 31) / 32);
     const unsigned gx = grid_dim(tiles, 65535), gy = grid_dim((tiles + gx - 1) / gx, 65535);
     return dfs_launch(k[K_COPY], gx, gy, 1, 32, 8, st, &a) != 0;
+}
+
+int dfs_l3_solve_gpu(const dfs_l3_solve *sv, CUstream st)
+{
+    if (sv->n <= 0 || sv->nrhs <= 0)
+        return 0;
+    if (sv->n > DFS_L3_SOLVE_MAX)
+        return 1;
+    const CUfunction *k = dfs_module_kernels(&module);
+    if (!k)
+        return 1;
+    dfs_l3_solve a = *sv;
+    /* 16 right-hand sides a block (kernels.cu) */
+    return dfs_launch(k[K_SOLVE], grid_dim((a.nrhs + 15) / 16, 65535), 1, 1, 16, 16, st, &a) != 0;
 }

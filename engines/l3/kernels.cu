@@ -1,8 +1,9 @@
-/* kernels.cu — the Level-3 copy kernel (args.h): moves, zeros and ones only.  Each block takes
- * 32 x 32 tiles of dst; what it reads of src along src's columns (coalesced) goes through shared
- * memory, the tile as it lies (for dst(i, j) = src(i, j)) and transposed (src(j, i)) where the
- * mode needs it. */
+/* kernels.cu — the Level-3 helper kernels: the copy kernel (args.h: moves, zeros and ones
+ * only) and TRSM's diagonal solve (solve.h).  Each block of the copy takes 32 x 32 tiles of dst;
+ * what it reads of src along src's columns (coalesced) goes through shared memory, the tile as
+ * it lies (for dst(i, j) = src(i, j)) and transposed (src(j, i)) where the mode needs it. */
 #include "args.h"
+#include "solve.h"
 
 #define TILE 32
 
@@ -52,6 +53,54 @@ extern "C" __global__ void __launch_bounds__(256) dfs_l3_copy_kernel(dfs_l3_copy
                     *o = d[u][s];
                 break;
             }
+        }
+        __syncthreads();
+    }
+}
+
+/* The diagonal block's solve (solve.h): each block takes SOLVE_RHS right-hand sides (x) with
+ * SOLVE_ROWS threads (y) sharing the rows of each; the block's right-hand sides live in shared
+ * memory (s B loaded, X stored back).  Step i: the thread of row group 0 divides x_i, then
+ * every thread subtracts T(r, i) x_i from its rows r after i.  Each b_r thus gets its operations
+ * in solve.h's order whatever the launch shape; no atomics. */
+#define SOLVE_RHS 16
+#define SOLVE_ROWS 16
+
+extern "C" __global__ void __launch_bounds__(SOLVE_RHS * SOLVE_ROWS)
+    dfs_l3_solve_kernel(dfs_l3_solve a)
+{
+    __shared__ double b[DFS_L3_SOLVE_MAX][SOLVE_RHS];
+    const int tx = threadIdx.x, ty = threadIdx.y, tid = ty * SOLVE_RHS + tx;
+    const int n = (int)a.n;
+    const double s = a.scale ? *a.scale : a.scale_h;
+    for (int64_t q0 = (int64_t)blockIdx.x * SOLVE_RHS; q0 < a.nrhs;
+         q0 += (int64_t)gridDim.x * SOLVE_RHS) {
+        const int cols = a.nrhs - q0 < SOLVE_RHS ? (int)(a.nrhs - q0) : SOLVE_RHS;
+        /* load, consecutive threads along a right-hand side (rs = 1 on the left) */
+        for (int e = tid; e < n * cols; e += SOLVE_RHS * SOLVE_ROWS) {
+            const int r = e % n, q = e / n;
+            b[r][q] = __dmul_rn(s, a.B[r * a.rs + (q0 + q) * a.cs]);
+        }
+        __syncthreads();
+        for (int p = 0; p < n; p++) {
+            const int i = a.lower ? p : n - 1 - p;
+            if (ty == 0 && tx < cols && !a.unit)
+                b[i][tx] = __ddiv_rn(b[i][tx], a.A[i + i * a.lda]);
+            __syncthreads();
+            const int r0 = a.lower ? i + 1 : 0, r1 = a.lower ? n : i;
+            if (tx < cols) {
+                const double x = b[i][tx];
+                for (int r = r0 + ty; r < r1; r += SOLVE_ROWS) {
+                    const double t = a.trans_a ? a.A[i + (int64_t)r * a.lda]
+                                               : a.A[r + (int64_t)i * a.lda];
+                    b[r][tx] = __dsub_rn(b[r][tx], __dmul_rn(t, x));
+                }
+            }
+            __syncthreads();
+        }
+        for (int e = tid; e < n * cols; e += SOLVE_RHS * SOLVE_ROWS) {
+            const int r = e % n, q = e / n;
+            a.B[r * a.rs + (q0 + q) * a.cs] = b[r][q];
         }
         __syncthreads();
     }

@@ -67,4 +67,6 @@ const dfs_engine dfs_engine_ozaki_sgemm = {
     .can_run = sgemm_can_run,
     .gemm = sgemm_dgemm,
     .gemm_prefers_native = sgemm_gemm_prefers_native,
+    /* TRSM: fewer, larger GEMMs (each splits both operands into slices) */
+    .trsm_nb = 256,
 };

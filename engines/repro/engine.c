@@ -166,6 +166,8 @@ const dfs_engine dfs_engine_repro = {
     .gemm = repro_gemm,
     .dgemv = dfs_oz_dgemv_gpu,
     .ddot = dfs_oz_ddot_gpu,
+    /* TRSM: fewer, larger GEMMs (each splits both operands); fixed, so its bits too */
+    .trsm_nb = 256,
 };
 
 const dfs_engine dfs_engine_ozaki = {
@@ -177,4 +179,5 @@ const dfs_engine dfs_engine_ozaki = {
     .gemm = ozaki_dgemm,
     .dgemv = dfs_oz_dgemv_gpu,
     .ddot = dfs_oz_ddot_gpu,
+    .trsm_nb = 256,
 };

@@ -1,0 +1,176 @@
+/* l3_trsm.c — the real TRSM as a blocked sweep of diagonal solves and GEMM updates (l3_trsm.h
+ * says how; LEVEL3.md §3.5, §5.3).  No arithmetic here: only solves, GEMMs and copies. */
+#include "l3_trsm.h"
+
+#include <string.h>
+
+int dfs_l3_to_trsm(const dfs_l3_call *c, int alpha_dev, const double *minus_one,
+                   const double *one, dfs_trsm *t)
+{
+    if (c->type != DFS_R64 || c->kind != DFS_L3_TRSM)
+        return 0;
+    memset(t, 0, sizeof *t);
+    t->m = c->m;
+    t->n = c->n;
+    t->A = c->A;
+    t->lda = c->lda;
+    t->left = c->side == CUBLAS_SIDE_LEFT;
+    t->lower = c->uplo == CUBLAS_FILL_MODE_LOWER;
+    t->trans = c->trans != CUBLAS_OP_N;
+    t->unit = c->diag == CUBLAS_DIAG_UNIT;
+    t->B = c->C; /* B is the output */
+    t->ldb = c->ldb;
+    t->alpha = c->alpha;
+    t->alpha_dev = alpha_dev;
+    t->minus_one = minus_one;
+    t->one = one;
+    return 1;
+}
+
+/* T = op(A) on the left, op(A)^T on the right: T(r, c) is A[c + r lda] when this is 1. */
+static int t_trans(const dfs_trsm *t)
+{
+    return t->left ? t->trans : !t->trans;
+}
+
+int dfs_trsm_forward(const dfs_trsm *t)
+{
+    return t->lower == !t_trans(t); /* T lower triangular */
+}
+
+int64_t dfs_trsm_order(const dfs_trsm *t)
+{
+    return t->left ? t->m : t->n;
+}
+
+static int64_t min64(int64_t a, int64_t b)
+{
+    return a < b ? a : b;
+}
+
+/* Right-hand sides: columns of B on the left, rows on the right. */
+static int64_t rhs(const dfs_trsm *t)
+{
+    return t->left ? t->n : t->m;
+}
+
+int64_t dfs_trsm_scratch(const dfs_trsm *t, int64_t nb)
+{
+    const int64_t order = dfs_trsm_order(t);
+    return order > nb ? nb * rhs(t) : 0;
+}
+
+/* Rows j..j+jb of B' stored at v (leading dimension ld, B's layout): their address. */
+static double *rows(const dfs_trsm *t, double *v, int64_t ld, int64_t j)
+{
+    return t->left ? v + j : v + j * ld;
+}
+
+/* op(A)(r0, c0)'s address (a GEMM operand with op(A)'s op). */
+static const double *opa(const dfs_trsm *t, int64_t r0, int64_t c0)
+{
+    return t->trans ? t->A + c0 + r0 * t->lda : t->A + r0 + c0 * t->lda;
+}
+
+/* X_J := solve(T_JJ, s B'_J) for the rows j..j+jb of B' stored at bj (leading dimension ld,
+ * B's layout); s: alpha at the first step, else 1. */
+static cublasStatus_t solve(const dfs_trsm *t, const dfs_trsm_ops *ops, int64_t j, int64_t jb,
+                            double *bj, int64_t ld, int first)
+{
+    dfs_l3_solve s = {.A = t->A + j + j * t->lda,
+                      .lda = t->lda,
+                      .trans_a = t_trans(t),
+                      .lower = dfs_trsm_forward(t),
+                      .unit = t->unit,
+                      .n = jb,
+                      .nrhs = rhs(t),
+                      .B = bj,
+                      .rs = t->left ? 1 : ld,
+                      .cs = t->left ? ld : 1,
+                      .scale = first && t->alpha_dev ? t->alpha : NULL,
+                      .scale_h = !first ? 1.0 : t->alpha_dev ? 0.0 : *t->alpha};
+    return ops->solve(ops->ctx, &s) ? CUBLAS_STATUS_EXECUTION_FAILED : CUBLAS_STATUS_SUCCESS;
+}
+
+/* B'_R := s B'_R - T_RJ X_J for R = rows r0..r0+rn of B', X_J at x (leading dimension ldx, B's
+ * layout), beta = s at beta. */
+static cublasStatus_t update(const dfs_trsm *t, const dfs_trsm_ops *ops, int64_t j, int64_t jb,
+                             int64_t r0, int64_t rn, const double *x, int64_t ldx,
+                             const double *beta)
+{
+    const cublasOperation_t op = t->trans ? CUBLAS_OP_T : CUBLAS_OP_N;
+    dfs_gemm_call g = {.api = DFS_API_DGEMM_64,
+                       .k = jb,
+                       .alpha = t->minus_one,
+                       .beta = beta,
+                       .ldc = t->ldb,
+                       .batch = 1,
+                       .algo = CUBLAS_GEMM_DEFAULT,
+                       .type = DFS_R64};
+    if (t->left) { /* B(R, :) = -op(A)(R, J) X_J + s B(R, :) */
+        g.transa = op;
+        g.transb = CUBLAS_OP_N;
+        g.m = rn;
+        g.n = t->n;
+        g.A = opa(t, r0, j);
+        g.lda = t->lda;
+        g.B = x;
+        g.ldb = ldx;
+        g.C = t->B + r0;
+    } else { /* B(:, R) = -X_J op(A)(J, R) + s B(:, R) */
+        g.transa = CUBLAS_OP_N;
+        g.transb = op;
+        g.m = t->m;
+        g.n = rn;
+        g.A = x;
+        g.lda = ldx;
+        g.B = opa(t, j, r0);
+        g.ldb = t->lda;
+        g.C = t->B + r0 * t->ldb;
+    }
+    return ops->gemm(ops->ctx, &g);
+}
+
+/* Copies jb rows of B' (B's layout) from src to dst. */
+static cublasStatus_t copy(const dfs_trsm *t, const dfs_trsm_ops *ops, const double *src,
+                           int64_t lds, double *dst, int64_t ldd, int64_t jb)
+{
+    const dfs_l3_copy cp = {src, lds, dst, ldd, t->left ? jb : t->m, t->left ? t->n : jb,
+                            DFS_L3_COPY, 0, 0};
+    return ops->copy(ops->ctx, &cp) ? CUBLAS_STATUS_EXECUTION_FAILED : CUBLAS_STATUS_SUCCESS;
+}
+
+cublasStatus_t dfs_trsm_run(const dfs_trsm *t, int64_t nb, double *scratch,
+                            const dfs_trsm_ops *ops)
+{
+    const int64_t order = dfs_trsm_order(t), np = (order + nb - 1) / nb;
+    const int fwd = dfs_trsm_forward(t);
+    cublasStatus_t st = CUBLAS_STATUS_SUCCESS;
+    for (int64_t p = 0; p < np && st == CUBLAS_STATUS_SUCCESS; p++) {
+        /* block p: from the top forward, from the bottom backward */
+        const int64_t j = fwd ? p * nb : (order - (p + 1) * nb > 0 ? order - (p + 1) * nb : 0);
+        const int64_t jb = fwd ? min64(nb, order - j) : order - p * nb - j;
+        const int64_t r0 = fwd ? j + jb : 0, rn = fwd ? order - j - jb : j;
+        const double *beta = p == 0 ? t->alpha : t->one;
+        if (rn == 0) { /* the last block (or the only one): solved in B */
+            st = solve(t, ops, j, jb, rows(t, t->B, t->ldb, j), t->ldb, p == 0);
+            break;
+        }
+        if (p > 0) {
+            st = solve(t, ops, j, jb, rows(t, t->B, t->ldb, j), t->ldb, 0);
+            if (st == CUBLAS_STATUS_SUCCESS)
+                st = update(t, ops, j, jb, r0, rn, rows(t, t->B, t->ldb, j), t->ldb, beta);
+            continue;
+        }
+        /* the first of several: solved in scratch, copied to B after its GEMM */
+        const int64_t lds = t->left ? jb : (t->m > 0 ? t->m : 1);
+        st = copy(t, ops, rows(t, t->B, t->ldb, j), t->ldb, scratch, lds, jb);
+        if (st == CUBLAS_STATUS_SUCCESS)
+            st = solve(t, ops, j, jb, scratch, lds, 1);
+        if (st == CUBLAS_STATUS_SUCCESS)
+            st = update(t, ops, j, jb, r0, rn, scratch, lds, beta);
+        if (st == CUBLAS_STATUS_SUCCESS)
+            st = copy(t, ops, scratch, lds, rows(t, t->B, t->ldb, j), t->ldb, jb);
+    }
+    return st;
+}

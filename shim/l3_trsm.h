@@ -1,0 +1,71 @@
+/* l3_trsm.h — the real TRSM as a blocked sweep (../shared/design/LEVEL3.md §3.5, §5.3): small
+ * triangular solves of the diagonal blocks (engines/l3/solve.h) and one GEMM update of the rest
+ * after each.  Pure host logic: the solves, GEMMs and copies go through callbacks (the shim's
+ * l3_gemm.c gives the GPU kernels and an engine's GEMM; the tests the CPU twins or a recording
+ * stand-in).
+ *
+ * op(A) X = alpha B (side left, B m x n, A m x m) in blocks of nb rows of B; X op(A) = alpha B
+ * (side right, A n x n) as the transposed left problem op(A)^T X^T = alpha B^T, in blocks of nb
+ * columns of B (views and operand ops, no copies).  With T = op(A) (left) or op(A)^T (right) and
+ * B' = B or B^T, the sweep runs forward (blocks from the top) when T is lower triangular, else
+ * backward (blocks from the bottom, the partial block last):
+ *     for each block J (rows j..j+jb of B'), in that order:
+ *         X_J    := solve(T_JJ, s_J B'_J)                       s_J: alpha first, then 1
+ *         B'_R   := s_J B'_R - T_RJ X_J                         R: the rows after J
+ * the second a GEMM with alpha = -1 and beta = s_J (left: B(R, :) = -op(A)(R, J) X_J + s_J
+ * B(R, :); right: B(:, R) = -X_J op(A)(J, R) + s_J B(:, R)).  alpha is applied once, at the first
+ * step, in the caller's pointer mode; T_RJ lies in A's stored triangle, whose other triangle is
+ * never read (nor a unit diagonal).  X overwrites B in place.
+ *
+ * The first block is solved in scratch and copied into B only after the first GEMM succeeded, so
+ * that an engine declining that GEMM (or preferring native for it: it is the largest) leaves B
+ * untouched.  With one block (order <= nb) there is no GEMM: the solve alone. */
+#ifndef DFS_L3_TRSM_H
+#define DFS_L3_TRSM_H
+
+#include "../engines/engine.h"
+#include "../engines/l3/args.h"
+#include "../engines/l3/solve.h"
+
+typedef struct {
+    int64_t m, n; /* B */
+    const double *A;
+    int64_t lda;
+    int left, lower, trans, unit; /* side, A's stored triangle, op(A) T (or C), diag */
+    double *B;
+    int64_t ldb;
+    /* alpha: the caller's, in its pointer mode (alpha_dev: a device pointer); minus_one, one:
+     * -1.0 and 1.0 in that mode (the GEMMs' alpha and later beta) */
+    const double *alpha, *minus_one, *one;
+    int alpha_dev;
+} dfs_trsm;
+
+/* The sweep of a real TRSM record c: 1, or 0 when c is not one. */
+int dfs_l3_to_trsm(const dfs_l3_call *c, int alpha_dev, const double *minus_one,
+                   const double *one, dfs_trsm *t);
+
+/* Whether the sweep runs forward (blocks from the top of B'), and its order (A's). */
+int dfs_trsm_forward(const dfs_trsm *t);
+int64_t dfs_trsm_order(const dfs_trsm *t);
+
+/* Doubles of scratch dfs_trsm_run needs with blocks of nb: the first block of B', when there is
+ * more than one. */
+int64_t dfs_trsm_scratch(const dfs_trsm *t, int64_t nb);
+
+typedef struct {
+    /* 0 when the solve (copy) is enqueued */
+    int (*solve)(void *ctx, const dfs_l3_solve *s);
+    int (*copy)(void *ctx, const dfs_l3_copy *cp);
+    /* one real GEMM (batch 1), alpha and beta in the call's pointer mode: its status */
+    cublasStatus_t (*gemm)(void *ctx, const dfs_gemm_call *g);
+    void *ctx;
+} dfs_trsm_ops;
+
+/* t through ops in blocks of nb (1 <= nb <= DFS_L3_SOLVE_MAX), scratch: dfs_trsm_scratch(t, nb)
+ * doubles.  SUCCESS; the first status other than SUCCESS a GEMM returns (nothing further is
+ * done; B untouched when it is the first GEMM's); or CUBLAS_STATUS_EXECUTION_FAILED when a
+ * solve or copy fails (B untouched when no GEMM ran before). */
+cublasStatus_t dfs_trsm_run(const dfs_trsm *t, int64_t nb, double *scratch,
+                            const dfs_trsm_ops *ops);
+
+#endif
