@@ -9,127 +9,19 @@
  *   key = value
  *
  * Selectors: class=full|starved|unknown, cc=X.Y (also >=, <=, >, <), ratio=N (same operators),
- * name=GLOB.  Later matching sections override earlier ones routine by routine. */
+ * name=GLOB.  Later matching sections override earlier ones routine by routine.  The text's
+ * tokens, numbers and error line: policy_text.c. */
 #include "engine_options.h"
 #include "policy_internal.h"
 
-#include <ctype.h>
-#include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define MAX_LINE 4096
-#define MAX_TOKENS 64
 
 const char *const dfs_routine_names[DFS_R_COUNT] = {
     "dgemm", "dgemv", "ddot", "zgemm", "zdot", "zgemv", "syrk", "syr2k", "symm", "trmm", "trsm"};
-
-/* ---------- small helpers ---------- */
-
-static char *xstrdup(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char *d = malloc(n);
-    if (d)
-        memcpy(d, s, n);
-    return d;
-}
-
-static void *grow(void *p, int n, size_t elem)
-{
-    /* Capacity doubles at powers of two. */
-    if (n & (n - 1))
-        return p;
-    size_t cap = n ? (size_t)n * 2 : 4;
-    return realloc(p, cap * elem);
-}
-
-static int is_name(const char *s)
-{
-    if (!*s)
-        return 0;
-    for (; *s; s++)
-        if (!(isalnum((unsigned char)*s) || *s == '_' || *s == '-' || *s == '.'))
-            return 0;
-    return 1;
-}
-
-typedef struct {
-    const char *file;
-    int line;
-    char *err;
-    size_t errlen;
-} ctx;
-
-static int fail(ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int fail(ctx *c, const char *fmt, ...)
-{
-    char msg[256];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    if (c->line > 0)
-        snprintf(c->err, c->errlen, "%s:%d: %s", c->file, c->line, msg);
-    else
-        snprintf(c->err, c->errlen, "%s: %s", c->file, msg);
-    return -1;
-}
-
-/* Splits s in place at blanks; returns the number of tokens (or -1 if too many). */
-static int tokenize(char *s, char **tok)
-{
-    int n = 0;
-    for (;;) {
-        while (*s == ' ' || *s == '\t')
-            s++;
-        if (!*s)
-            return n;
-        if (n == MAX_TOKENS)
-            return -1;
-        tok[n++] = s;
-        while (*s && *s != ' ' && *s != '\t')
-            s++;
-        if (*s)
-            *s++ = '\0';
-    }
-}
-
-static int parse_long(const char *s, long *out)
-{
-    if (!*s || !isdigit((unsigned char)*s))
-        return -1;
-    errno = 0;
-    char *end;
-    long v = strtol(s, &end, 10);
-    if (*end || errno)
-        return -1;
-    *out = v;
-    return 0;
-}
-
-static int parse_cc(const char *s, long *out)
-{
-    long major = 0, minor = 0;
-    const char *dot = strchr(s, '.');
-    char buf[16];
-    if (strlen(s) >= sizeof buf)
-        return -1;
-    snprintf(buf, sizeof buf, "%s", s);
-    if (dot) {
-        buf[dot - s] = '\0';
-        if (parse_long(buf, &major) || parse_long(buf + (dot - s) + 1, &minor) || minor > 99)
-            return -1;
-    } else if (parse_long(buf, &major)) {
-        return -1;
-    }
-    if (major > 99)
-        return -1;
-    *out = major * 100 + minor;
-    return 0;
-}
 
 /* ---------- engine options ---------- */
 
@@ -141,11 +33,11 @@ static int warn(dfs_policy *p, const char *where, const char *msg)
     for (int i = 0; i < p->nwarn; i++)
         if (!strcmp(p->warn[i], line))
             return 0;
-    char **w = grow(p->warn, p->nwarn, sizeof *w);
+    char **w = dfs_pol_grow(p->warn, p->nwarn, sizeof *w);
     if (!w)
         return -1;
     p->warn = w;
-    if (!(w[p->nwarn] = xstrdup(line)))
+    if (!(w[p->nwarn] = dfs_pol_strdup(line)))
         return -1;
     p->nwarn++;
     return 0;
@@ -155,26 +47,26 @@ static int warn(dfs_policy *p, const char *where, const char *msg)
 
 /* Adds key=value for engine if it is one of the engine's options with a value it takes (0);
  * otherwise says so at this line and drops it (1).  -1: out of memory. */
-static int add_option(dfs_policy *p, ctx *c, int engine, const char *key, const char *value)
+static int add_option(dfs_policy *p, dfs_pol_ctx *c, int engine, const char *key, const char *value)
 {
     char where[600], msg[512];
     snprintf(where, sizeof where, "%s:%d", c->file, c->line);
     if (dfs_config_check_option(&engine, 1, NULL, key, value, msg, sizeof msg))
-        return warn(p, where, msg) ? fail(c, "out of memory") : 1;
-    dfs_option *o = grow(p->opts, p->nopts, sizeof *o);
+        return warn(p, where, msg) ? dfs_pol_fail(c, "out of memory") : 1;
+    dfs_option *o = dfs_pol_grow(p->opts, p->nopts, sizeof *o);
     if (!o)
-        return fail(c, "out of memory");
+        return dfs_pol_fail(c, "out of memory");
     p->opts = o;
-    o[p->nopts].key = xstrdup(key);
-    o[p->nopts].value = xstrdup(value);
-    o[p->nopts].where = xstrdup(where);
+    o[p->nopts].key = dfs_pol_strdup(key);
+    o[p->nopts].value = dfs_pol_strdup(value);
+    o[p->nopts].where = dfs_pol_strdup(where);
     if (!o[p->nopts].key || !o[p->nopts].value || !o[p->nopts].where)
-        return fail(c, "out of memory");
+        return dfs_pol_fail(c, "out of memory");
     p->nopts++;
     return 0;
 }
 
-static int parse_selector(ctx *c, const char *t, selector *s)
+static int parse_selector(dfs_pol_ctx *c, const char *t, selector *s)
 {
     static const struct {
         const char *name;
@@ -191,7 +83,7 @@ static int parse_selector(ctx *c, const char *t, selector *s)
         if (strlen(kinds[i].name) == klen && !strncmp(t, kinds[i].name, klen))
             k = i;
     if (k < 0)
-        return fail(c, "unknown selector '%s' (expected class=, cc=, ratio= or name=)", t);
+        return dfs_pol_fail(c, "unknown selector '%s' (expected class=, cc=, ratio= or name=)", t);
     s->kind = kinds[k].kind;
     const char *rest = t + klen;
     int o = -1;
@@ -199,66 +91,67 @@ static int parse_selector(ctx *c, const char *t, selector *s)
         if (!strncmp(rest, ops[i].text, strlen(ops[i].text)))
             o = i;
     if (o < 0)
-        return fail(c, "selector '%s' has no operator", t);
+        return dfs_pol_fail(c, "selector '%s' has no operator", t);
     s->op = ops[o].op;
     const char *v = rest + strlen(ops[o].text);
     if (!*v)
-        return fail(c, "selector '%s' has no value", t);
+        return dfs_pol_fail(c, "selector '%s' has no value", t);
     switch (s->kind) {
     case SEL_CLASS:
         if (s->op != OP_EQ)
-            return fail(c, "class takes only '='");
+            return dfs_pol_fail(c, "class takes only '='");
         if (strcmp(v, "full") && strcmp(v, "starved") && strcmp(v, "unknown"))
-            return fail(c, "unknown class '%s' (expected full, starved or unknown)", v);
-        s->text = xstrdup(v);
+            return dfs_pol_fail(c, "unknown class '%s' (expected full, starved or unknown)", v);
+        s->text = dfs_pol_strdup(v);
         break;
     case SEL_NAME:
         if (s->op != OP_EQ)
-            return fail(c, "name takes only '='");
-        s->text = xstrdup(v);
+            return dfs_pol_fail(c, "name takes only '='");
+        s->text = dfs_pol_strdup(v);
         break;
     case SEL_CC:
-        if (parse_cc(v, &s->value))
-            return fail(c, "bad compute capability '%s' (expected like 8.6)", v);
+        if (dfs_pol_parse_cc(v, &s->value))
+            return dfs_pol_fail(c, "bad compute capability '%s' (expected like 8.6)", v);
         break;
     case SEL_RATIO:
-        if (parse_long(v, &s->value) || s->value < 1 || s->value > 1024)
-            return fail(c, "bad ratio '%s' (expected an integer such as 2, 32 or 64)", v);
+        if (dfs_pol_parse_long(v, &s->value) || s->value < 1 || s->value > 1024)
+            return dfs_pol_fail(c, "bad ratio '%s' (expected an integer such as 2, 32 or 64)", v);
         break;
     }
     if ((s->kind == SEL_CLASS || s->kind == SEL_NAME) && !s->text)
-        return fail(c, "out of memory");
+        return dfs_pol_fail(c, "out of memory");
     return 0;
 }
 
-static int parse_header(dfs_policy *p, ctx *c, char *line, int *cur_mode, int *cur_engine,
+static int parse_header(dfs_policy *p, dfs_pol_ctx *c, char *line, int *cur_mode, int *cur_engine,
                         dfs_engine_lookup lookup)
 {
     size_t n = strlen(line);
     if (line[n - 1] != ']')
-        return fail(c, "section header must end with ']'");
+        return dfs_pol_fail(c, "section header must end with ']'");
     line[n - 1] = '\0';
-    char *tok[MAX_TOKENS];
-    int nt = tokenize(line + 1, tok);
+    char *tok[DFS_POL_MAX_TOKENS];
+    int nt = dfs_pol_tokenize(line + 1, tok);
     if (nt < 0)
-        return fail(c, "too many words in the section header");
+        return dfs_pol_fail(c, "too many words in the section header");
     if (nt < 2)
-        return fail(c, "section header needs a kind and a name, e.g. [mode auto] or [engine df]");
-    if (!is_name(tok[1]) || strlen(tok[1]) >= 64)
-        return fail(c, "bad name '%s'", tok[1]);
+        return dfs_pol_fail(c, "section header needs a kind and a name, e.g. [mode auto] or "
+                               "[engine df]");
+    if (!dfs_pol_is_name(tok[1]) || strlen(tok[1]) >= 64)
+        return dfs_pol_fail(c, "bad name '%s'", tok[1]);
     if (!strcmp(tok[0], "engine")) {
         if (nt != 2)
-            return fail(c, "[engine NAME] takes no selectors");
+            return dfs_pol_fail(c, "[engine NAME] takes no selectors");
         int e = lookup(tok[1]);
         if (e < 0)
-            return fail(c, "unknown engine '%s'", tok[1]);
+            return dfs_pol_fail(c, "unknown engine '%s'", tok[1]);
         for (int i = 0; i < p->nengines; i++)
             if (p->engines[i].engine == e)
-                return fail(c, "[engine %s] appears twice (first at line %d)", tok[1],
+                return dfs_pol_fail(c, "[engine %s] appears twice (first at line %d)", tok[1],
                             p->engines[i].line);
-        engine_section *es = grow(p->engines, p->nengines, sizeof *es);
+        engine_section *es = dfs_pol_grow(p->engines, p->nengines, sizeof *es);
         if (!es)
-            return fail(c, "out of memory");
+            return dfs_pol_fail(c, "out of memory");
         p->engines = es;
         es[p->nengines] = (engine_section){e, p->nopts, 0, c->line};
         *cur_engine = p->nengines++;
@@ -266,21 +159,21 @@ static int parse_header(dfs_policy *p, ctx *c, char *line, int *cur_mode, int *c
         return 0;
     }
     if (strcmp(tok[0], "mode"))
-        return fail(c, "unknown section kind '%s' (expected mode or engine)", tok[0]);
-    mode_section *ms = grow(p->modes, p->nmodes, sizeof *ms);
+        return dfs_pol_fail(c, "unknown section kind '%s' (expected mode or engine)", tok[0]);
+    mode_section *ms = dfs_pol_grow(p->modes, p->nmodes, sizeof *ms);
     if (!ms)
-        return fail(c, "out of memory");
+        return dfs_pol_fail(c, "out of memory");
     p->modes = ms;
     ms += p->nmodes;
     memset(ms, 0, sizeof *ms);
     p->nmodes++; /* counted now so that free() releases it on error */
-    ms->mode = xstrdup(tok[1]);
+    ms->mode = dfs_pol_strdup(tok[1]);
     if (!ms->mode)
-        return fail(c, "out of memory");
+        return dfs_pol_fail(c, "out of memory");
     if (nt > 2) {
         ms->sel = calloc((size_t)(nt - 2), sizeof *ms->sel);
         if (!ms->sel)
-            return fail(c, "out of memory");
+            return dfs_pol_fail(c, "out of memory");
         for (int i = 2; i < nt; i++) {
             if (parse_selector(c, tok[i], &ms->sel[ms->nsel]))
                 return -1;
@@ -292,7 +185,7 @@ static int parse_header(dfs_policy *p, ctx *c, char *line, int *cur_mode, int *c
     return 0;
 }
 
-static int parse_rule(dfs_policy *p, ctx *c, mode_section *ms, const char *key, char *value,
+static int parse_rule(dfs_policy *p, dfs_pol_ctx *c, mode_section *ms, const char *key, char *value,
                       dfs_engine_lookup lookup)
 {
     int first, last;
@@ -309,50 +202,51 @@ static int parse_rule(dfs_policy *p, ctx *c, mode_section *ms, const char *key, 
             for (int i = 0; i < DFS_R_COUNT; i++)
                 snprintf(names + strlen(names), sizeof names - strlen(names), "%s, ",
                          dfs_routine_names[i]);
-            return fail(c, "unknown routine '%s' (expected %sor all)", key, names);
+            return dfs_pol_fail(c, "unknown routine '%s' (expected %sor all)", key, names);
         }
         last = first;
     }
     for (int i = first; i <= last; i++)
         if (ms->r[i].set)
-            return fail(c, "%s is set twice in this section (first at %s)", dfs_routine_names[i],
-                        ms->r[i].where);
-    char *tok[MAX_TOKENS];
-    int nt = tokenize(value, tok);
+            return dfs_pol_fail(c, "%s is set twice in this section (first at %s)",
+                                dfs_routine_names[i], ms->r[i].where);
+    char *tok[DFS_POL_MAX_TOKENS];
+    int nt = dfs_pol_tokenize(value, tok);
     if (nt < 0)
-        return fail(c, "too many words in the rule");
+        return dfs_pol_fail(c, "too many words in the rule");
     if (nt == 0)
-        return fail(c, "%s needs an engine name", key);
+        return dfs_pol_fail(c, "%s needs an engine name", key);
     int e = lookup(tok[0]);
     if (e < 0)
-        return fail(c, "unknown engine '%s'", tok[0]);
+        return dfs_pol_fail(c, "unknown engine '%s'", tok[0]);
     rule r = {.set = 1, .engine = e, .opt_first = p->nopts};
     for (int i = 1; i < nt; i++) {
         char *eq = strchr(tok[i], '=');
         if (!eq || eq == tok[i] || !eq[1])
-            return fail(c, "'%s' is not key=value", tok[i]);
+            return dfs_pol_fail(c, "'%s' is not key=value", tok[i]);
         *eq = '\0';
-        if (!is_name(tok[i]))
-            return fail(c, "bad option name '%s'", tok[i]);
+        if (!dfs_pol_is_name(tok[i]))
+            return dfs_pol_fail(c, "bad option name '%s'", tok[i]);
         if (!strcmp(tok[i], "min_dim")) {
             long v;
-            if (parse_long(eq + 1, &v))
-                return fail(c, "min_dim must be a non-negative integer, not '%s'", eq + 1);
+            if (dfs_pol_parse_long(eq + 1, &v))
+                return dfs_pol_fail(c, "min_dim must be a non-negative integer, not '%s'", eq + 1);
             r.min_dim = v;
         } else if (!strcmp(tok[i], "tiny_products")) {
             long v;
-            if (parse_long(eq + 1, &v))
-                return fail(c, "tiny_products must be a non-negative integer, not '%s'", eq + 1);
+            if (dfs_pol_parse_long(eq + 1, &v))
+                return dfs_pol_fail(c, "tiny_products must be a non-negative integer, not '%s'",
+                                    eq + 1);
             r.tiny_products = v;
         } else if (!strcmp(tok[i], "below")) {
             const int b = lookup(eq + 1);
             if (b < 0)
-                return fail(c, "unknown engine '%s' in below=", eq + 1);
+                return dfs_pol_fail(c, "unknown engine '%s' in below=", eq + 1);
             r.below = b;
         } else if (!strcmp(tok[i], "fallback")) {
             const int b = lookup(eq + 1);
             if (b < 0)
-                return fail(c, "unknown engine '%s' in fallback=", eq + 1);
+                return dfs_pol_fail(c, "unknown engine '%s' in fallback=", eq + 1);
             r.fallback = b;
         } else {
             const int added = add_option(p, c, e, tok[i], eq + 1);
@@ -365,9 +259,9 @@ static int parse_rule(dfs_policy *p, ctx *c, mode_section *ms, const char *key, 
     snprintf(where, sizeof where, "%s:%d", c->file, c->line);
     for (int i = first; i <= last; i++) {
         ms->r[i] = r;
-        ms->r[i].where = xstrdup(where);
+        ms->r[i].where = dfs_pol_strdup(where);
         if (!ms->r[i].where)
-            return fail(c, "out of memory");
+            return dfs_pol_fail(c, "out of memory");
     }
     return 0;
 }
@@ -405,24 +299,15 @@ static int merge_options(dfs_policy *p)
     return 0;
 }
 
-static char *trim(char *s)
-{
-    while (*s == ' ' || *s == '\t')
-        s++;
-    size_t n = strlen(s);
-    while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r'))
-        s[--n] = '\0';
-    return s;
-}
 
 dfs_policy *dfs_policy_parse(const char *text, size_t len, const char *file,
                              dfs_engine_lookup lookup, char *err, size_t errlen)
 {
-    ctx c = {file ? file : "<policy>", 0, err, errlen};
+    dfs_pol_ctx c = {file ? file : "<policy>", 0, err, errlen};
     if (err && errlen)
         err[0] = '\0';
     if (len > DFS_POLICY_MAX_FILE) {
-        fail(&c, "file larger than %d bytes", DFS_POLICY_MAX_FILE);
+        dfs_pol_fail(&c, "file larger than %d bytes", DFS_POLICY_MAX_FILE);
         return NULL;
     }
     dfs_policy *p = calloc(1, sizeof *p);
@@ -430,7 +315,7 @@ dfs_policy *dfs_policy_parse(const char *text, size_t len, const char *file,
     if (!p || !line) {
         free(p);
         free(line);
-        fail(&c, "out of memory");
+        dfs_pol_fail(&c, "out of memory");
         return NULL;
     }
     int cur_mode = -1, cur_engine = -1, bad = 0;
@@ -442,11 +327,11 @@ dfs_policy *dfs_policy_parse(const char *text, size_t len, const char *file,
             end++;
         size_t n = end - pos;
         if (n > MAX_LINE) {
-            bad = fail(&c, "line longer than %d characters", MAX_LINE);
+            bad = dfs_pol_fail(&c, "line longer than %d characters", MAX_LINE);
             break;
         }
         if (memchr(text + pos, '\0', n)) {
-            bad = fail(&c, "NUL byte: this is not a text file");
+            bad = dfs_pol_fail(&c, "NUL byte: this is not a text file");
             break;
         }
         memcpy(line, text + pos, n);
@@ -460,12 +345,12 @@ dfs_policy *dfs_policy_parse(const char *text, size_t len, const char *file,
             }
         for (char *q = line; *q; q++)
             if ((unsigned char)*q < 0x20 && *q != '\t' && *q != '\r') {
-                bad = fail(&c, "control character 0x%02x", (unsigned char)*q);
+                bad = dfs_pol_fail(&c, "control character 0x%02x", (unsigned char)*q);
                 break;
             }
         if (bad)
             break;
-        char *s = trim(line);
+        char *s = dfs_pol_trim(line);
         if (!*s)
             continue;
         if (*s == '[') {
@@ -474,34 +359,35 @@ dfs_policy *dfs_policy_parse(const char *text, size_t len, const char *file,
         }
         char *eq = strchr(s, '=');
         if (!eq) {
-            bad = fail(&c, "expected 'key = value' or a [section]");
+            bad = dfs_pol_fail(&c, "expected 'key = value' or a [section]");
             continue;
         }
         *eq = '\0';
-        char *key = trim(s), *value = trim(eq + 1);
-        if (!is_name(key)) {
-            bad = fail(&c, "bad key '%s'", key);
+        char *key = dfs_pol_trim(s), *value = dfs_pol_trim(eq + 1);
+        if (!dfs_pol_is_name(key)) {
+            bad = dfs_pol_fail(&c, "bad key '%s'", key);
         } else if (!*value) {
-            bad = fail(&c, "'%s' has no value", key);
+            bad = dfs_pol_fail(&c, "'%s' has no value", key);
         } else if (cur_mode >= 0) {
             bad = parse_rule(p, &c, &p->modes[cur_mode], key, value, lookup);
         } else if (cur_engine >= 0) {
             engine_section *es = &p->engines[cur_engine];
             for (int i = 0; i < es->opt_count && !bad; i++)
                 if (!strcmp(p->opts[es->opt_first + i].key, key))
-                    bad = fail(&c, "'%s' is set twice in this section (first at %s)", key,
+                    bad = dfs_pol_fail(&c, "'%s' is set twice in this section (first at %s)", key,
                                p->opts[es->opt_first + i].where);
             const int added = bad ? -1 : add_option(p, &c, es->engine, key, value);
             bad = added < 0 ? -1 : 0;
             es->opt_count += added == 0;
         } else {
-            bad = fail(&c, "'%s' outside a section: start with [mode NAME] or [engine NAME]", key);
+            bad = dfs_pol_fail(&c, "'%s' outside a section: start with [mode NAME] or [engine "
+                                   "NAME]", key);
         }
     }
     free(line);
     if (!bad && merge_options(p)) {
         c.line = 0;
-        bad = fail(&c, "out of memory");
+        bad = dfs_pol_fail(&c, "out of memory");
     }
     if (bad) {
         dfs_policy_free(p);

@@ -58,4 +58,30 @@ struct dfs_policy {
     int nwarn;
 };
 
+/* ---- the parser's text helpers (policy_text.c) ---- */
+#define DFS_POL_MAX_TOKENS 64 /* tokens on one line */
+
+typedef struct { /* where the parser is, and where its error goes */
+    const char *file;
+    int line;
+    char *err;
+    size_t errlen;
+} dfs_pol_ctx;
+
+char *dfs_pol_strdup(const char *s);
+/* p resized for element n + 1 where n is 0 or a power of two (capacity doubles); else p. */
+void *dfs_pol_grow(void *p, int n, size_t elem);
+/* Whether s is a non-empty run of letters, digits, '_', '-', '.'. */
+int dfs_pol_is_name(const char *s);
+/* Writes "FILE:LINE: message" into c->err; returns -1. */
+int dfs_pol_fail(dfs_pol_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Splits s in place at blanks; returns the number of tokens (or -1 if too many). */
+int dfs_pol_tokenize(char *s, char **tok);
+/* A decimal number, all of s; 0, or -1. */
+int dfs_pol_parse_long(const char *s, long *out);
+/* A compute capability X or X.Y as X * 100 + Y; 0, or -1. */
+int dfs_pol_parse_cc(const char *s, long *out);
+/* s without leading and trailing blanks (the end cut in place). */
+char *dfs_pol_trim(char *s);
+
 #endif
