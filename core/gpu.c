@@ -193,6 +193,11 @@ void *dfs_pinned_zeroed(size_t bytes)
     return p;
 }
 
+unsigned dfs_grid_dim(int64_t n, int64_t cap)
+{
+    return (unsigned)(n < 1 ? 1 : n < cap ? n : cap);
+}
+
 int dfs_sm_count(int device)
 {
     int n = 0;

@@ -8,6 +8,7 @@
 #include <cuda.h>
 #include <pthread.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #define DFS_MODULE_MAX_CONTEXTS 16
 #define DFS_MODULE_MAX_KERNELS 32
@@ -51,6 +52,9 @@ const CUfunction *dfs_module_kernels(dfs_module *m);
 /* Launches f with one argument block (a struct passed by value).  0 on success. */
 int dfs_launch(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
                CUstream stream, void *args);
+
+/* A grid dimension for n blocks: n clamped to [1, cap] (a grid-stride loop takes the rest). */
+unsigned dfs_grid_dim(int64_t n, int64_t cap);
 
 /* Multiprocessors of a device (80 if it cannot be asked). */
 int dfs_sm_count(int device);

@@ -9,11 +9,6 @@ enum { L3_KERNELS(DFS_KERNEL_ID) K_COUNT };
 extern const unsigned char dfs_l3_fatbin[];
 DFS_MODULE(module, dfs_l3_fatbin, L3_KERNELS);
 
-static unsigned grid_dim(int64_t n, int64_t cap)
-{
-    return (unsigned)(n < 1 ? 1 : n < cap ? n : cap);
-}
-
 int dfs_l3_copy_gpu(const dfs_l3_copy *cp, CUstream st)
 {
     if (cp->rows <= 0 || cp->cols <= 0)
@@ -23,7 +18,7 @@ int dfs_l3_copy_gpu(const dfs_l3_copy *cp, CUstream st)
         return 1;
     dfs_l3_copy a = *cp;
     const int64_t tiles = ((a.rows + 31) / 32) * ((a.cols + 31) / 32);
-    const unsigned gx = grid_dim(tiles, 65535), gy = grid_dim((tiles + gx - 1) / gx, 65535);
+    const unsigned gx = dfs_grid_dim(tiles, 65535), gy = dfs_grid_dim((tiles + gx - 1) / gx, 65535);
     return dfs_launch(k[K_COPY], gx, gy, 1, 32, 8, st, &a) != 0;
 }
 
@@ -38,5 +33,6 @@ int dfs_l3_solve_gpu(const dfs_l3_solve *sv, CUstream st)
         return 1;
     dfs_l3_solve a = *sv;
     /* 16 right-hand sides a block (kernels.cu) */
-    return dfs_launch(k[K_SOLVE], grid_dim((a.nrhs + 15) / 16, 65535), 1, 1, 16, 16, st, &a) != 0;
+    return dfs_launch(k[K_SOLVE], dfs_grid_dim((a.nrhs + 15) / 16, 65535), 1, 1, 16, 16, st,
+                      &a) != 0;
 }

@@ -12,17 +12,12 @@ enum { ZR_KERNELS(DFS_KERNEL_ID) K_COUNT };
 extern const unsigned char dfs_zreal_fatbin[];
 DFS_MODULE(module, dfs_zreal_fatbin, ZR_KERNELS);
 
-static unsigned grid_dim(int64_t n, int64_t cap)
-{
-    return (unsigned)(n < 1 ? 1 : n < cap ? n : cap);
-}
-
 /* Stages R x Q of op(X) into the planes of a (a.X, ld, sx, op, R, Q, batch set by the caller). */
 static int stage(CUfunction f, CUstream st, dfs_zr_stage_args *a)
 {
     const int64_t tiles = ((a->R + 31) / 32) * ((a->Q + 31) / 32);
-    const unsigned gx = grid_dim(tiles, 65535), gy = grid_dim((tiles + gx - 1) / gx, 65535);
-    return dfs_launch(f, gx, gy, grid_dim(a->batch, 65535), 32, 8, st, a);
+    const unsigned gx = dfs_grid_dim(tiles, 65535), gy = dfs_grid_dim((tiles + gx - 1) / gx, 65535);
+    return dfs_launch(f, gx, gy, dfs_grid_dim(a->batch, 65535), 32, 8, st, a);
 }
 
 cublasStatus_t dfs_zr_gemm(const dfs_ctx *x, const dfs_gemm_call *c, dfs_zr_real_gemm real,
@@ -107,8 +102,8 @@ cublasStatus_t dfs_zr_gemm(const dfs_ctx *x, const dfs_gemm_call *c, dfs_zr_real
             memcpy(a.beta_v, c->beta, sizeof a.beta_v);
         }
         const int64_t blocks = (m * n + 255) / 256;
-        if (dfs_launch(k[K_SCATTER], grid_dim(blocks, 4096), 1, grid_dim(nb, 65535), 256, 1, st,
-                       &a))
+        if (dfs_launch(k[K_SCATTER], dfs_grid_dim(blocks, 4096), 1, dfs_grid_dim(nb, 65535), 256,
+                       1, st, &a))
             r = CUBLAS_STATUS_EXECUTION_FAILED;
     } /* else the real engine's status: declined or prefers native (then so does this call,
        * C untouched), or its failure */
