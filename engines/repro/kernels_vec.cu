@@ -115,6 +115,15 @@ __device__ __forceinline__ void store_sum(const dfs_oz_gemv_args &a, int64_t o, 
         atomicOr(&a.flags[o], 1u);
 }
 
+/* The sums store_sum left for chunk s of output o (flags not included: flags[o] has them). */
+__device__ __forceinline__ dfs_oz_ddsum2 load_sum(const dfs_oz_gemv_args &a, int64_t o, int s)
+{
+    const double *in = a.terms + (int64_t)s * DFS_OZ_GEMV_SUMS * a.len + o;
+    const dfs_oz_ddsum2 c = {{in[0], in[a.len], in[2 * a.len], 0u},
+                             {in[3 * a.len], in[4 * a.len], in[5 * a.len], 0u}};
+    return c;
+}
+
 /* op(A) = A: one thread per row and chunk of columns (reads of A coalesced along the column). */
 extern "C" __global__ void __launch_bounds__(DFS_OZ_GEMV_THREADS)
     dfs_oz_gemv_n(dfs_oz_gemv_args a)
@@ -182,10 +191,7 @@ extern "C" __global__ void __launch_bounds__(32 * DFS_OZ_FINAL_WARPS, 2)
         int64_t levels = 5;
         if (a.terms) {
             for (int i = lane; i < a.splits; i += 32) {
-                const double *in = a.terms + (int64_t)i * DFS_OZ_GEMV_SUMS * a.len + o;
-                const dfs_oz_ddsum2 c = {{in[0], in[a.len], in[2 * a.len], 0u},
-                                         {in[3 * a.len], in[4 * a.len], in[5 * a.len], 0u}};
-                dfs_oz_ddsum2_merge(&d, c);
+                dfs_oz_ddsum2_merge(&d, load_sum(a, o, i));
             }
             d.m.f = a.flags[o];
             levels += (a.splits + 31) / 32 + (a.trans ? 5 : 0);

@@ -89,12 +89,8 @@ __device__ __noinline__ int zgemv_round_sums(const dfs_oz_gemv_args &a, int64_t 
     dfs_oz_ddsum2 d[2] = {dfs_oz_ddsum2_zero(), dfs_oz_ddsum2_zero()};
     for (int i = lane; i < a.splits; i += 32)
 #pragma unroll
-        for (int p = 0; p < 2; p++) {
-            const double *in = a.terms + (int64_t)(2 * i + p) * DFS_OZ_GEMV_SUMS * a.len + o;
-            const dfs_oz_ddsum2 c = {{in[0], in[a.len], in[2 * a.len], 0u},
-                                     {in[3 * a.len], in[4 * a.len], in[5 * a.len], 0u}};
-            dfs_oz_ddsum2_merge(&d[p], c);
-        }
+        for (int p = 0; p < 2; p++)
+            dfs_oz_ddsum2_merge(&d[p], load_sum(a, o, 2 * i + p));
     group_merge_sum2<32>(&d[0]);
     group_merge_sum2<32>(&d[1]);
     int done = 0;
