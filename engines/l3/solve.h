@@ -54,7 +54,8 @@ typedef struct {
 
 /* Complex binary64 arithmetic in real operations, the order above (each operation rounded to
  * nearest: the project builds without contraction; the kernel passes the _rn intrinsics).
- * DFS_L3_Z(mul, add, sub, div, fabs) defines them with the given operations. */
+ * DFS_L3_Z(Q, MUL, ADD, SUB, DIV, ABS) defines dfs_l3_zmul and dfs_l3_zdiv with the qualifiers
+ * Q and the given real operations (the CPU's below, the kernel's in kernels.cu). */
 #define DFS_L3_Z(Q, MUL, ADD, SUB, DIV, ABS)                                                       \
     Q void dfs_l3_zmul(double ar, double ai, double br, double bi, double *r, double *i)          \
     {                                                                                              \
