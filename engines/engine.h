@@ -171,9 +171,10 @@ typedef struct {
 } dfs_ctx;
 
 /* What an engine computes beyond real GEMM, GEMV and DOT (dfs_engine.caps): the shim sends it
- * nothing else (a call it lacks the capability for runs natively, said once), but for the real
- * SYRK, SYRKX, SYR2K, SYMM, TRMM and TRSM, which the shim computes with the GEMM of an engine
- * that lacks DFS_CAP_SYRK... (../shim/l3_mm.h: a GEMM per block of outputs, copies in between;
+ * nothing else (a call it lacks the capability for runs natively, said once), but for SYRK,
+ * SYRKX, SYR2K, SYMM, TRMM and TRSM (real, and complex with HERK, HERKX, HER2K, HEMM where the
+ * engine has DFS_CAP_COMPLEX), which the shim computes with the GEMM of an engine that lacks
+ * DFS_CAP_SYRK... (../shim/l3_mm.h: a GEMM per block of outputs, copies in between;
  * ../shim/l3_trsm.h: diagonal solves by a shared kernel, a GEMM update after each). */
 enum {
     DFS_CAP_COMPLEX = 1, /* GEMM with type DFS_C64 */

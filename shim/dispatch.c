@@ -172,9 +172,9 @@ static cublasStatus_t invoke(int engine, dfs_routine r, const dfs_ctx *x, const 
         return st;
     }
     /* only to an engine with the capabilities the record needs (complex, pointer arrays, a
-     * Level-3 routine); a real Level-3 routine that GEMM can compute (SYRK, SYRKX, SYR2K, SYMM,
-     * TRMM, and TRSM as a sweep of solves and GEMMs) goes to an engine without it through its
-     * GEMM (l3_gemm.h) */
+     * Level-3 routine); a Level-3 routine that GEMM can compute (SYRK...TRMM, and TRSM as a sweep
+     * of solves and GEMMs; complex ones through a complex GEMM) goes to an engine without it
+     * through its GEMM (l3_gemm.h) */
     const unsigned cap = needed_cap(r, call);
     if ((e->caps & cap) != cap)
         st = is_l3(r) && engine != 0 ? dfs_l3_through_gemm(e, x, call) : DFS_STATUS_DECLINED;

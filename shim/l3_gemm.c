@@ -1,7 +1,7 @@
-/* l3_gemm.c — Level-3 routines through an engine's GEMM (l3_gemm.h): the descriptor of l3_mm.h
- * and TRSM's sweep (l3_trsm.h), their scratch from core/gpu.c's stream-ordered temporaries,
- * their copies and diagonal solves by the Level-3 kernels (engines/l3), their GEMMs by the
- * engine. */
+/* l3_gemm.c — Level-3 routines, real and complex, through an engine's GEMM (l3_gemm.h): the
+ * descriptor of l3_mm.h and TRSM's sweep (l3_trsm.h), their scratch from core/gpu.c's
+ * stream-ordered temporaries, their copies and diagonal solves by the Level-3 kernels
+ * (engines/l3), their GEMMs by the engine. */
 #include "l3_gemm.h"
 
 #include "../core/gpu.h"
@@ -33,13 +33,13 @@ static cublasStatus_t gemm(void *p, const dfs_gemm_call *g)
         /* the first: C is untouched, the whole call goes back to the dispatch */
         if (r->gemms == 0)
             return st;
-        /* a later one: C is partly written; this block on cuBLAS's DGEMM (one GEMM still
-         * finishes each of its outputs) */
+        /* a later one: C is partly written; this block on cuBLAS's DGEMM or ZGEMM (one GEMM
+         * still finishes each of its outputs) */
         char key[64];
         snprintf(key, sizeof key, "l3-block:%s", r->e->name);
         dfs_log_once(st == DFS_STATUS_PREFER_NATIVE ? DFS_LOG_INFO : DFS_LOG_WARN, key,
                      "engine %s %s a GEMM of %lld x %lld x %lld within a Level-3 call it "
-                     "computes; that block ran on cuBLAS's DGEMM (said once per engine)",
+                     "computes; that block ran on cuBLAS's GEMM (said once per engine)",
                      r->e->name, st == DFS_STATUS_PREFER_NATIVE ? "left to native" : "declined",
                      (long long)g->m, (long long)g->n, (long long)g->k);
         st = dfs_engines[0]->gemm(r->x, g);
@@ -65,21 +65,22 @@ static cublasStatus_t finish(const run *r, cublasStatus_t s)
     return s;
 }
 
-/* D TRSM: the sweep in blocks of the engine's trsm_nb; in device pointer mode the GEMMs' -1.0
- * and 1.0 are written into the temporary by memsets (0.0 everywhere, then the high words).  A
- * single block needs neither (no GEMM): no temporary then. */
+/* TRSM: the sweep in blocks of the engine's trsm_nb; in device pointer mode the GEMMs' -1 and 1
+ * (complex: -1 + 0i, 1 + 0i) are written into the temporary by memsets (0.0 everywhere, then the
+ * high words).  A single block needs neither (no GEMM): no temporary then. */
 static cublasStatus_t trsm(const dfs_engine *e, const dfs_ctx *x, const dfs_l3_call *c)
 {
-    static const double pm_h[2] = {-1.0, 1.0};
+    static const double pm_h[4] = {-1.0, 0.0, 1.0, 0.0};
     const int dev = x->pointer_mode == CUBLAS_POINTER_MODE_DEVICE;
+    const int z = c->type == DFS_C64 ? 2 : 1;
     dfs_trsm t;
-    if (!dfs_l3_to_trsm(c, dev, &pm_h[0], &pm_h[1], &t) || !DFS_DRV(cuMemsetD32Async))
+    if (!dfs_l3_to_trsm(c, dev, &pm_h[0], &pm_h[z], &t) || !DFS_DRV(cuMemsetD32Async))
         return DFS_STATUS_DECLINED;
     const int64_t nb = e->trsm_nb > 0 && e->trsm_nb <= DFS_L3_SOLVE_MAX ? e->trsm_nb : DFS_TRSM_NB;
     const int64_t need = dfs_trsm_scratch(&t, nb);
     CUstream st = (CUstream)x->stream;
-    const CUdeviceptr base = need > 0 ? dfs_temp_alloc((size_t)(need + 2) * sizeof(double), st)
-                                      : 0;
+    const CUdeviceptr base =
+        need > 0 ? dfs_temp_alloc((size_t)(need + 2 * z) * sizeof(double), st) : 0;
     if (need > 0 && !base)
         return DFS_STATUS_DECLINED;
     double *scratch = (double *)(uintptr_t)base;
@@ -88,10 +89,10 @@ static cublasStatus_t trsm(const dfs_engine *e, const dfs_ctx *x, const dfs_l3_c
         double *pm_d = scratch + need;
         const CUdeviceptr w = (CUdeviceptr)(uintptr_t)pm_d; /* little-endian: high word second */
         t.minus_one = pm_d;
-        t.one = pm_d + 1;
-        if (DFS_DRV(cuMemsetD32Async)(w, 0, 4, st) != CUDA_SUCCESS ||
+        t.one = pm_d + z;
+        if (DFS_DRV(cuMemsetD32Async)(w, 0, 4 * (size_t)z, st) != CUDA_SUCCESS ||
             DFS_DRV(cuMemsetD32Async)(w + 4, 0xBFF00000u, 1, st) != CUDA_SUCCESS ||
-            DFS_DRV(cuMemsetD32Async)(w + 12, 0x3FF00000u, 1, st) != CUDA_SUCCESS)
+            DFS_DRV(cuMemsetD32Async)(w + 8 * z + 4, 0x3FF00000u, 1, st) != CUDA_SUCCESS)
             s = CUBLAS_STATUS_EXECUTION_FAILED;
     }
     run r = {e, x, 0};
@@ -104,26 +105,75 @@ static cublasStatus_t trsm(const dfs_engine *e, const dfs_ctx *x, const dfs_l3_c
     return s;
 }
 
+/* A complex record whose alpha or beta is real (HERK's both, HERKX's and HER2K's beta): the copy
+ * the descriptor takes, its real scalars as (value, 0) in h on the host; in device pointer mode
+ * the pointers are left as they are, and the caller points the descriptor at complex copies in
+ * the temporary (fill_scalars) once it exists. */
+static dfs_l3_call complex_scalars(const dfs_l3_call *c, int dev, double h[4])
+{
+    dfs_l3_call z = *c;
+    if (c->type != DFS_C64 || c->kind == DFS_L3_TRMM)
+        return z;
+    if (c->alpha_real) {
+        h[0] = dev ? 0.0 : c->alpha[0];
+        h[1] = 0.0;
+        z.alpha = dev ? c->alpha : h;
+        z.alpha_real = 0;
+    }
+    if (c->beta_real) {
+        h[2] = dev ? 0.0 : c->beta[0];
+        h[3] = 0.0;
+        z.beta = dev ? c->beta : h + 2;
+        z.beta_real = 0;
+    }
+    return z;
+}
+
+/* Device pointer mode: the real scalars of c as complex ones at d (zeros, then each real part
+ * copied by the Level-3 copy kernel on the stream). */
+static int fill_scalars(const dfs_l3_call *c, double *d, CUstream st)
+{
+    if (DFS_DRV(cuMemsetD32Async)((CUdeviceptr)(uintptr_t)d, 0, 8, st) != CUDA_SUCCESS)
+        return 1;
+    const dfs_l3_copy a = {c->alpha, 1, d, 1, 1, 1, DFS_L3_COPY, 0, 0, 0, 0, 0},
+                      b = {c->beta, 1, d + 2, 1, 1, 1, DFS_L3_COPY, 0, 0, 0, 0, 0};
+    return (c->alpha_real && dfs_l3_copy_gpu(&a, st)) || (c->beta_real && dfs_l3_copy_gpu(&b, st));
+}
+
 cublasStatus_t dfs_l3_through_gemm(const dfs_engine *e, const dfs_ctx *x, const dfs_l3_call *c)
 {
+    const int z = c->type == DFS_C64 ? 2 : 1;
+    if (!e->gemm || (z == 2 && !(e->caps & DFS_CAP_COMPLEX)))
+        return DFS_STATUS_DECLINED;
     if (c->kind == DFS_L3_TRSM)
-        return e->gemm ? trsm(e, x, c) : DFS_STATUS_DECLINED;
-    static const double zero_h = 0.0;
+        return trsm(e, x, c);
+    static const double zero_h[2] = {0.0, 0.0};
     const int dev = x->pointer_mode == CUBLAS_POINTER_MODE_DEVICE;
+    double sc_h[4];
+    const dfs_l3_call zc = complex_scalars(c, dev, sc_h);
     dfs_mm mm;
-    if (!e->gemm || !dfs_l3_to_mm(c, !dev, &zero_h, &mm) || !DFS_DRV(cuMemsetD32Async))
+    if (!dfs_l3_to_mm(&zc, !dev, zero_h, &mm) || !DFS_DRV(cuMemsetD32Async))
         return DFS_STATUS_DECLINED;
     CUstream st = (CUstream)x->stream;
     const int64_t nb = dfs_mm_panel(&mm), need = dfs_mm_scratch(&mm, nb);
-    /* and, in device pointer mode, TRMM's beta: a 0.0 in device memory */
-    const CUdeviceptr base = dfs_temp_alloc((size_t)(need + 1) * sizeof(double), st);
+    /* and, in device pointer mode, TRMM's beta (a zero of the element type) or a complex
+     * record's real scalars as complex ones: 4 doubles */
+    const CUdeviceptr base = dfs_temp_alloc((size_t)(need + 4) * sizeof(double), st);
     if (!base)
         return DFS_STATUS_DECLINED;
-    double *scratch = (double *)(uintptr_t)base, *zero_d = scratch + need;
+    double *scratch = (double *)(uintptr_t)base, *sc_d = scratch + need;
     cublasStatus_t s = CUBLAS_STATUS_SUCCESS;
     if (dev && c->kind == DFS_L3_TRMM) {
-        mm.beta = zero_d;
-        if (DFS_DRV(cuMemsetD32Async)((CUdeviceptr)(uintptr_t)zero_d, 0, 2, st) != CUDA_SUCCESS)
+        mm.beta = sc_d;
+        if (DFS_DRV(cuMemsetD32Async)((CUdeviceptr)(uintptr_t)sc_d, 0, 2 * (size_t)z, st) !=
+            CUDA_SUCCESS)
+            s = CUBLAS_STATUS_EXECUTION_FAILED;
+    } else if (dev && z == 2 && (c->alpha_real || c->beta_real)) {
+        if (c->alpha_real)
+            mm.alpha = sc_d;
+        if (c->beta_real)
+            mm.beta = sc_d + 2;
+        if (fill_scalars(c, sc_d, st))
             s = CUBLAS_STATUS_EXECUTION_FAILED;
     }
     run r = {e, x, 0};

@@ -1,16 +1,18 @@
-/* l3_gemm.h — the real Level-3 routines of l3_mm.h computed by an engine's GEMM (l3_gemm.c). */
+/* l3_gemm.h — the Level-3 routines of l3_mm.h and TRSM computed by an engine's GEMM
+ * (l3_gemm.c). */
 #ifndef DFS_L3_GEMM_H
 #define DFS_L3_GEMM_H
 
 #include "../engines/engine.h"
 
-/* D SYRK, SYRKX, SYR2K, SYMM and TRMM (any form) through engine e's GEMM, and D TRSM as the
- * blocked sweep of l3_trsm.h in blocks of e->trsm_nb (DFS_TRSM_NB when it names none), on x's
- * stream with no host synchronisation (graph capture included: the scratch is a stream-ordered
- * temporary).  DFS_STATUS_DECLINED with C (TRSM: B) untouched when the record is none of these,
- * e has no GEMM, the scratch or the Level-3 kernels cannot be had, or e's GEMM declines (or
- * prefers native for) the call's first GEMM; a later GEMM it declines runs on cuBLAS's DGEMM
- * (said once per engine).
+/* D and Z SYRK, SYRKX, SYR2K, SYMM and TRMM, Z HERK, HERKX, HER2K (real alpha) and HEMM (any
+ * form) through engine e's GEMM (complex: its complex GEMM, e needing DFS_CAP_COMPLEX), and D and
+ * Z TRSM as the blocked sweep of l3_trsm.h in blocks of e->trsm_nb (DFS_TRSM_NB when it names
+ * none), on x's stream with no host synchronisation (graph capture included: the scratch is a
+ * stream-ordered temporary).  DFS_STATUS_DECLINED with C (TRSM: B) untouched when the record is
+ * none of these, e has no GEMM (or, for complex data, no DFS_CAP_COMPLEX), the scratch or the
+ * Level-3 kernels cannot be had, or e's GEMM declines (or prefers native for) the call's first
+ * GEMM; a later GEMM it declines runs on cuBLAS's DGEMM or ZGEMM (said once per engine).
  * Otherwise SUCCESS, or the failure status of a GEMM or copy. */
 cublasStatus_t dfs_l3_through_gemm(const dfs_engine *e, const dfs_ctx *x, const dfs_l3_call *c);
 

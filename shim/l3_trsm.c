@@ -1,5 +1,6 @@
-/* l3_trsm.c — the real TRSM as a blocked sweep of diagonal solves and GEMM updates (l3_trsm.h
- * says how; LEVEL3.md §3.5, §5.3).  No arithmetic here: only solves, GEMMs and copies. */
+/* l3_trsm.c — TRSM (real and complex) as a blocked sweep of diagonal solves and GEMM updates
+ * (l3_trsm.h says how; LEVEL3.md §3.5, §5.3).  No arithmetic here: only solves, GEMMs and
+ * copies. */
 #include "l3_trsm.h"
 
 #include <string.h>
@@ -7,7 +8,7 @@
 int dfs_l3_to_trsm(const dfs_l3_call *c, int alpha_dev, const double *minus_one,
                    const double *one, dfs_trsm *t)
 {
-    if (c->type != DFS_R64 || c->kind != DFS_L3_TRSM)
+    if (c->kind != DFS_L3_TRSM || (c->type == DFS_C64 && c->alpha_real))
         return 0;
     memset(t, 0, sizeof *t);
     t->m = c->m;
@@ -24,6 +25,8 @@ int dfs_l3_to_trsm(const dfs_l3_call *c, int alpha_dev, const double *minus_one,
     t->alpha_dev = alpha_dev;
     t->minus_one = minus_one;
     t->one = one;
+    t->cplx = c->type == DFS_C64;
+    t->conj = t->cplx && c->trans == CUBLAS_OP_C;
     return 1;
 }
 
@@ -57,19 +60,19 @@ static int64_t rhs(const dfs_trsm *t)
 int64_t dfs_trsm_scratch(const dfs_trsm *t, int64_t nb)
 {
     const int64_t order = dfs_trsm_order(t);
-    return order > nb ? nb * rhs(t) : 0;
+    return order > nb ? (t->cplx ? 2 : 1) * nb * rhs(t) : 0;
 }
 
 /* Rows j..j+jb of B' stored at v (leading dimension ld, B's layout): their address. */
 static double *rows(const dfs_trsm *t, double *v, int64_t ld, int64_t j)
 {
-    return t->left ? v + j : v + j * ld;
+    return v + (t->cplx ? 2 : 1) * (t->left ? j : j * ld);
 }
 
 /* op(A)(r0, c0)'s address (a GEMM operand with op(A)'s op). */
 static const double *opa(const dfs_trsm *t, int64_t r0, int64_t c0)
 {
-    return t->trans ? t->A + c0 + r0 * t->lda : t->A + r0 + c0 * t->lda;
+    return t->A + (t->cplx ? 2 : 1) * (t->trans ? c0 + r0 * t->lda : r0 + c0 * t->lda);
 }
 
 /* X_J := solve(T_JJ, s B'_J) for the rows j..j+jb of B' stored at bj (leading dimension ld,
@@ -77,7 +80,7 @@ static const double *opa(const dfs_trsm *t, int64_t r0, int64_t c0)
 static cublasStatus_t solve(const dfs_trsm *t, const dfs_trsm_ops *ops, int64_t j, int64_t jb,
                             double *bj, int64_t ld, int first)
 {
-    dfs_l3_solve s = {.A = t->A + j + j * t->lda,
+    dfs_l3_solve s = {.A = t->A + (t->cplx ? 2 : 1) * (j + j * t->lda),
                       .lda = t->lda,
                       .trans_a = t_trans(t),
                       .lower = dfs_trsm_forward(t),
@@ -88,7 +91,10 @@ static cublasStatus_t solve(const dfs_trsm *t, const dfs_trsm_ops *ops, int64_t 
                       .rs = t->left ? 1 : ld,
                       .cs = t->left ? ld : 1,
                       .scale = first && t->alpha_dev ? t->alpha : NULL,
-                      .scale_h = !first ? 1.0 : t->alpha_dev ? 0.0 : *t->alpha};
+                      .scale_h = !first ? 1.0 : t->alpha_dev ? 0.0 : t->alpha[0],
+                      .cplx = t->cplx,
+                      .conj = t->conj,
+                      .scale_hi = first && !t->alpha_dev && t->cplx ? t->alpha[1] : 0.0};
     return ops->solve(ops->ctx, &s) ? CUBLAS_STATUS_EXECUTION_FAILED : CUBLAS_STATUS_SUCCESS;
 }
 
@@ -98,15 +104,16 @@ static cublasStatus_t update(const dfs_trsm *t, const dfs_trsm_ops *ops, int64_t
                              int64_t r0, int64_t rn, const double *x, int64_t ldx,
                              const double *beta)
 {
-    const cublasOperation_t op = t->trans ? CUBLAS_OP_T : CUBLAS_OP_N;
-    dfs_gemm_call g = {.api = DFS_API_DGEMM_64,
+    const cublasOperation_t op = !t->trans ? CUBLAS_OP_N : t->conj ? CUBLAS_OP_C : CUBLAS_OP_T;
+    const int z = t->cplx ? 2 : 1;
+    dfs_gemm_call g = {.api = t->cplx ? DFS_API_ZGEMM_64 : DFS_API_DGEMM_64,
                        .k = jb,
                        .alpha = t->minus_one,
                        .beta = beta,
                        .ldc = t->ldb,
                        .batch = 1,
                        .algo = CUBLAS_GEMM_DEFAULT,
-                       .type = DFS_R64};
+                       .type = t->cplx ? DFS_C64 : DFS_R64};
     if (t->left) { /* B(R, :) = -op(A)(R, J) X_J + s B(R, :) */
         g.transa = op;
         g.transb = CUBLAS_OP_N;
@@ -116,7 +123,7 @@ static cublasStatus_t update(const dfs_trsm *t, const dfs_trsm_ops *ops, int64_t
         g.lda = t->lda;
         g.B = x;
         g.ldb = ldx;
-        g.C = t->B + r0;
+        g.C = t->B + z * r0;
     } else { /* B(:, R) = -X_J op(A)(J, R) + s B(:, R) */
         g.transa = CUBLAS_OP_N;
         g.transb = op;
@@ -126,7 +133,7 @@ static cublasStatus_t update(const dfs_trsm *t, const dfs_trsm_ops *ops, int64_t
         g.lda = ldx;
         g.B = opa(t, j, r0);
         g.ldb = t->lda;
-        g.C = t->B + r0 * t->ldb;
+        g.C = t->B + z * r0 * t->ldb;
     }
     return ops->gemm(ops->ctx, &g);
 }
@@ -136,7 +143,7 @@ static cublasStatus_t copy(const dfs_trsm *t, const dfs_trsm_ops *ops, const dou
                            int64_t lds, double *dst, int64_t ldd, int64_t jb)
 {
     const dfs_l3_copy cp = {src, lds, dst, ldd, t->left ? jb : t->m, t->left ? t->n : jb,
-                            DFS_L3_COPY, 0, 0};
+                            DFS_L3_COPY, 0, 0, t->cplx, 0, 0};
     return ops->copy(ops->ctx, &cp) ? CUBLAS_STATUS_EXECUTION_FAILED : CUBLAS_STATUS_SUCCESS;
 }
 

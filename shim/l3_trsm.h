@@ -1,8 +1,8 @@
-/* l3_trsm.h — the real TRSM as a blocked sweep (../shared/design/LEVEL3.md §3.5, §5.3): small
- * triangular solves of the diagonal blocks (engines/l3/solve.h) and one GEMM update of the rest
- * after each.  Pure host logic: the solves, GEMMs and copies go through callbacks (the shim's
- * l3_gemm.c gives the GPU kernels and an engine's GEMM; the tests the CPU twins or a recording
- * stand-in).
+/* l3_trsm.h — TRSM, real and complex, as a blocked sweep (../shared/design/LEVEL3.md §3.5,
+ * §5.3): small triangular solves of the diagonal blocks (engines/l3/solve.h) and one GEMM update
+ * of the rest after each.  Pure host logic: the solves, GEMMs and copies go through callbacks
+ * (the shim's l3_gemm.c gives the GPU kernels and an engine's GEMM; the tests the CPU twins or a
+ * recording stand-in).
  *
  * op(A) X = alpha B (side left, B m x n, A m x m) in blocks of nb rows of B; X op(A) = alpha B
  * (side right, A n x n) as the transposed left problem op(A)^T X^T = alpha B^T, in blocks of nb
@@ -19,7 +19,12 @@
  *
  * The first block is solved in scratch and copied into B only after the first GEMM succeeded, so
  * that an engine declining that GEMM (or preferring native for it: it is the largest) leaves B
- * untouched.  With one block (order <= nb) there is no GEMM: the solve alone. */
+ * untouched.  With one block (order <= nb) there is no GEMM: the solve alone.
+ *
+ * Complex data: the same sweep with complex solves and complex GEMMs (two doubles an element;
+ * alpha, -1 and 1 complex).  op C: T is conj(A)^T on the left and conj(A) on the right (the
+ * solve reads A conjugated), and the updates' op(A) is op C (left: op(A)(R, J); right:
+ * op(A)(J, R)), so no conjugate-without-transpose is needed. */
 #ifndef DFS_L3_TRSM_H
 #define DFS_L3_TRSM_H
 
@@ -32,15 +37,16 @@ typedef struct {
     const double *A;
     int64_t lda;
     int left, lower, trans, unit; /* side, A's stored triangle, op(A) T (or C), diag */
+    int cplx, conj;               /* complex data; op(A) C on complex data */
     double *B;
     int64_t ldb;
     /* alpha: the caller's, in its pointer mode (alpha_dev: a device pointer); minus_one, one:
-     * -1.0 and 1.0 in that mode (the GEMMs' alpha and later beta) */
+     * -1.0 and 1.0 in that mode (the GEMMs' alpha and later beta; complex: -1 + 0i, 1 + 0i) */
     const double *alpha, *minus_one, *one;
     int alpha_dev;
 } dfs_trsm;
 
-/* The sweep of a real TRSM record c: 1, or 0 when c is not one. */
+/* The sweep of a TRSM record c: 1, or 0 when c is not one. */
 int dfs_l3_to_trsm(const dfs_l3_call *c, int alpha_dev, const double *minus_one,
                    const double *one, dfs_trsm *t);
 
@@ -49,14 +55,14 @@ int dfs_trsm_forward(const dfs_trsm *t);
 int64_t dfs_trsm_order(const dfs_trsm *t);
 
 /* Doubles of scratch dfs_trsm_run needs with blocks of nb: the first block of B', when there is
- * more than one. */
+ * more than one (two doubles an element when complex). */
 int64_t dfs_trsm_scratch(const dfs_trsm *t, int64_t nb);
 
 typedef struct {
     /* 0 when the solve (copy) is enqueued */
     int (*solve)(void *ctx, const dfs_l3_solve *s);
     int (*copy)(void *ctx, const dfs_l3_copy *cp);
-    /* one real GEMM (batch 1), alpha and beta in the call's pointer mode: its status */
+    /* one GEMM of the call's type (batch 1), alpha and beta in the call's pointer mode */
     cublasStatus_t (*gemm)(void *ctx, const dfs_gemm_call *g);
     void *ctx;
 } dfs_trsm_ops;

@@ -5,7 +5,8 @@
  * cuBLAS's own rules (check_l3.c, check.c) and hands them to dispatch.c.  The Level-3 hooks are
  * generated from core/l3_entries.h, one macro per argument list; their legacy forms are in
  * legacy.c.  The real SYRK, SYRKX, SYR2K, SYMM, TRMM and TRSM reach an engine through its GEMM
- * (dispatch.c, l3_gemm.c); the complex routines run on cuBLAS, counted and traced. */
+ * (dispatch.c, l3_gemm.c), and so do the complex ones and HERK, HERKX, HER2K, HEMM through an
+ * engine with a complex GEMM; the rest run on cuBLAS, counted and traced. */
 #include "check.h"
 #include "dispatch.h"
 #include "../core/resolve.h"

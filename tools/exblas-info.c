@@ -158,12 +158,17 @@ static void print_decision(const dfs_config *cfg, const dfs_device *dev,
             e = 0;
             note = " (the engine does not compute this routine)";
         } else if (e != 0 && l3 && !(en->level3 != NULL && (en->caps & l3_cap[r]))) {
-            /* the shim's decomposition (shim/l3_mm.h, l3_trsm.h): real data only */
-            static char blocks[96];
-            snprintf(blocks, sizeof blocks,
-                     " (double in blocks of %d through its GEMM; complex natively)",
-                     en->trsm_nb > 0 ? en->trsm_nb : DFS_TRSM_NB);
-            note = r == DFS_R_TRSM ? blocks : " (double through its GEMM; complex natively)";
+            /* the shim's decomposition (shim/l3_mm.h, l3_trsm.h): complex data too where the
+             * engine has a complex GEMM */
+            const char *types = en->caps & DFS_CAP_COMPLEX ? "double and complex" : "double";
+            const char *rest = en->caps & DFS_CAP_COMPLEX ? "" : "; complex natively";
+            static char via[128];
+            if (r == DFS_R_TRSM)
+                snprintf(via, sizeof via, " (%s in blocks of %d through its GEMM%s)", types,
+                         en->trsm_nb > 0 ? en->trsm_nb : DFS_TRSM_NB, rest);
+            else
+                snprintf(via, sizeof via, " (%s through its GEMM%s)", types, rest);
+            note = via;
         }
         if (e != 0 && gemm && dev && en->gemm_prefers_native) {
             dfs_gemm_call c;

@@ -1,10 +1,14 @@
 /* copy.c — launches the Level-3 helper kernels (kernels.cu): the copy (args.h) and TRSM's
- * diagonal solve (solve.h). */
+ * diagonal solve (solve.h), each in a real and a complex form. */
 #include "copy.h"
 
 #include "../../core/gpu.h"
 
-#define L3_KERNELS(X) X(K_COPY, dfs_l3_copy_kernel) X(K_SOLVE, dfs_l3_solve_kernel)
+#define L3_KERNELS(X)                                                                              \
+    X(K_COPY, dfs_l3_copy_kernel)                                                                  \
+    X(K_SOLVE, dfs_l3_solve_kernel)                                                                \
+    X(K_ZCOPY, dfs_l3_zcopy_kernel)                                                                \
+    X(K_ZSOLVE, dfs_l3_zsolve_kernel)
 enum { L3_KERNELS(DFS_KERNEL_ID) K_COUNT };
 extern const unsigned char dfs_l3_fatbin[];
 DFS_MODULE(module, dfs_l3_fatbin, L3_KERNELS);
@@ -19,7 +23,7 @@ int dfs_l3_copy_gpu(const dfs_l3_copy *cp, CUstream st)
     dfs_l3_copy a = *cp;
     const int64_t tiles = ((a.rows + 31) / 32) * ((a.cols + 31) / 32);
     const unsigned gx = dfs_grid_dim(tiles, 65535), gy = dfs_grid_dim((tiles + gx - 1) / gx, 65535);
-    return dfs_launch(k[K_COPY], gx, gy, 1, 32, 8, st, &a) != 0;
+    return dfs_launch(k[a.cplx ? K_ZCOPY : K_COPY], gx, gy, 1, 32, 8, st, &a) != 0;
 }
 
 int dfs_l3_solve_gpu(const dfs_l3_solve *sv, CUstream st)
@@ -32,7 +36,10 @@ int dfs_l3_solve_gpu(const dfs_l3_solve *sv, CUstream st)
     if (!k)
         return 1;
     dfs_l3_solve a = *sv;
-    /* 16 right-hand sides a block (kernels.cu) */
+    /* 16 right-hand sides a block, complex 8 (kernels.cu) */
+    if (a.cplx)
+        return dfs_launch(k[K_ZSOLVE], dfs_grid_dim((a.nrhs + 7) / 8, 65535), 1, 1, 8, 32, st,
+                          &a) != 0;
     return dfs_launch(k[K_SOLVE], dfs_grid_dim((a.nrhs + 15) / 16, 65535), 1, 1, 16, 16, st,
                       &a) != 0;
 }

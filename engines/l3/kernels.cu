@@ -58,6 +58,74 @@ extern "C" __global__ void __launch_bounds__(256) dfs_l3_copy_kernel(dfs_l3_copy
     }
 }
 
+/* The copy on complex data (args.h's cplx, conj, herm): dfs_l3_copy_kernel's tiles of whole
+ * elements (double2: real part, imaginary part). */
+extern "C" __global__ void __launch_bounds__(256) dfs_l3_zcopy_kernel(dfs_l3_copy a)
+{
+    __shared__ double2 d[TILE][TILE + 1]; /* d[u][s] = src(i0 + s, j0 + u) */
+    __shared__ double2 t[TILE][TILE + 1]; /* t[u][s] = src(j0 + s, i0 + u) */
+    const double2 *src = (const double2 *)a.src;
+    double2 *dst = (double2 *)a.dst;
+    const int64_t rt = (a.rows + TILE - 1) / TILE;
+    const int64_t tiles = rt * ((a.cols + TILE - 1) / TILE);
+    const int s = threadIdx.x;
+    for (int64_t tile = (int64_t)blockIdx.y * gridDim.x + blockIdx.x; tile < tiles;
+         tile += (int64_t)gridDim.x * gridDim.y) {
+        const int64_t i0 = (tile % rt) * TILE, j0 = (tile / rt) * TILE;
+        const int inside = a.lower ? i0 >= j0 + TILE - 1 : i0 + TILE - 1 <= j0;
+        const int need_t = a.mode == DFS_L3_COPY_T || (a.mode == DFS_L3_SYM && !inside);
+        const int need_d = a.mode != DFS_L3_COPY_T;
+        for (int u = threadIdx.y; u < TILE; u += blockDim.y) {
+            if (need_d && i0 + s < a.rows && j0 + u < a.cols) {
+                const int64_t i = i0 + s, j = j0 + u;
+                const int in = a.lower ? i >= j : i <= j;
+                if (a.mode == DFS_L3_COPY || (in && !(a.mode == DFS_L3_TRI && i == j && a.unit)))
+                    d[u][s] = src[i + j * a.lds];
+            }
+            if (need_t && i0 + u < a.rows && j0 + s < a.cols) {
+                const int64_t i = i0 + u, j = j0 + s;
+                const int in = a.lower ? i >= j : i <= j;
+                if (a.mode == DFS_L3_COPY_T || !in)
+                    t[u][s] = src[j + i * a.lds];
+            }
+        }
+        __syncthreads();
+        for (int u = threadIdx.y; u < TILE; u += blockDim.y) {
+            const int64_t i = i0 + s, j = j0 + u;
+            if (i >= a.rows || j >= a.cols)
+                continue;
+            const int in = a.lower ? i >= j : i <= j;
+            double2 v;
+            int mirrored = 0;
+            switch (a.mode) {
+            case DFS_L3_COPY: v = d[u][s]; break;
+            case DFS_L3_COPY_T: v = t[s][u]; break;
+            case DFS_L3_TRI:
+                v = !in ? make_double2(0.0, 0.0)
+                    : i == j && a.unit ? make_double2(1.0, 0.0)
+                                       : d[u][s];
+                break;
+            case DFS_L3_SYM:
+                mirrored = !in;
+                v = in ? d[u][s] : t[s][u];
+                break;
+            default:
+                if (!in)
+                    continue;
+                v = d[u][s];
+                break;
+            }
+            const int constant = a.mode == DFS_L3_TRI && (!in || (i == j && a.unit));
+            if (!constant && a.conj != (a.herm && mirrored))
+                v.y = -v.y;
+            if (a.herm && i == j)
+                v.y = 0.0;
+            dst[i + j * a.ldd] = v;
+        }
+        __syncthreads();
+    }
+}
+
 /* The diagonal block's solve (solve.h): each block takes SOLVE_RHS right-hand sides (x) with
  * SOLVE_ROWS threads (y) sharing the rows of each; the block's right-hand sides live in shared
  * memory (s B loaded, X stored back).  Step i: the thread of row group 0 divides x_i, then
@@ -101,6 +169,64 @@ extern "C" __global__ void __launch_bounds__(SOLVE_RHS * SOLVE_ROWS)
         for (int e = tid; e < n * cols; e += SOLVE_RHS * SOLVE_ROWS) {
             const int r = e % n, q = e / n;
             a.B[r * a.rs + (q0 + q) * a.cs] = b[r][q];
+        }
+        __syncthreads();
+    }
+}
+
+/* The complex solve (solve.h, cplx): as dfs_l3_solve_kernel with ZSOLVE_RHS right-hand sides a
+ * block (the shared memory holds DFS_L3_SOLVE_MAX x ZSOLVE_RHS complex elements) and
+ * ZSOLVE_ROWS row groups; solve.h's complex operations with the _rn intrinsics. */
+#define ZSOLVE_RHS 8
+#define ZSOLVE_ROWS 32
+
+DFS_L3_Z(static __device__ __forceinline__, __dmul_rn, __dadd_rn, __dsub_rn, __ddiv_rn, fabs)
+
+extern "C" __global__ void __launch_bounds__(ZSOLVE_RHS * ZSOLVE_ROWS)
+    dfs_l3_zsolve_kernel(dfs_l3_solve a)
+{
+    __shared__ double2 b[DFS_L3_SOLVE_MAX][ZSOLVE_RHS];
+    const int tx = threadIdx.x, ty = threadIdx.y, tid = ty * ZSOLVE_RHS + tx;
+    const int n = (int)a.n;
+    const double2 *A = (const double2 *)a.A;
+    double2 *B = (double2 *)a.B;
+    const double sr = a.scale ? a.scale[0] : a.scale_h, si = a.scale ? a.scale[1] : a.scale_hi;
+    for (int64_t q0 = (int64_t)blockIdx.x * ZSOLVE_RHS; q0 < a.nrhs;
+         q0 += (int64_t)gridDim.x * ZSOLVE_RHS) {
+        const int cols = a.nrhs - q0 < ZSOLVE_RHS ? (int)(a.nrhs - q0) : ZSOLVE_RHS;
+        for (int e = tid; e < n * cols; e += ZSOLVE_RHS * ZSOLVE_ROWS) {
+            const int r = e % n, q = e / n;
+            const double2 v = B[r * a.rs + (q0 + q) * a.cs];
+            double2 w;
+            dfs_l3_zmul(sr, si, v.x, v.y, &w.x, &w.y);
+            b[r][q] = w;
+        }
+        __syncthreads();
+        for (int p = 0; p < n; p++) {
+            const int i = a.lower ? p : n - 1 - p;
+            if (ty == 0 && tx < cols && !a.unit) {
+                const double2 d = A[i + (int64_t)i * a.lda];
+                double2 x = b[i][tx];
+                dfs_l3_zdiv(x.x, x.y, d.x, a.conj ? -d.y : d.y, &x.x, &x.y);
+                b[i][tx] = x;
+            }
+            __syncthreads();
+            const int r0 = a.lower ? i + 1 : 0, r1 = a.lower ? n : i;
+            if (tx < cols) {
+                const double2 x = b[i][tx];
+                for (int r = r0 + ty; r < r1; r += ZSOLVE_ROWS) {
+                    const double2 t = a.trans_a ? A[i + (int64_t)r * a.lda]
+                                                : A[r + (int64_t)i * a.lda];
+                    double pr, pi;
+                    dfs_l3_zmul(t.x, a.conj ? -t.y : t.y, x.x, x.y, &pr, &pi);
+                    b[r][tx] = make_double2(__dsub_rn(b[r][tx].x, pr), __dsub_rn(b[r][tx].y, pi));
+                }
+            }
+            __syncthreads();
+        }
+        for (int e = tid; e < n * cols; e += ZSOLVE_RHS * ZSOLVE_ROWS) {
+            const int r = e % n, q = e / n;
+            B[r * a.rs + (q0 + q) * a.cs] = b[r][q];
         }
         __syncthreads();
     }

@@ -3,10 +3,11 @@
  * batches (DgemmBatched, ZgemmBatched, GemmBatchedEx and their _64 forms) through the shim: in
  * every mode each call must give the real cuBLAS's status and output, bit for bit (the whole
  * output buffer: padding and the other triangle included), but for the valid calls an engine
- * computes through its GEMM (D SYRK, SYRKX, SYR2K, SYMM, TRMM and TRSM in the modes repro and
- * accurate, shim/l3_mm.h, l3_trsm.h): there every element within 64 ulps of 1 + |cuBLAS's|
- * (tests/gpu/level3.c and level3_trsm.c hold them to the engines' contracts; TRSM's A here has
- * its diagonal raised, so its solutions are well conditioned).
+ * computes through its GEMM (D and Z SYRK, SYRKX, SYR2K, SYMM, TRMM and TRSM, Z HERK, HERKX,
+ * HER2K and HEMM in the modes repro and accurate, shim/l3_mm.h, l3_trsm.h): there every element
+ * (each part) within 64 ulps of 1 + |cuBLAS's| (tests/gpu/level3.c, zlevel3.c, level3_trsm.c
+ * and zlevel3_trsm.c hold them to the engines' contracts; TRSM's A here has its diagonal raised,
+ * so its solutions are well conditioned).
  *
  * Groups: every entry point on a valid small call with every uplo, side, op and diag (scalars
  * on the host and, v2, on the device; TRMM also in place); invalid arguments of each kind and
@@ -126,7 +127,7 @@ static entry entries[] = {DFS_L3_ENTRIES(ROW, )};
 #define NENTRIES (sizeof entries / sizeof entries[0])
 
 static cublasHandle_t h;
-static int engine_mode; /* its engine computes D SYRK...TRSM through its GEMM */
+static int engine_mode; /* its engine computes D/Z SYRK...TRSM through its GEMM */
 /* dR, dS: the output of the real and shimmed call; dZero: MAXE complex zeros */
 static double *dA, *dB, *dR, *dS, *dScal, *dZero, *hA, *hB, *hOut;
 static int disagreements;
@@ -199,7 +200,7 @@ static void compare(const entry *e, cublasHandle_t hh, args a, const double *out
     gt_d2h(got, dS, bytes);
     cublasStatus_t pst = CUBLAS_STATUS_SUCCESS;
     const dfs_args p = predict(e, hh, &r, &pst);
-    if (p == DFS_ARGS_OK && engine_mode && !e->complex)
+    if (p == DFS_ARGS_OK && engine_mode)
         cmp_close(e->name, hOut, got, bytes / 8);
     else
         gt_cmp(e->name, hOut, got, bytes / 8, 8, 0);

@@ -45,19 +45,19 @@ out=$(EXBLAS_MODE=accurate "$info" 2>&1)
 check "accurate: ZGEMV on repro" "$out" "zgemv .*-> repro .*accurate -> repro"
 check "accurate: DGEMV on dd" "$out" "dgemv .*-> dd "
 # the Level-3 routines beside GEMM: SYRK, SYR2K, SYMM, TRMM through an engine's GEMM, TRSM in
-# blocks of the engine's size (double only)
+# blocks of the engine's size (complex too on an engine with a complex GEMM)
 out=$(EXBLAS_MODE=repro "$info" --syrk 300,40 --trsm 100,200 2>&1)
-via_gemm="repro \(double through its GEMM; complex natively\)"
+via_gemm="repro \(double and complex through its GEMM\)"
 check "syrk sized by --syrk" "$out" "syrk +n=300 k=40 +-> $via_gemm"
-check "trsm sized by --trsm" "$out" "trsm +m=100 n=200 +-> repro \(double in blocks of 256 through its GEMM; complex natively\)"
+check "trsm sized by --trsm" "$out" "trsm +m=100 n=200 +-> repro \(double and complex in blocks of 256 through its GEMM\)"
 for r in syr2k symm trmm; do
     check "$r: repro's GEMM" "$out" "$r +m?=?[0-9 ]*.*-> $via_gemm"
 done
 out=$(EXBLAS_MODE=fast "$info" 2>&1)
 check "fast: syrk native (its rule)" "$out" "syrk .*-> native +\[rule"
 out=$(EXBLAS_MODE=accurate "$info" 2>&1)
-check "accurate: syrk on dd's GEMM" "$out" "syrk .*-> dd \(double through its GEMM"
-check "accurate: trsm on dd's GEMM" "$out" "trsm .*-> dd \(double in blocks of 128 through its GEMM"
+check "accurate: syrk on dd's GEMM" "$out" "syrk .*-> dd \(double and complex through its GEMM\)"
+check "accurate: trsm on dd's GEMM" "$out" "trsm .*-> dd \(double and complex in blocks of 128 through its GEMM\)"
 out=$(EXBLAS_MODE=fast "$info" 2>&1)
 check "fast: trsm native (its rule)" "$out" "trsm .*-> native +\[rule"
 
