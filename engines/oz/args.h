@@ -24,7 +24,8 @@
     X(DFS_OZ_K_CRT_VERIFY23, dfs_crt_finish_verify23)                                              \
     X(DFS_OZ_K_CRT_VERIFY24, dfs_crt_finish_verify24)                                              \
     X(DFS_OZ_K_CRT_VERIFY_WIDE, dfs_crt_finish_verify_wide) X(DFS_OZ_K_CRT_REPAIR, dfs_crt_repair) \
-    X(DFS_OZ_K_KGROUPS, dfs_oz_kgroups) X(DFS_OZ_K_SMALL, dfs_oz_small)
+    X(DFS_OZ_K_KGROUPS, dfs_oz_kgroups) X(DFS_OZ_K_SMALL, dfs_oz_small)                           \
+    X(DFS_OZ_K_SMALL_TILED, dfs_oz_small_tiled)
 #define DFS_OZ_KERNEL_ID(id, symbol) id,
 enum { DFS_OZ_KERNELS(DFS_OZ_KERNEL_ID) DFS_OZ_K_COUNT };
 #undef DFS_OZ_KERNEL_ID
@@ -87,7 +88,8 @@ typedef struct {
     int64_t ars, aqs, bqs, bcs;
 } dfs_oz_finish_args;
 
-/* repro's small DGEMMs in one launch (dfs_oz_small, kernels_small.cuh): every output of batch
+/* repro's small DGEMMs in one launch (dfs_oz_small, kernels_small.cuh; dfs_oz_small_tiled,
+ * kernels_small_tiled.cuh): every output of batch
  * entries of blk.bm x blk.bn, entry i's op(A), op(B) and C at blk.A + i sA, blk.B + i sB,
  * blk.C + i sC (the list, the rows' data unused). */
 typedef struct {

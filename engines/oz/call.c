@@ -88,10 +88,11 @@ void dfs_oz_finish_ws_fields(dfs_oz_finish_args *f, const dfs_oz_call_ws *w, uin
     f->count = w->count;
 }
 
-/* Every output of `batch` entries (the call's strides) by the small kernel, one launch. */
+/* Every output of `batch` entries (the call's strides) by the small kernel, one launch: the
+ * lanes' (dfs_oz_small) or, tiled, the tiles' (dfs_oz_small_tiled). */
 static int launch_small(const CUfunction *kern, CUstream st, int sms, const dfs_ctx *x,
                         const dfs_gemm_call *c, const double *A, const double *B, double *C,
-                        int64_t batch)
+                        int64_t batch, int tiled)
 {
     dfs_oz_small_args s;
     memset(&s, 0, sizeof s);
@@ -102,21 +103,25 @@ static int launch_small(const CUfunction *kern, CUstream st, int sms, const dfs_
     s.sA = c->strideA;
     s.sB = c->strideB;
     s.sC = c->strideC;
-    const int64_t per_block = 32 / DFS_OZ_SMALL_LANES * DFS_OZ_SMALL_WARPS;
-    int64_t blocks = (c->m * c->n * batch + per_block - 1) / per_block;
+    const int64_t tiles = (c->m + DFS_OZ_TILE_M - 1) / DFS_OZ_TILE_M *
+                          ((c->n + DFS_OZ_TILE_N - 1) / DFS_OZ_TILE_N) * batch;
+    const int64_t per_block = tiled ? 32 * DFS_OZ_TILED_WARPS
+                                    : 32 / DFS_OZ_SMALL_LANES * DFS_OZ_SMALL_WARPS;
+    int64_t blocks = ((tiled ? tiles : c->m * c->n * batch) + per_block - 1) / per_block;
     const int64_t most = (int64_t)sms * 16; /* then the blocks step through the outputs */
     blocks = blocks < most ? blocks : most;
-    return dfs_launch(kern[DFS_OZ_K_SMALL], (unsigned)(blocks > 0 ? blocks : 1), 1, 1,
-                      32 * DFS_OZ_SMALL_WARPS, 1, st, &s);
+    return dfs_launch(kern[tiled ? DFS_OZ_K_SMALL_TILED : DFS_OZ_K_SMALL],
+                      (unsigned)(blocks > 0 ? blocks : 1), 1, 1,
+                      32 * (tiled ? DFS_OZ_TILED_WARPS : DFS_OZ_SMALL_WARPS), 1, st, &s);
 }
 
-cublasStatus_t dfs_oz_dgemm_direct(const dfs_ctx *x, const dfs_gemm_call *c)
+cublasStatus_t dfs_oz_dgemm_direct(const dfs_ctx *x, const dfs_gemm_call *c, int tiled)
 {
     const CUfunction *k = dfs_oz_kernels();
     if (!k)
         return DFS_STATUS_DECLINED;
     return launch_small(k, (CUstream)x->stream, dfs_sm_count(x->device), x, c, c->A, c->B, c->C,
-                        c->batch)
+                        c->batch, tiled)
                ? CUBLAS_STATUS_EXECUTION_FAILED
                : CUBLAS_STATUS_SUCCESS;
 }
@@ -124,5 +129,5 @@ cublasStatus_t dfs_oz_dgemm_direct(const dfs_ctx *x, const dfs_gemm_call *c)
 int dfs_oz_launch_direct_all(const CUfunction *kern, CUstream st, int sms, const dfs_ctx *x,
                              const dfs_gemm_call *c, const double *A, const double *B, double *C)
 {
-    return launch_small(kern, st, sms, x, c, A, B, C, 1);
+    return launch_small(kern, st, sms, x, c, A, B, C, 1, 0);
 }

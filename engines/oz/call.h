@@ -15,9 +15,10 @@
 #include <stdint.h>
 
 /* Every output of the call (every entry of a batch) correctly rounded in one launch, no
- * workspace, no cuBLAS call (the small kernel, kernels_small.cuh): for repro's small calls
- * (tuning.h's direct_outputs, direct_products).  DFS_STATUS_DECLINED without kernels. */
-cublasStatus_t dfs_oz_dgemm_direct(const dfs_ctx *x, const dfs_gemm_call *c);
+ * workspace, no cuBLAS call (the small kernel, kernels_small.cuh, or tiled: its tiled form,
+ * kernels_small_tiled.cuh): for repro's small calls (tuning.h's direct_outputs,
+ * direct_products).  DFS_STATUS_DECLINED without kernels. */
+cublasStatus_t dfs_oz_dgemm_direct(const dfs_ctx *x, const dfs_gemm_call *c, int tiled);
 
 /* The tuning numbers for the call's device (tuning.h). */
 static inline const dfs_oz_tuning *dfs_oz_tuning_ctx(const dfs_ctx *x)

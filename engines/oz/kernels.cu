@@ -18,6 +18,7 @@
 #include "device.cuh"
 #include "kernels_rows.cuh"
 #include "kernels_small.cuh"
+#include "kernels_small_tiled.cuh"
 #include "steps.h"
 
 /* ---------- direct ---------- */

@@ -14,6 +14,9 @@
 #define DFS_OZ_SMALL_WARPS 4      /* warps per block of repro's small kernel (dfs_oz_small) */
 #define DFS_OZ_SMALL_LANES 4      /* its lanes per output (a power of two, at most 32) */
 #define DFS_OZ_SMALL_TERMS 6      /* the terms of each lane's expansion */
+#define DFS_OZ_TILE_M 2           /* repro's tiled small kernel (dfs_oz_small_tiled): a thread's */
+#define DFS_OZ_TILE_N 2           /*   tile of outputs, rows x columns */
+#define DFS_OZ_TILED_WARPS 4      /*   and its warps per block */
 #define DFS_OZ_ROWS_PER_BLOCK 16  /* rows per block of the rows pass where they are not the
                                      contiguous dimension (32 threads each) */
 #define DFS_OZ_ROW_LOADS 4        /* loads a rows-pass thread issues at a time */

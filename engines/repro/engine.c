@@ -37,7 +37,7 @@ static int repro_can_run(const dfs_device *d)
                 "block"}
 
 enum { PRODUCTS_AUTO, PRODUCTS_F64, PRODUCTS_INT8 };
-enum { SMALL_DIRECT, SMALL_PRODUCTS };
+enum { SMALL_DIRECT, SMALL_PRODUCTS, SMALL_TILED };
 enum { KGROUPS_AUTO, KGROUPS_ONE, KGROUPS_TWO };
 static const dfs_option_spec repro_option_spec[] = {
     OZ_COMMON_OPTIONS,
@@ -46,10 +46,11 @@ static const dfs_option_spec repro_option_spec[] = {
      .meaning = "DGEMM's exact products from binary64 slices (f64) or int8 residues on integer "
                 "tensor cores (int8, where it can); auto: int8 where k < 2^17; the same bits"},
     {.key = "small", .kind = DFS_OPT_WORD, .def = SMALL_DIRECT,
-     .words = (const char *const[]){"direct", "products", NULL},
+     .words = (const char *const[]){"direct", "products", "tiled", NULL},
      .meaning = "a DGEMM (or a batch of them) that the device class's cost model says is "
-                "faster so: every output in one launch of the small kernel (direct), or always on "
-                "the products as larger ones are; the same bits"},
+                "faster so: every output in one launch of the small kernel (direct: a few lanes "
+                "an output; tiled: a thread a tile of outputs), or always on the products as "
+                "larger ones are; the same bits"},
     {.key = "kgroups", .kind = DFS_OPT_WORD, .def = KGROUPS_AUTO,
      .words = (const char *const[]){"auto", "1", "2", NULL},
      .meaning = "DGEMM on int8 residues: the inner dimension in two groups, each scaled on its "
@@ -120,9 +121,9 @@ static cublasStatus_t repro_dgemm(const dfs_ctx *x, const dfs_gemm_call *c)
     const int products = dfs_option_word(x->options, &repro_options, "products");
     /* small products: every output of the batch by the small kernel, in one launch, where the
      * device class's cost model says it is faster (the same bits: RN(exact)) */
-    if (dfs_option_word(x->options, &repro_options, "small") == SMALL_DIRECT &&
-        small_is_faster(dfs_oz_tuning_ctx(x), c)) {
-        const cublasStatus_t s = dfs_oz_dgemm_direct(x, c);
+    const int small = dfs_option_word(x->options, &repro_options, "small");
+    if (small != SMALL_PRODUCTS && small_is_faster(dfs_oz_tuning_ctx(x), c)) {
+        const cublasStatus_t s = dfs_oz_dgemm_direct(x, c, small == SMALL_TILED);
         if (s != DFS_STATUS_DECLINED)
             return s;
     }
