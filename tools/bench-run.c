@@ -15,7 +15,8 @@
 
 #define ROUNDS 7 /* --host-overhead rounds */
 
-const char *const dfs_bench_routine_names[5] = {"dgemm", "dgemv", "ddot", "sgemm", "zgemm"};
+const char *const dfs_bench_routine_names[BENCH_ROUTINES] = {"dgemm", "dgemv", "ddot", "sgemm",
+                                                             "zgemm", "dsyrk", "dtrsm"};
 
 static const char *const data_names[] = {"", "mixed", "under", "subnormal"};
 
@@ -94,6 +95,21 @@ static double *device_random_z(size_t n, const options *o, int role, size_t rows
     return d;
 }
 
+/* dtrsm's A (m x m, ld m): lower triangle from the generator, the part below the diagonal
+ * scaled by 1/m and the diagonal made 1 + |a_ii|, so that op(A) is well conditioned and the
+ * solution stays of B's size; the upper triangle (not referenced) as generated. */
+static double *device_triangular(size_t m, const options *o)
+{
+    double *h = bench_random(m * m, o->has_phi ? o->phi : -1.0), *d;
+    for (size_t j = 0; j < m; j++)
+        for (size_t i = j; i < m; i++)
+            h[i + j * m] = i == j ? 1.0 + fabs(h[i + j * m]) : h[i + j * m] / (double)m;
+    CUDA_CHECK(cudaMalloc((void **)&d, (m > 0 ? m * m : 1) * sizeof *d));
+    CUDA_CHECK(cudaMemcpy(d, h, m * m * sizeof *d, cudaMemcpyHostToDevice));
+    free(h);
+    return d;
+}
+
 static int beta_nonzero(const options *o)
 {
     return o->beta != 0 || o->beta_im != 0; /* beta_im is 0 but for zgemm */
@@ -135,6 +151,16 @@ void dfs_bench_operands(cublasHandle_t h, const options *o, operands *d)
             CUDA_CHECK(cudaMalloc((void **)&d->C0, (nc > 0 ? nc : 1) * sizeof *d->C0));
             CUDA_CHECK(cudaMemcpy(d->C0, d->C, nc * sizeof *d->C0, cudaMemcpyDeviceToDevice));
         }
+    } else if (o->r == DSYRK) { /* C = alpha op(A) op(A)^T + beta C, lower: op(A) n x k */
+        d->lda = o->ta == CUBLAS_OP_N ? o->n : o->k;
+        d->A = device_random(n * k, o, NULL, 0, n, k, (size_t)d->lda, o->ta != CUBLAS_OP_N);
+        d->C = device_random(n * n, o, NULL, -1, 0, 0, 0, 0);
+    } else if (o->r == DTRSM) {
+        d->lda = o->m;
+        d->A = device_triangular(m, o);
+        d->C = device_random(m * n, o, NULL, -1, 0, 0, 0, 0);
+        CUDA_CHECK(cudaMalloc((void **)&d->C0, (m * n > 0 ? m * n : 1) * sizeof *d->C0));
+        CUDA_CHECK(cudaMemcpy(d->C0, d->C, m * n * sizeof *d->C0, cudaMemcpyDeviceToDevice));
     } else if (o->r == DGEMV) {
         d->lda = o->m;
         /* --data under (the only class for vectors) scales every element alike */
@@ -183,6 +209,13 @@ static cublasStatus_t issue(cublasHandle_t h, const options *o, const operands *
         return cublasSgemm(h, o->ta, o->tb, m, o->n, o->k, &onef, d->fA, d->lda, d->fB, d->ldb,
                            &zerof, d->fC, o->m > 1 ? o->m : 1);
     }
+    case DSYRK: /* cublasDsyrk_v2, lower */
+        return cublasDsyrk(h, CUBLAS_FILL_MODE_LOWER, o->ta, o->n, o->k, d->alpha, d->A, d->lda,
+                           d->beta, d->C, o->n > 1 ? o->n : 1);
+    case DTRSM: /* cublasDtrsm_v2, left, lower, non-unit: op(A) X = alpha B */
+        return cublasDtrsm(h, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, o->ta,
+                           CUBLAS_DIAG_NON_UNIT, m, o->n, d->alpha, d->A, d->lda, d->C,
+                           o->m > 1 ? o->m : 1);
     case ZGEMM: /* cublasZgemm_v2 */
         return cublasZgemm(h, o->ta, o->tb, m, o->n, o->k, &d->zalpha,
                            (const cuDoubleComplex *)d->A, d->lda, (const cuDoubleComplex *)d->B,
@@ -238,8 +271,10 @@ static void print_complex(double re, double im)
 /* The alpha and beta columns (empty for ddot and sgemm, which take none), ending the line. */
 static void print_scalars(const options *o)
 {
-    if (o->r == DGEMM || o->r == DGEMV) {
+    if (o->r == DGEMM || o->r == DGEMV || o->r == DSYRK) {
         printf(",%.17g,%.17g\n", o->alpha, o->beta);
+    } else if (o->r == DTRSM) {
+        printf(",%.17g,\n", o->alpha);
     } else if (o->r == ZGEMM) {
         print_complex(o->alpha, o->alpha_im);
         print_complex(o->beta, o->beta_im);
@@ -256,8 +291,10 @@ static void print_dims(const options *o, int m)
     dfs_csv_field(o->no_shim ? "no-shim" : mode && *mode ? mode : "auto");
     if (o->r == DDOT)
         printf(",,%d,,", o->n);
-    else if (o->r == DGEMV)
+    else if (o->r == DGEMV || o->r == DTRSM)
         printf(",%d,%d,,%s", m, o->n, op_name(o));
+    else if (o->r == DSYRK)
+        printf(",%d,%d,%d,%s", o->n, o->n, o->k, op_name(o));
     else
         printf(",%d,%d,%d,%s", m, o->n, o->k, op_name(o));
 }
@@ -313,6 +350,15 @@ static double check_gemm(const options *o, const operands *d, double *norm)
     return worst;
 }
 
+/* dtrsm: B back to its first values (each solve overwrites it: every run solves the same
+ * system, on data of the same range). */
+static void restore_b(const options *o, const operands *d)
+{
+    if (o->r == DTRSM)
+        CUDA_CHECK(cudaMemcpy(d->C, d->C0, (size_t)o->m * (size_t)o->n * sizeof *d->C,
+                              cudaMemcpyDeviceToDevice));
+}
+
 void dfs_bench_gpu(cublasHandle_t h, const options *o, const operands *d)
 {
     double *ms = malloc((size_t)o->reps * sizeof *ms);
@@ -321,10 +367,13 @@ void dfs_bench_gpu(cublasHandle_t h, const options *o, const operands *d)
         exit(1);
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
-    for (int i = 0; i < o->warmup; i++)
+    for (int i = 0; i < o->warmup; i++) {
+        restore_b(o, d);
         CUBLAS_CHECK(issue(h, o, d, o->m));
+    }
     for (int i = 0; i < o->reps; i++) {
         float t;
+        restore_b(o, d); /* before the start event: not timed */
         CUDA_CHECK(cudaEventRecord(start, 0));
         CUBLAS_CHECK(issue(h, o, d, o->m));
         CUDA_CHECK(cudaEventRecord(stop, 0));
@@ -343,8 +392,13 @@ void dfs_bench_gpu(cublasHandle_t h, const options *o, const operands *d)
     } else if (o->r == DGEMM || o->r == SGEMM) {
         flops = 2 * m * n * k;
         bytes = (o->r == SGEMM ? 4 : 8) * (m * k + k * n + m * n);
+    } else if (o->r == DSYRK) { /* the triangle's n (n + 1) / 2 outputs, k products each */
+        flops = n * (n + 1) * k;
+        bytes = 8 * (n * k + n * (n + 1) / 2);
+    } else if (o->r == DTRSM) { /* m^2 n multiply-adds; A's triangle, B read and written */
+        flops = m * m * n;
+        bytes = 8 * (m * (m + 1) / 2 + 2 * m * n);
     } else if (o->r == DGEMV) {
-        flops = 2 * m * n;
         bytes = 8 * (m * n + m + n); /* A, x and y */
     } else {
         flops = 2 * n;

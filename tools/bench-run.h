@@ -7,10 +7,11 @@
 #include <cublas_v2.h>
 #include <cuda_runtime_api.h>
 
-typedef enum { DGEMM, DGEMV, DDOT, SGEMM, ZGEMM } routine;
+typedef enum { DGEMM, DGEMV, DDOT, SGEMM, ZGEMM, DSYRK, DTRSM } routine;
+#define BENCH_ROUTINES 7
 
 /* The routines' names, as on the command line and in the CSV's routine column. */
-extern const char *const dfs_bench_routine_names[5];
+extern const char *const dfs_bench_routine_names[BENCH_ROUTINES];
 
 typedef struct {
     routine r;
@@ -29,12 +30,14 @@ typedef struct {
 } options;
 
 typedef struct {
-    double *A, *B, *C; /* dgemv: A, x, y; ddot: x, y, result; zgemm: interleaved (re, im) */
+    double *A, *B, *C; /* dgemv: A, x, y; ddot: x, y, result; zgemm: interleaved (re, im);
+                        * dsyrk: A, -, C; dtrsm: A (lower, unit-free), -, B */
     float *fA, *fB, *fC; /* sgemm */
     int lda, ldb;
     const double *alpha, *beta; /* host pointer mode */
     cuDoubleComplex zalpha, zbeta; /* zgemm's scalars */
-    double *C0; /* dgemm, zgemm with --check and beta != 0: C's first values, for the checked run */
+    double *C0; /* dgemm, zgemm with --check and beta != 0: C's first values, for the checked
+                 * run; dtrsm: B's, restored before every run (the solve overwrites B) */
 } operands;
 
 /* The operands of o's routine on the GPU, from the data generator (bench-data.h); ddot sets

@@ -14,6 +14,14 @@
  *   exblas-bench zgemm M N K [--op NN|NT|NC|TN|TT|TC|CN|CT|CC] [options]
  *                   cublasZgemm_v2, complex double (C: the conjugate transpose); gflops counted
  *                   as 8mnk/t (a complex multiply-add is 8 real flops)
+ *   exblas-bench dsyrk N K [--op N|T] [options]
+ *                   cublasDsyrk_v2, lower: C = alpha op(A) op(A)^T + beta C, op(A) N x K;
+ *                   gflops counted as N (N + 1) K / t (the triangle)
+ *   exblas-bench dtrsm M N [--op N|T] [options]
+ *                   cublasDtrsm_v2, left, lower, non-unit: op(A) X = alpha B, A M x M (its
+ *                   strict lower part from the data scaled by 1/M, its diagonal 1 + |a_ii|: well
+ *                   conditioned), B M x N restored before every run (not timed); gflops counted
+ *                   as M^2 N / t
  * Options:
  *   --reps R        timed runs (default 10)          --warmup W   untimed runs first (default 3)
  *   --shim PATH     the libdfshim.so to preload (default ../shim/libdfshim.so next to this
@@ -38,7 +46,8 @@
  *                   op(B) zero on those rows for the even columns of C (half the outputs see only
  *                   tiny products); under, everything about 1e-160 (the products underflow);
  *                   subnormal, op(A) x 2^-1000 and op(B) x 2^-40 (subnormal products)
- *   --alpha A, --beta B  (dgemm, dgemv, zgemm; default 1 and 0) the scalars, host pointer mode;
+ *   --alpha A, --beta B  (dgemm, dgemv, zgemm, dsyrk; dtrsm: --alpha; default 1 and 0) the
+ *                   scalars, host pointer mode;
  *                   with beta != 0 C (y) starts from random data and each run reads it
  *   --alpha-im A, --beta-im B  (zgemm; default 0) the scalars' imaginary parts
  *   --check S       (dgemm, sgemm, zgemm; not with --host-overhead) after the timed runs, the
@@ -104,13 +113,16 @@ static void usage(FILE *f)
           "       exblas-bench zgemm M N K [--op NN|NT|NC|TN|TT|TC|CN|CT|CC] [options]\n"
           "                   (cublasZgemm_v2, complex double; C: conjugate transpose;\n"
           "                   gflops counted as 8mnk/t)\n"
+          "       exblas-bench dsyrk N K [--op N|T] [options]   (lower; C is N x N)\n"
+          "       exblas-bench dtrsm M N [--op N|T] [options]   (left, lower, non-unit; B is\n"
+          "                   M x N, restored before every run)\n"
           "options: --reps R (10)  --warmup W (3)  --shim PATH  --no-shim\n"
           "         --host-overhead [--calls N (200)] [--quick-return]   (dgemm, zgemm)\n"
           "         --phi X   data (U - 0.5) exp(X N) instead of uniform in [-1,1) (X >= 0)\n"
           "         --data mixed|under|subnormal   (dgemm, sgemm, zgemm; under also dgemv,\n"
           "                   ddot) 1e+-300 columns with zero partners, products that\n"
           "                   underflow, subnormal products (on top of --phi; zgemm: both parts)\n"
-          "         --alpha A  --beta B   (dgemm, dgemv, zgemm; 1 and 0) the scalars\n"
+          "         --alpha A  --beta B   (dgemm, dgemv, zgemm, dsyrk; dtrsm alpha)\n"
           "         --alpha-im A  --beta-im B   (zgemm; 0 and 0) their imaginary parts\n"
           "         --check S   max relative and normwise errors of S sampled entries of C\n"
           "                     against the correctly rounded result (CPU), after the timed\n"
@@ -187,9 +199,9 @@ static int parse_args(int argc, char **argv, options *o)
 {
     if (argc < 2)
         return -1;
-    static const int ndims[] = {3, 2, 1, 3, 3}; /* as routine's order */
+    static const int ndims[BENCH_ROUTINES] = {3, 2, 1, 3, 3, 2, 2}; /* as routine's order */
     int r = -1;
-    for (int i = 0; i < 5; i++)
+    for (int i = 0; i < BENCH_ROUTINES; i++)
         if (!strcmp(argv[1], dfs_bench_routine_names[i]))
             r = i;
     if (r < 0)
@@ -198,6 +210,10 @@ static int parse_args(int argc, char **argv, options *o)
     int *dims[3] = {&o->m, &o->n, &o->k};
     if (o->r == DDOT)
         dims[0] = &o->n;
+    if (o->r == DSYRK) {
+        dims[0] = &o->n;
+        dims[1] = &o->k;
+    }
     if (argc < 2 + ndims[r])
         return -1;
     for (int i = 0; i < ndims[r]; i++)
@@ -258,6 +274,10 @@ static int parse_args(int argc, char **argv, options *o)
                 "exblas-bench: --host-overhead and --quick-return are for dgemm and zgemm\n");
         return -1;
     }
+    if (o->data && o->r == DTRSM) {
+        fprintf(stderr, "exblas-bench: --data is not for dtrsm (its A is made well conditioned)\n");
+        return -1;
+    }
     if (o->data && o->data != BENCH_UNDER && !gemm) {
         fprintf(stderr,
                 "exblas-bench: --data mixed and subnormal are for dgemm, sgemm and zgemm\n");
@@ -268,8 +288,14 @@ static int parse_args(int argc, char **argv, options *o)
                         "--host-overhead\n");
         return -1;
     }
-    if (scalars && o->r != DGEMM && o->r != DGEMV && o->r != ZGEMM) {
-        fprintf(stderr, "exblas-bench: --alpha and --beta are for dgemm, dgemv and zgemm\n");
+    if (scalars && o->r != DGEMM && o->r != DGEMV && o->r != ZGEMM && o->r != DSYRK &&
+        o->r != DTRSM) {
+        fprintf(stderr, "exblas-bench: --alpha and --beta are for dgemm, dgemv, zgemm and dsyrk "
+                        "(dtrsm: --alpha)\n");
+        return -1;
+    }
+    if (o->r == DTRSM && o->beta != 0) {
+        fprintf(stderr, "exblas-bench: dtrsm takes no --beta\n");
         return -1;
     }
     if (scalars_im && o->r != ZGEMM) {
