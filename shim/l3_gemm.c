@@ -70,7 +70,7 @@ static cublasStatus_t finish(const run *r, cublasStatus_t s)
  * high words).  A single block needs neither (no GEMM): no temporary then. */
 static cublasStatus_t trsm(const dfs_engine *e, const dfs_ctx *x, const dfs_l3_call *c)
 {
-    static const double pm_h[4] = {-1.0, 0.0, 1.0, 0.0};
+    _Alignas(16) static const double pm_h[4] = {-1.0, 0.0, 1.0, 0.0};
     const int dev = x->pointer_mode == CUBLAS_POINTER_MODE_DEVICE;
     const int z = c->type == DFS_C64 ? 2 : 1;
     dfs_trsm t;
@@ -147,9 +147,9 @@ cublasStatus_t dfs_l3_through_gemm(const dfs_engine *e, const dfs_ctx *x, const 
         return DFS_STATUS_DECLINED;
     if (c->kind == DFS_L3_TRSM)
         return trsm(e, x, c);
-    static const double zero_h[2] = {0.0, 0.0};
+    _Alignas(16) static const double zero_h[2] = {0.0, 0.0};
     const int dev = x->pointer_mode == CUBLAS_POINTER_MODE_DEVICE;
-    double sc_h[4];
+    _Alignas(16) double sc_h[4]; /* complex scalars cuBLAS may read (16-byte loads) */
     const dfs_l3_call zc = complex_scalars(c, dev, sc_h);
     dfs_mm mm;
     if (!dfs_l3_to_mm(&zc, !dev, zero_h, &mm) || !DFS_DRV(cuMemsetD32Async))

@@ -40,7 +40,7 @@ static const char *const fname[F_COUNT] = {"v2", "_64", "legacy"};
 typedef struct {
     int kind, side, uplo, trans, diag, alias;
     int64_t m, n, k, lda, ldb, ldc;
-    double alpha[2], beta[2];
+    _Alignas(16) double alpha[2], beta[2]; /* passed as cuDoubleComplex (16-byte loads) */
 } cfg;
 
 static cublasHandle_t h;
@@ -241,12 +241,13 @@ static int real_host_scalars(const cfg *c, int dev)
     return !dev && c->alpha[1] == 0.0 && (c->kind == K_TRMM || c->beta[1] == 0.0);
 }
 
-/* Whether c runs natively although the mode names an engine: HER2K with a complex alpha in every
- * mode; under repro (and accurate's repro from order 256) scalars its complex GEMM declines. */
+/* Whether c runs natively although the mode names an engine: HER2K with a complex alpha or
+ * device scalars in every mode (its k-concatenation needs alpha real and seen on the host); under
+ * repro (and accurate's repro from order 256) scalars its complex GEMM declines. */
 static int declined(const cfg *c, int dev)
 {
     const int64_t mn = c->m < c->n ? c->m : c->n, md = mn < c->k ? mn : c->k;
-    if (c->kind == K_HER2K && c->alpha[1] != 0.0)
+    if (c->kind == K_HER2K && (c->alpha[1] != 0.0 || dev))
         return 1;
     return (repro || (accurate && md >= 256)) && !real_host_scalars(c, dev);
 }

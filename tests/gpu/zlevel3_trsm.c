@@ -37,7 +37,7 @@ static const char *const fname[F_COUNT] = {"v2", "_64", "legacy"};
 typedef struct {
     int left, lower, trans, unit; /* trans 0 N, 1 T, 2 C */
     int64_t m, n, lda, ldb;
-    double alpha[2];
+    _Alignas(16) double alpha[2]; /* passed as cuDoubleComplex (16-byte loads) */
 } cfg;
 
 static cublasHandle_t h;
