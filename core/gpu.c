@@ -8,6 +8,23 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The calling thread's stream-capture mode set to relaxed (push: returns whether it was set, the
+ * previous mode in *mode) or restored (pop), around what a capture in progress in this or
+ * another thread would otherwise take for an unsafe call and invalidate: a module's first
+ * loading and a pinned allocation, neither of which touches a stream. */
+static int relaxed_push(CUstreamCaptureMode *mode)
+{
+    *mode = CU_STREAM_CAPTURE_MODE_RELAXED;
+    return DFS_DRV(cuThreadExchangeStreamCaptureMode) &&
+           DFS_DRV(cuThreadExchangeStreamCaptureMode)(mode) == CUDA_SUCCESS;
+}
+
+static void relaxed_pop(int pushed, CUstreamCaptureMode *mode)
+{
+    if (pushed)
+        DFS_DRV(cuThreadExchangeStreamCaptureMode)(mode);
+}
+
 const CUfunction *dfs_module_kernels(dfs_module *m)
 {
     CUcontext ctx = NULL;
@@ -24,11 +41,14 @@ const CUfunction *dfs_module_kernels(dfs_module *m)
     }
     if (!out && slot >= 0 && DFS_DRV(cuModuleLoadData) && DFS_DRV(cuModuleGetFunction)) {
         CUmodule mod;
+        CUstreamCaptureMode mode;
+        const int pushed = relaxed_push(&mode);
         CUresult r = DFS_DRV(cuModuleLoadData)(&mod, m->image);
         int ok = r == CUDA_SUCCESS;
         for (int k = 0; ok && k < m->count; k++)
             ok = DFS_DRV(cuModuleGetFunction)(&m->per_ctx[slot].fn[k], mod, m->names[k]) ==
                  CUDA_SUCCESS;
+        relaxed_pop(pushed, &mode);
         if (ok) {
             m->per_ctx[slot].ctx = ctx;
             out = m->per_ctx[slot].fn;
@@ -186,8 +206,12 @@ void dfs_scratch_release(dfs_scratch *s)
 void *dfs_pinned_zeroed(size_t bytes)
 {
     void *p = NULL;
-    if (!DFS_DRV(cuMemHostAlloc) ||
-        DFS_DRV(cuMemHostAlloc)(&p, bytes, CU_MEMHOSTALLOC_PORTABLE) != CUDA_SUCCESS)
+    CUstreamCaptureMode mode;
+    const int pushed = relaxed_push(&mode);
+    const int bad = !DFS_DRV(cuMemHostAlloc) ||
+                    DFS_DRV(cuMemHostAlloc)(&p, bytes, CU_MEMHOSTALLOC_PORTABLE) != CUDA_SUCCESS;
+    relaxed_pop(pushed, &mode);
+    if (bad)
         return NULL;
     memset(p, 0, bytes);
     return p;

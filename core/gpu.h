@@ -69,7 +69,8 @@ int dfs_blocks_per_sm(CUfunction f, int threads);
 
 /* Zeroed page-locked host memory of `bytes` the device can copy into (portable across contexts),
  * for counters a stream copies back asynchronously; NULL if it cannot be had.  Never freed by
- * its users: they keep it for the process's life. */
+ * its users: they keep it for the process's life.  Safe while a stream is being captured (the
+ * thread's capture mode relaxed around the allocation, as around a module's first loading). */
 void *dfs_pinned_zeroed(size_t bytes);
 
 /* Copies a result computed on the stream to host memory and waits for it (what cuBLAS does for

@@ -70,7 +70,8 @@
     X(cuMemFreeHost, "cuMemFreeHost", NULL)                                                        \
     X(cuCtxGetId, "cuCtxGetId", NULL)                                                              \
     X(cuMemcpy2DAsync, "cuMemcpy2DAsync_v2", NULL)                                                 \
-    X(cuMemcpy3DAsync, "cuMemcpy3DAsync_v2", NULL)
+    X(cuMemcpy3DAsync, "cuMemcpy3DAsync_v2", NULL)                                                 \
+    X(cuThreadExchangeStreamCaptureMode, "cuThreadExchangeStreamCaptureMode", NULL)
 
 typedef enum {
 #define DFS_X_CUBLAS(n) DFS_SYM_##n,
@@ -110,6 +111,7 @@ typedef CUresult (*dfs_fn_cuMemcpyDtoHAsync)(void *, CUdeviceptr, size_t, CUstre
 typedef CUresult (*dfs_fn_cuMemsetD32Async)(CUdeviceptr, unsigned int, size_t, CUstream);
 typedef CUresult (*dfs_fn_cuMemHostAlloc)(void **, size_t, unsigned int);
 typedef CUresult (*dfs_fn_cuMemFreeHost)(void *);
+typedef CUresult (*dfs_fn_cuThreadExchangeStreamCaptureMode)(CUstreamCaptureMode *);
 typedef CUresult (*dfs_fn_cuCtxGetId)(CUcontext, unsigned long long *);
 typedef CUresult (*dfs_fn_cuMemcpy2DAsync)(const CUDA_MEMCPY2D *, CUstream);
 typedef CUresult (*dfs_fn_cuMemcpy3DAsync)(const CUDA_MEMCPY3D *, CUstream);
