@@ -23,8 +23,8 @@
  * s 2^-102 is subnormal, which the slack of its last term covers), and is rounded up to a power
  * of two (one bit: the rounding's terms stay close together; a subnormal b to the power above
  * its highest bit, so that tiny sums, far below 2^-1000, are decided too).  A product of
- * magnitude 2^1000 or more, Inf or NaN sets the flag: the caller takes the exact way (overflow anywhere also leaves h, l or s not finite, which the
- * decision refuses).
+ * magnitude 2^1000 or more, Inf or NaN sets the flag: the caller takes the exact way (overflow
+ * anywhere also leaves h, l or s not finite, which the decision refuses).
  *
  * The decision: the exact S lies in [h + l - B, h + l + B], and x -> RN(alpha x + beta c) is
  * monotone, so where both ends round to the same binary64 (the same bits: -0 and +0 differ),
@@ -85,6 +85,15 @@ DFS_HD void dfs_oz_ddsum_merge(dfs_oz_ddsum *d, dfs_oz_ddsum o)
     d->f |= o.f;
 }
 
+/* b > 0 finite, rounded up to a power of two: 2^(its exponent + 1); for a subnormal b the power
+ * of two above its highest set bit. */
+DFS_HD double dfs_oz_pow2_above(double b)
+{
+    const uint64_t eb = dfs_d_bits(b) & 0x7ff0000000000000ull;
+    return eb ? dfs_d_mul(dfs_d_from_bits(eb), 2.0)
+              : dfs_d_from_bits(1ull << (64 - dfs_clz64(dfs_d_bits(b))));
+}
+
 /* The bound B above as a power of two, with extra (>= 0: an absolute bound of what else the
  * exact sum holds) added, or 0 where the sum cannot decide (a flagged product, h or the bound
  * not finite or too large).  extra enters twice over, which covers the addition's rounding. */
@@ -95,11 +104,7 @@ DFS_HD double dfs_oz_ddsum_bound(const dfs_oz_ddsum *d, int64_t k, double extra)
     b = dfs_d_fma(extra, 2.0, b);
     if (d->f || !(fabs(d->h) < 0x1p1020) || !(b < 0x1p1000))
         return 0.0;
-    /* b rounded up to a power of two: 2^(its exponent + 1); for a subnormal b (>= 2^-1074 k)
-     * the power of two above its highest set bit */
-    const uint64_t eb = dfs_d_bits(b) & 0x7ff0000000000000ull;
-    return eb ? dfs_d_mul(dfs_d_from_bits(eb), 2.0)
-              : dfs_d_from_bits(1ull << (64 - dfs_clz64(dfs_d_bits(b))));
+    return dfs_oz_pow2_above(b);
 }
 
 /* The decision for a sum of k products (all lanes), alpha != 0, whose exact value lies within
@@ -157,6 +162,59 @@ DFS_HD int dfs_oz_ddsum_scale(const dfs_oz_ddsum *d, double *px, double *py)
     *px = dfs_d_from_bits((uint64_t)(1023 + a) << 52);
     *py = dfs_d_from_bits((uint64_t)(1023 + sigma - a) << 52);
     return sigma;
+}
+
+/* ---- one thread's products in order, without renormalising (the tiled small kernel) ----
+ * Dot2 of Ogita, Rump and Oishi: p = fl(x y), e = fma(x, y, -p), h + t = h + p (TwoSum, exact),
+ * l = fl(l + fl(t + e)): 11 operations a product where dfs_oz_ddsum_add takes 17, for a bound
+ * growing as k^2 rather than k.  After k products the exact S = h + sum (t_i + e_i) (e_i exact
+ * where |x y| >= 2^-969, else off by at most 2^-1075); |t_i| <= u |h_i| <= u (1 + u)^k P and
+ * |e_i| <= u |p_i|, P = sum |p_i| <= (1 + u) sum |x y|; l's 2k roundings err by at most
+ * gamma_2k sum |t_i + e_i| <= gamma_2k u P (k (1 + u)^k + 1).  With k u < 2^-7 that is below
+ * 2.1 (k + 1)^2 u^2 sum |x y|, and s (the FMAs' sum |x| |y|) >= sum |x y| / 1.01, so
+ *     |S - (h + l)| <= 2.2 (k + 1)^2 u^2 s + k 2^-1075;
+ * the bound used, 2^-104 (k + 2)^2 s + (k + 2) 2^-1074 (1.8 times that), also covers its own
+ * roundings, and is rounded up to a power of two as dfs_oz_ddsum_bound's.  No product is
+ * flagged on the way: s >= |p| / 1.01 for each and |h_i| <= 1.02 s, so s < 2^1020 at the end
+ * means no product reached 2^1021, none was Inf or NaN, and no TwoSum came near overflow (its
+ * terms stay below 2^1022); else the sum is open.
+ * The result is a dfs_oz_ddsum (h, l not renormalised: |l| may exceed u |h|, which the
+ * decision, dfs_oz_ddsum_round_within, allows) with its bound (0: open). */
+typedef struct {
+    double h, l, s;
+} dfs_oz_dot2;
+
+DFS_HD dfs_oz_dot2 dfs_oz_dot2_zero(void)
+{
+    const dfs_oz_dot2 d = {0.0, 0.0, 0.0};
+    return d;
+}
+
+/* d += x y, ax = |x|, ay = |y| (loaded once per tile row or column) */
+DFS_HD void dfs_oz_dot2_add(dfs_oz_dot2 *d, double x, double y, double ax, double ay)
+{
+    const double p = dfs_d_mul(x, y);
+    const double e = dfs_d_fma(x, y, -p);
+    double t;
+    d->h = dfs_d_two_sum(d->h, p, &t);
+    d->l = dfs_d_add(d->l, dfs_d_add(t, e));
+    d->s = dfs_d_fma(ax, ay, d->s);
+}
+
+/* The sum as a dfs_oz_ddsum and its bound *B (a power of two; 0: open), for k products. */
+DFS_HD dfs_oz_ddsum dfs_oz_dot2_done(const dfs_oz_dot2 *d, int64_t k, double *B)
+{
+    const dfs_oz_ddsum r = {d->h, d->l, d->s, 0u};
+    const double n = (double)(k + 2);
+    *B = 0.0;
+    if (!(d->s < 0x1p1020) || !(fabs(d->h) < 0x1p1020) || !(fabs(d->l) < 0x1p1020))
+        return r;
+    /* (k + 2)^2 s 2^-104 + (k + 2) 2^-1074: s n^2 normal or exact-or-rounded by 2^-1075, the
+     * FMA one rounding more */
+    const double b = dfs_d_fma(dfs_d_mul(d->s, dfs_d_mul(n, n)), 0x1p-104, dfs_d_mul(n, 0x1p-1074));
+    if (b < 0x1p1000)
+        *B = dfs_oz_pow2_above(b);
+    return r;
 }
 
 /* ---- two classes in one pass: products below 2^-900 summed on scaled operands ---- */

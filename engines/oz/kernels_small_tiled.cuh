@@ -1,15 +1,16 @@
 /* kernels_small_tiled.cuh — repro's small DGEMMs by tiles (kernels.cu includes it; one module):
  *   dfs_oz_small_tiled  every output of a batch of small products in one launch, correctly
  *                 rounded, each thread a DFS_OZ_TILE_M x DFS_OZ_TILE_N tile of outputs of one
- *                 entry: every product of each summed serially in double-double of two classes
- *                 (ddsum.h's dfs_oz_ddsum2: products below 2^-900 on scaled operands), op(A)'s
- *                 and op(B)'s elements loaded once per tile row and column (at 2 x 2 one load a
- *                 product, where dfs_oz_small's lanes take two), and rounded where the bound
- *                 decides.  The outputs a block leaves open (a product of 2^1000 or more, Inf,
- *                 NaN, a result within the bound of a rounding boundary) are then computed each
- *                 by one warp of the block, exactly (warp_exact_output).  Any way gives
- *                 RN(exact): the bits of dfs_oz_small and every other repro path.  No
- *                 workspace, no cuBLAS call.  Chosen by repro's option small=tiled. */
+ *                 entry: every product of each summed in order in double-double without
+ *                 renormalising (ddsum.h's dfs_oz_dot2, 11 operations a product), op(A)'s and
+ *                 op(B)'s elements and their magnitudes loaded once per tile row and column (at
+ *                 2 x 2 one load a product), and rounded where the bound decides.  The outputs
+ *                 a block leaves open (sums of tiny products, a product of 2^1000 or more, Inf,
+ *                 NaN, a result within the bound of a rounding boundary) are then taken by
+ *                 groups of lanes of the block's warps as dfs_oz_small takes every output
+ *                 (kernels_small.cuh's small_group_output).  Any way gives RN(exact): the bits
+ *                 of dfs_oz_small and every other repro path.  No workspace, no cuBLAS call.
+ *                 Chosen by repro's option small=tiled. */
 #ifndef DFS_OZ_KERNELS_SMALL_TILED_CUH
 #define DFS_OZ_KERNELS_SMALL_TILED_CUH
 
@@ -18,77 +19,151 @@
 #include "device.cuh"
 #include "tuning.h"
 
-/* One output's sum d of k products rounded into *out where the bound decides (1), else 0.  Not
- * inlined: four inlined copies of the rounding made the kernel spill on sm_90. */
-__device__ __noinline__ int round_output(dfs_oz_ddsum2 d, int64_t k, double alpha, double beta,
-                                         double *out)
+/* The sums of a tile (rows x cols of TM x TN; A, B at op(A)'s row and op(B)'s column) into d,
+ * the operands times px, py where Scaled (exact: powers of two); the inner dimension four at a
+ * time, their loads first. */
+template <int TM, int TN, bool Scaled>
+__device__ __forceinline__ void tile_sums(const dfs_oz_finish_args &a, const double *A,
+                                          const double *B, int rows, int cols, double px,
+                                          double py, dfs_oz_dot2 (&d)[TM][TN])
 {
-    double v;
-    if (!dfs_oz_ddsum2_round(&d, k, alpha, beta, beta != 0 ? *out : 0.0, &v))
-        return 0;
-    *out = v;
-    return 1;
-}
-
-/* The tile of outputs rows r0 .., columns c0 .. of one entry (rows x cols of it inside the
- * product; A, B at op(A)'s row r0 and op(B)'s column c0, C at the entry's C): its sums, and
- * each output rounded where the bound decides; the others' indices o = (e bn + c) bm + r
- * appended to open_o (count *nopen). */
-template <int TM, int TN>
-__device__ __forceinline__ void tile_outputs(const dfs_oz_finish_args &a, const double *A,
-                                             const double *B, double *C, int64_t e, int64_t r0,
-                                             int64_t c0, int rows, int cols, double alpha,
-                                             double beta, int64_t *open_o, int *nopen)
-{
-    dfs_oz_ddsum2 d[TM][TN];
+    constexpr int U = 4;
 #pragma unroll
     for (int i = 0; i < TM; i++)
 #pragma unroll
         for (int j = 0; j < TN; j++)
-            d[i][j] = dfs_oz_ddsum2_zero();
-    if (alpha != 0) /* alpha = 0 (C = beta C): A and B not read */
-        for (int64_t q = 0; q < a.k; q++, A += a.aqs, B += a.bqs) {
-            double x[TM], y[TN];
+            d[i][j] = dfs_oz_dot2_zero();
+    int64_t q = 0;
+    for (; q + U <= a.k; q += U, A += U * a.aqs, B += U * a.bqs) {
+        double x[U][TM], y[U][TN];
+#pragma unroll
+        for (int u = 0; u < U; u++) {
 #pragma unroll
             for (int i = 0; i < TM; i++)
-                x[i] = i < rows ? A[i * a.ars] : 0.0;
+                x[u][i] = i < rows ? A[u * a.aqs + i * a.ars] : 0.0;
 #pragma unroll
             for (int j = 0; j < TN; j++)
-                y[j] = j < cols ? B[j * a.bcs] : 0.0;
+                y[u][j] = j < cols ? B[u * a.bqs + j * a.bcs] : 0.0;
+        }
+#pragma unroll
+        for (int u = 0; u < U; u++) {
+            if (Scaled) {
+#pragma unroll
+                for (int i = 0; i < TM; i++)
+                    x[u][i] = dfs_d_mul(x[u][i], px);
+#pragma unroll
+                for (int j = 0; j < TN; j++)
+                    y[u][j] = dfs_d_mul(y[u][j], py);
+            }
 #pragma unroll
             for (int i = 0; i < TM; i++)
 #pragma unroll
                 for (int j = 0; j < TN; j++)
-                    dfs_oz_ddsum2_add(&d[i][j], x[i], y[j]);
+                    dfs_oz_dot2_add(&d[i][j], x[u][i], y[u][j], fabs(x[u][i]), fabs(y[u][j]));
         }
+    }
+    for (; q < a.k; q++, A += a.aqs, B += a.bqs) {
+        double x[TM], y[TN];
+#pragma unroll
+        for (int i = 0; i < TM; i++)
+            x[i] = i < rows ? (Scaled ? dfs_d_mul(A[i * a.ars], px) : A[i * a.ars]) : 0.0;
+#pragma unroll
+        for (int j = 0; j < TN; j++)
+            y[j] = j < cols ? (Scaled ? dfs_d_mul(B[j * a.bcs], py) : B[j * a.bcs]) : 0.0;
+#pragma unroll
+        for (int i = 0; i < TM; i++)
+#pragma unroll
+            for (int j = 0; j < TN; j++)
+                dfs_oz_dot2_add(&d[i][j], x[i], y[j], fabs(x[i]), fabs(y[j]));
+    }
+}
+
+/* The tile of outputs rows r0 .., columns c0 .. of one entry (rows x cols of it inside the
+ * product; A, B at op(A)'s row r0 and op(B)'s column c0, C at the entry's C): its sums, each
+ * output rounded where the bound decides; then, where some of them were left open as sums of
+ * tiny products (s below 2^-900), the tile's sums again on operands scaled up by the power of
+ * two that brings the largest such s near 2^500 (dfs_oz_ddsum_scale), and those outputs rounded
+ * where that bound decides; the indices o = (e bn + c) bm + r of the others appended to open_o
+ * (count *nopen).  The sums pass through the thread's TM TN places in `mine` (shared), so that
+ * one copy of the rounding serves every output of both passes (inlined per output, the copies
+ * made the kernel spill on sm_90). */
+template <int TM, int TN>
+__device__ __forceinline__ void tile_outputs(const dfs_oz_finish_args &a, const double *A,
+                                             const double *B, double *C, int64_t e, int64_t r0,
+                                             int64_t c0, int rows, int cols, double alpha,
+                                             double beta, dfs_oz_dot2 *mine, int64_t *open_o,
+                                             int *nopen)
+{
+    unsigned open = 0; /* bit i TN + j: output (i, j) not yet written */
 #pragma unroll
     for (int i = 0; i < TM; i++)
 #pragma unroll
-        for (int j = 0; j < TN; j++) {
-            if (i >= rows || j >= cols)
-                continue;
-            double *out = C + (r0 + i) + (c0 + j) * a.ldc;
-            if (alpha == 0) /* C = beta C, as cuBLAS */
+        for (int j = 0; j < TN; j++)
+            open |= (i < rows && j < cols ? 1u : 0u) << (i * TN + j);
+    if (alpha == 0) { /* C = beta C, as cuBLAS: A and B not read */
+        for (int o = 0; o < TM * TN; o++)
+            if (open >> o & 1u) {
+                double *out = C + (r0 + o / TN) + (c0 + o % TN) * a.ldc;
                 *out = beta != 0 ? dfs_d_mul(beta, *out) : 0.0;
-            else if (!round_output(d[i][j], a.k, alpha, beta, out))
-                open_o[atomicAdd(nopen, 1)] = (e * a.bn + c0 + j) * a.bm + r0 + i;
+            }
+        return;
+    }
+    double px = 1.0, py = 1.0;
+    int sigma = 0;
+#pragma unroll 1
+    for (int pass = 0; pass < 2; pass++) {
+        {
+            dfs_oz_dot2 d[TM][TN];
+            if (pass == 0)
+                tile_sums<TM, TN, false>(a, A, B, rows, cols, 1.0, 1.0, d);
+            else
+                tile_sums<TM, TN, true>(a, A, B, rows, cols, px, py, d);
+#pragma unroll
+            for (int i = 0; i < TM; i++)
+#pragma unroll
+                for (int j = 0; j < TN; j++)
+                    mine[i * TN + j] = d[i][j];
         }
+        int any_tiny = 0; /* an open one with s below 2^-900, the largest such s in tiny.s */
+        dfs_oz_ddsum tiny = dfs_oz_ddsum_zero();
+#pragma unroll 1
+        for (int o = 0; o < TM * TN; o++) {
+            if (!(open >> o & 1u))
+                continue;
+            double *out = C + (r0 + o / TN) + (c0 + o % TN) * a.ldc;
+            double Bd, v;
+            const dfs_oz_dot2 d = mine[o];
+            const dfs_oz_ddsum dd = dfs_oz_dot2_done(&d, a.k, &Bd);
+            if (dfs_oz_ddsum_round_within(&dd, Bd, -sigma, alpha, beta, beta != 0 ? *out : 0.0,
+                                          &v)) {
+                *out = v;
+                open &= ~(1u << o);
+            } else if (dd.s < 0x1p-900) { /* NaN compares false */
+                any_tiny = 1;
+                tiny.s = dd.s > tiny.s ? dd.s : tiny.s;
+            }
+        }
+        if (pass == 1 || !any_tiny || !(sigma = dfs_oz_ddsum_scale(&tiny, &px, &py)))
+            break;
+    }
+    for (int o = 0; o < TM * TN; o++)
+        if (open >> o & 1u)
+            open_o[atomicAdd(nopen, 1)] = (e * a.bn + c0 + o % TN) * a.bm + r0 + o / TN;
 }
 
-/* The block's open outputs (their indices in open_o, n of them), each by one warp of the block,
- * exactly (warp_exact_output in the warp's accumulators wa, ws).  Not inlined: inlined, the
- * kernel's registers spilled on sm_90. */
+/* The block's open outputs (their indices in open_o, n of them), each by a group of lanes of
+ * the block's warps, as dfs_oz_small takes every output (small_group_output: double-double in
+ * lanes, on scaled operands for tiny products, then expansions, then the warp exactly).  Not
+ * inlined: inlined, the kernel's registers spilled on sm_90. */
 __device__ __noinline__ void open_outputs(const dfs_oz_small_args &s, const int64_t *open_o,
                                           int n, long long *wa, long long *ws, double alpha,
                                           double beta)
 {
-    const dfs_oz_finish_args &a = s.blk;
-    const int64_t mn = a.bm * a.bn;
-    for (int i = threadIdx.x >> 5; i < n; i += DFS_OZ_TILED_WARPS) {
-        const int64_t o = open_o[i], e = o / mn, rc = o - e * mn, r = rc % a.bm, c = rc / a.bm;
-        warp_exact_output(wa, ws, a.k, a.A + e * s.sA + r * a.ars, a.aqs,
-                          a.B + e * s.sB + c * a.bcs, a.bqs, a.k, alpha, beta,
-                          a.C + e * s.sC + r + c * a.ldc);
+    constexpr int PER_WARP = 32 / DFS_OZ_SMALL_LANES;
+    const int lane = threadIdx.x & 31;
+    for (int i = (threadIdx.x >> 5) * PER_WARP; i < n; i += DFS_OZ_TILED_WARPS * PER_WARP) {
+        const int idx = i + lane / DFS_OZ_SMALL_LANES;
+        small_group_output(s, idx < n ? open_o[idx] : 0, idx < n, wa, ws, alpha, beta);
     }
 }
 
@@ -99,6 +174,7 @@ extern "C" __global__ void __launch_bounds__(32 * DFS_OZ_TILED_WARPS)
     __shared__ long long wa[W][DFS_X_WORDS];
     __shared__ long long ws[W][DFS_X_WORDS];
     __shared__ int64_t open_o[32 * W * TM * TN];
+    __shared__ dfs_oz_dot2 sums[32 * W][TM * TN];
     __shared__ int nopen;
     const dfs_oz_finish_args &a = s.blk;
     const int64_t tm = (a.bm + TM - 1) / TM, tn = (a.bn + TN - 1) / TN, per = tm * tn;
@@ -119,8 +195,8 @@ extern "C" __global__ void __launch_bounds__(32 * DFS_OZ_TILED_WARPS)
             const int64_t r0 = rc % tm * TM, c0 = rc / tm * TN;
             const int rows = (int)min64(TM, a.bm - r0), cols = (int)min64(TN, a.bn - c0);
             tile_outputs<TM, TN>(a, a.A + e * s.sA + r0 * a.ars, a.B + e * s.sB + c0 * a.bcs,
-                                 a.C + e * s.sC, e, r0, c0, rows, cols, alpha, beta, open_o,
-                                 &nopen);
+                                 a.C + e * s.sC, e, r0, c0, rows, cols, alpha, beta,
+                                 sums[threadIdx.x], open_o, &nopen);
         }
         __syncthreads();
         if (nopen) /* the same in every thread */

@@ -6,7 +6,8 @@
  * every sum of narrow data (the way pays); and it leaves open a sum whose double-double value
  * lost a bit the rounding needs (1 + 2^-80 + 2^-160 - 1 - 2^-80: a bound too small would round
  * it to 0; 1 + 2^-53 + 2^-200: a quick test too lax would round it to 1); and sums of tiny
- * products, decided by the first way or the second on scaled operands (dfs_oz_ddsum_scale). */
+ * products, decided by the first way or the second on scaled operands (dfs_oz_ddsum_scale); the
+ * tiled kernel's serial way (dfs_oz_dot2) the same. */
 #include "ozfamily_test.h"
 
 #include "../../engines/oz/ddsum.h"
@@ -464,6 +465,74 @@ START_TEST(ddsum2_zround_corners)
 }
 END_TEST
 
+/* The tiled small kernel's way (dfs_oz_dot2: one thread's products in order, not renormalised):
+ * wherever its bound decides, MPFR's RN bit for bit, on every data class above (the tiny ones
+ * are mostly left open: the kernel then takes the lanes' way); nearly every uniform sum decided;
+ * and a sum whose lost bits change the result (1, 2^-53, 2^-110, -1, -2^-53, 2^-100: l drops
+ * 2^-110, h + l = 2^-100, exact 2^-100 + 2^-110) left open. */
+static dfs_oz_ddsum dot2_sum(int64_t K, const double *x, const double *y, double *B)
+{
+    dfs_oz_dot2 d = dfs_oz_dot2_zero();
+    for (int64_t q = 0; q < K; q++)
+        dfs_oz_dot2_add(&d, x[q], y[q], fabs(x[q]), fabs(y[q]));
+    return dfs_oz_dot2_done(&d, K, B);
+}
+
+START_TEST(dot2_decides_rn)
+{
+    rng r = rng_seed(0xd072u);
+    static const int64_t ks[] = {1, 2, 3, 7, 64, 256, 1000};
+    static double x[MAX_K], y[MAX_K];
+    long cases = 0, decided = 0, narrow = 0, narrow_decided = 0;
+    for (int it = 0; it < 6000; it++) {
+        const int kind = it % 7 == 6 ? 5 : it % 6;
+        const int64_t K = ks[(it / 3) % 7];
+        for (int64_t q = 0; q < K; q++) {
+            x[q] = draw(&r, kind, q, K);
+            y[q] = draw(&r, kind == 3 ? 0 : kind, q, K);
+        }
+        if (kind == 5)
+            for (int64_t q = K / 2; q < 2 * (K / 2); q++) {
+                x[q] = -x[q - K / 2];
+                y[q] = y[q - K / 2] * (1.0 + 0x1p-52 * (double)(q % 3));
+            }
+        if (it % 97 == 0)
+            x[K / 2] = it % 2 ? INFINITY : NAN;
+        if (it % 89 == 0)
+            x[K / 2] = 0x1p600, y[K / 2] = 0x1p450; /* a product of 2^1050: open */
+        const double alpha = it % 5 == 0 ? -1.5 : 1.0, beta = it % 4 == 0 ? 0.75 : 0.0;
+        const double c = beta != 0.0 ? unif_pm1(&r) * (kind == 4 ? 1e-300 : 1.0) : 0.0;
+        double B, v;
+        const dfs_oz_ddsum d = dot2_sum(K, x, y, &B);
+        const int ok = dfs_oz_ddsum_round_within(&d, B, 0, alpha, beta, c, &v);
+        cases++;
+        decided += ok;
+        if (kind == 0 && it % 97 && it % 89) {
+            narrow++;
+            narrow_decided += ok;
+        }
+        if (ok) {
+            ck_assert_msg(it % 97 && it % 89, "case %d: Inf, NaN or 2^1050 decided", it);
+            const double want = reference(K, x, 1, y, 1, alpha, beta, c);
+            if (!same_bits(v, want))
+                ck_abort_msg("case %d (kind %d, k %lld): %a, RN %a", it, kind, (long long)K, v,
+                             want);
+        }
+    }
+    printf("oz: dot2: %ld sums, %ld decided, each = MPFR's RN; uniform data %ld of %ld "
+           "decided\n", cases, decided, narrow_decided, narrow);
+    ck_assert_msg(narrow_decided * 100 >= narrow * 99, "uniform data: %ld of %ld decided",
+                  narrow_decided, narrow);
+    const double lx[6] = {1.0, 0x1p-53, 0x1p-110, -1.0, -0x1p-53, 0x1p-100};
+    const double ly[6] = {1, 1, 1, 1, 1, 1};
+    double B, v;
+    const dfs_oz_ddsum d = dot2_sum(6, lx, ly, &B);
+    ck_assert(d.h + d.l == 0x1p-100); /* the way loses 2^-110, as planned */
+    if (dfs_oz_ddsum_round_within(&d, B, 0, 1.0, 0.0, 0.0, &v))
+        ck_assert_msg(same_bits(v, 0x1p-100 + 0x1p-110), "decided %a, exact 2^-100 + 2^-110", v);
+}
+END_TEST
+
 void oz_ddsum_tests(TCase *t)
 {
     tcase_add_test(t, ddsum_decides_rn);
@@ -473,4 +542,5 @@ void oz_ddsum_tests(TCase *t)
     tcase_add_test(t, ddsum2_decides_in_one_pass);
     tcase_add_test(t, ddsum2_zround_decides_rn);
     tcase_add_test(t, ddsum2_zround_corners);
+    tcase_add_test(t, dot2_decides_rn);
 }
