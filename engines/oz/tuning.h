@@ -82,8 +82,10 @@ typedef struct {
      * DFS_OZ_SMALL_LANES) small_chain_ns) for P products in all, the second term a lane's chain
      * of dependent products where few outputs leave the GPU idle; the products (rows pass,
      * residues, 20-odd int8 GEMMs per entry) take products_us + P products_ps per batch entry.
-     * The call goes where it is cheaper. */
+     * The call goes where it is cheaper.  Its tiled form (dfs_oz_small_tiled), chosen from
+     * tiled_outputs outputs in all, takes outputs tiled_output_ps + P tiled_ps. */
     double small_ps, small_chain_ns, products_us, products_ps;
+    double tiled_outputs, tiled_output_ps, tiled_ps;
 } dfs_oz_tuning;
 
 /* The numbers for a device of compute capability cc_major.cc_minor (core/types.h's
@@ -117,6 +119,10 @@ static inline const dfs_oz_tuning *dfs_oz_tuning_of(int cc_major, int cc_minor)
             .small_chain_ns = 145.0,
             .products_us = 130.0,
             .products_ps = 0.2,
+            /* README.md, "Measurements" (H100, 2026-11-27): 4096 x 32^3 and 512 x 128^3 */
+            .tiled_outputs = 32768.0,
+            .tiled_output_ps = 72.0,
+            .tiled_ps = 0.86,
         },
     };
     _Static_assert(sizeof from / sizeof from[0] == sizeof rows / sizeof rows[0], "a class a row");
