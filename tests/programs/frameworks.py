@@ -179,11 +179,11 @@ def child_jax(np, d):
     return {key: np.asarray(jax.block_until_ready(v)) for key, v in out.items()}
 
 
-def child(fw, path):
-    import numpy as np
-    d = data(np)
+def child_run(run, np, d, path):
+    """A child's end: run(np, d) computes the results (None: no GPU seen); they go to path and
+    the libcublas mapped to stdout, or why it skipped, as one JSON line."""
     try:
-        res = {"torch": child_torch, "cupy": child_cupy, "jax": child_jax}[fw](np, d)
+        res = run(np, d)
     except ImportError as e:
         print(json.dumps({"skip": "cannot import: %s" % e}))
         return 0
@@ -193,6 +193,12 @@ def child(fw, path):
     np.savez(path, **res)
     print(json.dumps({"maps": cublas_maps()}))
     return 0
+
+
+def child(fw, path):
+    import numpy as np
+    run = {"torch": child_torch, "cupy": child_cupy, "jax": child_jax}[fw]
+    return child_run(run, np, data(np), path)
 
 
 def routine_kind(line):
@@ -265,40 +271,33 @@ def compare(np, S_all, fw, mode, ref, got, exact=None):
     return not msgs, worst, msgs
 
 
-def run_child(fw, mode, shim, tmp):
-    path = os.path.join(tmp, "%s-%s.npz" % (fw, mode or "ref"))
-    log = os.path.join(tmp, "%s-%s.log" % (fw, mode or "ref"))
-    env = dict(os.environ)
-    for key in list(env):
-        if key == "LD_PRELOAD" or key.startswith("EXBLAS_"):
-            env.pop(key)
-    if fw == "jax":  # XLA's own Triton GEMMs never reach cuBLAS: products through cuBLASLt
-        env["XLA_FLAGS"] = (env.get("XLA_FLAGS", "") + " --xla_gpu_enable_triton_gemm=false").strip()
+def spawn(script, child_args, mode, shim, log, env_extra=None, preload=None):
+    """Runs `script --child child_args...` in a clean environment (no LD_PRELOAD, no EXBLAS_*),
+    under the shim in `mode` (None: unshimmed) with its trace in `log`: (exit status, the last
+    JSON line of its output, its trace lines, its stderr)."""
+    env = {k: v for k, v in os.environ.items()
+           if k != "LD_PRELOAD" and not k.startswith("EXBLAS_")}
+    env.update(env_extra or {})
     if mode:
-        preload = shim
-        companion = os.path.join(os.path.dirname(shim), "libdfshim-dlsym.so")
-        if fw == "jax" and os.path.exists(companion):
-            preload = companion + ":" + shim
-        env.update({"LD_PRELOAD": preload, "EXBLAS_MODE": mode, "EXBLAS_LOG": "trace",
+        env.update({"LD_PRELOAD": preload or shim, "EXBLAS_MODE": mode, "EXBLAS_LOG": "trace",
                     "EXBLAS_LOG_FILE": log})
-    p = subprocess.run([sys.executable, os.path.abspath(__file__), "--child", fw, path], env=env,
-                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=600)
+    p = subprocess.run([sys.executable, os.path.abspath(script), "--child"] + child_args, env=env,
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=900)
     info = {}
     for line in p.stdout.splitlines()[::-1]:
         if line.startswith("{"):
             info = json.loads(line)
             break
     trace = open(log).read().splitlines() if mode and os.path.exists(log) else []
-    return p.returncode, info, path, trace, p.stderr
+    return p.returncode, info, trace, p.stderr
 
 
-def main(argv):
-    if len(argv) >= 4 and argv[1] == "--child":
-        return child(argv[2], argv[3])
+def setup(argv, modes, fws):
+    """The options the framework scripts share (--shim, --modes, --frameworks, and the others in
+    the returned dict), and whether they can run: (numpy, shim, modes, frameworks, options), or
+    an exit status (1: no shim; 77: no GPU or no numpy)."""
     args = dict(zip(argv[1::2], argv[2::2]))
     shim = os.path.abspath(args.get("--shim", "build/shim/libdfshim.so"))
-    modes = args.get("--modes", "native,auto,fast,df,repro,ozaki,int8").split(",")
-    fws = args.get("--frameworks", "torch,cupy,jax").split(",")
     if not os.path.exists(shim):
         print("no shim at %s" % shim)
         return 1
@@ -310,6 +309,31 @@ def main(argv):
     except ImportError:
         print("no numpy: skipped")
         return 77
+    return (np, shim, args.get("--modes", modes).split(","),
+            args.get("--frameworks", fws).split(","), args)
+
+
+def run_child(fw, mode, shim, tmp):
+    path = os.path.join(tmp, "%s-%s.npz" % (fw, mode or "ref"))
+    log = os.path.join(tmp, "%s-%s.log" % (fw, mode or "ref"))
+    extra, preload = {}, None
+    if fw == "jax":  # XLA's own Triton GEMMs never reach cuBLAS: products through cuBLASLt
+        extra["XLA_FLAGS"] = (os.environ.get("XLA_FLAGS", "") +
+                              " --xla_gpu_enable_triton_gemm=false").strip()
+        companion = os.path.join(os.path.dirname(shim), "libdfshim-dlsym.so")
+        if os.path.exists(companion):
+            preload = companion + ":" + shim
+    rc, info, trace, err = spawn(__file__, [fw, path], mode, shim, log, extra, preload)
+    return rc, info, path, trace, err
+
+
+def main(argv):
+    if len(argv) >= 4 and argv[1] == "--child":
+        return child(argv[2], argv[3])
+    got = setup(argv, "native,auto,fast,df,repro,ozaki,int8", "torch,cupy,jax")
+    if isinstance(got, int):
+        return got
+    np, shim, modes, fws, _ = got
     S_all = cases(np, data(np))  # the children's data, seeded: the same in every run
     exact = correctly_rounded(np, data(np))
     ran, failed = 0, 0

@@ -25,11 +25,10 @@ by routine and engine; exits 0 if all passed, 1 if any failed, 77 if none could 
 import json
 import os
 import re
-import subprocess
 import sys
 import tempfile
 
-from frameworks import cublas_maps
+from frameworks import child_run, setup, spawn
 
 ENGINE_MODES = ("repro", "dd", "df")  # every Level-3 call (GEMM included) in the engine
 LEVEL3 = re.compile(r"gemm|syrk|herk|syr2k|her2k|trsm|trmm|symm|hemm", re.I)
@@ -102,18 +101,7 @@ def child_cupy(np, d):
 
 def child(fw, path, n):
     import numpy as np
-    d = data(np, n)
-    try:
-        res = {"torch": child_torch, "cupy": child_cupy}[fw](np, d)
-    except ImportError as e:
-        print(json.dumps({"skip": "cannot import: %s" % e}))
-        return 0
-    if res is None:
-        print(json.dumps({"skip": "no GPU seen"}))
-        return 0
-    np.savez(path, **res)
-    print(json.dumps({"maps": cublas_maps()}))
-    return 0
+    return child_run({"torch": child_torch, "cupy": child_cupy}[fw], np, data(np, n), path)
 
 
 def backward_errors(np, d, r, tag=""):
@@ -137,21 +125,8 @@ def backward_errors(np, d, r, tag=""):
 def run_child(fw, mode, shim, tmp, n, run=0):
     name = "%s-%s-%d" % (fw, mode or "ref", run)
     path, log = os.path.join(tmp, name + ".npz"), os.path.join(tmp, name + ".log")
-    env = {k: v for k, v in os.environ.items()
-           if k != "LD_PRELOAD" and not k.startswith("EXBLAS_")}
-    if mode:
-        env.update({"LD_PRELOAD": shim, "EXBLAS_MODE": mode, "EXBLAS_LOG": "trace",
-                    "EXBLAS_LOG_FILE": log})
-    p = subprocess.run([sys.executable, os.path.abspath(__file__), "--child", fw, path, str(n)],
-                       env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                       timeout=900)
-    info = {}
-    for line in p.stdout.splitlines()[::-1]:
-        if line.startswith("{"):
-            info = json.loads(line)
-            break
-    trace = open(log).read().splitlines() if mode and os.path.exists(log) else []
-    return p.returncode, info, path, trace, p.stderr
+    rc, info, trace, err = spawn(__file__, [fw, path, str(n)], mode, shim, log)
+    return rc, info, path, trace, err
 
 
 def calls(trace):
@@ -205,22 +180,11 @@ def check_mode(np, d, fw, mode, shim, tmp, n):
 def main(argv):
     if len(argv) >= 5 and argv[1] == "--child":
         return child(argv[2], argv[3], int(argv[4]))
-    args = dict(zip(argv[1::2], argv[2::2]))
-    shim = os.path.abspath(args.get("--shim", "build/shim/libdfshim.so"))
-    modes = args.get("--modes", "native,repro,dd,df,fast,accurate").split(",")
-    fws = args.get("--frameworks", "torch,cupy").split(",")
+    got = setup(argv, "native,repro,dd,df,fast,accurate", "torch,cupy")
+    if isinstance(got, int):
+        return got
+    np, shim, modes, fws, args = got
     n = int(args.get("--n", "768"))
-    if not os.path.exists(shim):
-        print("no shim at %s" % shim)
-        return 1
-    if not os.path.exists("/dev/nvidiactl"):
-        print("no NVIDIA GPU: skipped")
-        return 77
-    try:
-        import numpy as np
-    except ImportError:
-        print("no numpy: skipped")
-        return 77
     d = data(np, n)
     ran, failed = 0, 0
     with tempfile.TemporaryDirectory() as tmp:
