@@ -10,9 +10,10 @@
  * is stored there, which Re(beta c) would show), the unit diagonal 1 + 0i.  For every case:
  * each output of the triangle (or matrix) written once, by one GEMM of the whole inner dimension
  * (2k for the k-concatenated SYR2K, HER2K); the other triangle and C's padding keep their
- * sentinels; NaN in what is not read (A's other triangle, a unit diagonal, C when beta = 0).  Besides: what the descriptor does not
- * cover (real scalars in a complex record, Zsyrk op C, Zherk op T, HER2K with a non-real or a
- * device alpha), and the first GEMM declining leaving C untouched. */
+ * sentinels; NaN in what is not read (A's other triangle, a unit diagonal, C when beta = 0).
+ * Besides: what the descriptor does not cover (real scalars in a complex record, Zsyrk op C,
+ * Zherk op T, HER2K with a non-real or a device alpha), and the first GEMM declining leaving C
+ * untouched. */
 #include "../../shim/l3_mm.h"
 
 #include "check_main.h"
