@@ -3,14 +3,15 @@
  *                 rounded, each thread a DFS_OZ_TILE_M x DFS_OZ_TILE_N tile of outputs of one
  *                 entry: every product of each summed in order in double-double without
  *                 renormalising (ddsum.h's dfs_oz_dot2, 11 operations a product), op(A)'s and
- *                 op(B)'s elements and their magnitudes loaded once per tile row and column (at
- *                 2 x 2 one load a product), and rounded where the bound decides.  The outputs
- *                 a block leaves open (sums of tiny products, a product of 2^1000 or more, Inf,
- *                 NaN, a result within the bound of a rounding boundary) are then taken by
- *                 groups of lanes of the block's warps as dfs_oz_small takes every output
- *                 (kernels_small.cuh's small_group_output).  Any way gives RN(exact): the bits
- *                 of dfs_oz_small and every other repro path.  No workspace, no cuBLAS call.
- *                 Chosen by repro's option small=tiled. */
+ *                 op(B)'s elements loaded once per tile row and column (at 2 x 2 one load a
+ *                 product), and rounded where the bound decides; sums of tiny products again
+ *                 on operands scaled up.  The outputs a block leaves open (magnitudes of 2^1020
+ *                 or more, Inf, NaN, a result within the bound of a rounding boundary) are then
+ *                 taken by groups of lanes of the block's warps as dfs_oz_small takes every
+ *                 output (kernels_small.cuh's small_group_output).  Any way gives RN(exact): the
+ *                 bits of dfs_oz_small and every other repro path.  No workspace, no cuBLAS
+ *                 call.  Chosen by repro's option small: tiled, or auto from tuning.h's
+ *                 tiled_outputs outputs in all. */
 #ifndef DFS_OZ_KERNELS_SMALL_TILED_CUH
 #define DFS_OZ_KERNELS_SMALL_TILED_CUH
 
