@@ -399,6 +399,7 @@ void dfs_bench_gpu(cublasHandle_t h, const options *o, const operands *d)
         flops = m * m * n;
         bytes = 8 * (m * (m + 1) / 2 + 2 * m * n);
     } else if (o->r == DGEMV) {
+        flops = 2 * m * n;
         bytes = 8 * (m * n + m + n); /* A, x and y */
     } else {
         flops = 2 * n;
