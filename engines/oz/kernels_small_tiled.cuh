@@ -20,9 +20,44 @@
 #include "device.cuh"
 #include "tuning.h"
 
-/* The sums of a tile (rows x cols of TM x TN; A, B at op(A)'s row and op(B)'s column) into d,
- * the operands times px, py where Scaled (exact: powers of two); the inner dimension four at a
- * time, their loads first. */
+/* U steps of the inner dimension of a tile's sums d (A, B at the first step's row of op(A) and
+ * column of op(B)): their loads first, the operands times px, py where Scaled (exact: powers of
+ * two). */
+template <int TM, int TN, bool Scaled, int U>
+__device__ __forceinline__ void tile_steps(const dfs_oz_finish_args &a, const double *A,
+                                           const double *B, int rows, int cols, double px,
+                                           double py, dfs_oz_dot2 (&d)[TM][TN])
+{
+    double x[U][TM], y[U][TN];
+#pragma unroll
+    for (int u = 0; u < U; u++) {
+#pragma unroll
+        for (int i = 0; i < TM; i++)
+            x[u][i] = i < rows ? A[u * a.aqs + i * a.ars] : 0.0;
+#pragma unroll
+        for (int j = 0; j < TN; j++)
+            y[u][j] = j < cols ? B[u * a.bqs + j * a.bcs] : 0.0;
+    }
+#pragma unroll
+    for (int u = 0; u < U; u++) {
+        if (Scaled) {
+#pragma unroll
+            for (int i = 0; i < TM; i++)
+                x[u][i] = dfs_d_mul(x[u][i], px);
+#pragma unroll
+            for (int j = 0; j < TN; j++)
+                y[u][j] = dfs_d_mul(y[u][j], py);
+        }
+#pragma unroll
+        for (int i = 0; i < TM; i++)
+#pragma unroll
+            for (int j = 0; j < TN; j++)
+                dfs_oz_dot2_add(&d[i][j], x[u][i], y[u][j], fabs(x[u][i]), fabs(y[u][j]));
+    }
+}
+
+/* The sums of a tile (rows x cols of TM x TN; A, B at op(A)'s row and op(B)'s column) into d:
+ * the inner dimension four steps at a time, then one at a time. */
 template <int TM, int TN, bool Scaled>
 __device__ __forceinline__ void tile_sums(const dfs_oz_finish_args &a, const double *A,
                                           const double *B, int rows, int cols, double px,
@@ -35,48 +70,10 @@ __device__ __forceinline__ void tile_sums(const dfs_oz_finish_args &a, const dou
         for (int j = 0; j < TN; j++)
             d[i][j] = dfs_oz_dot2_zero();
     int64_t q = 0;
-    for (; q + U <= a.k; q += U, A += U * a.aqs, B += U * a.bqs) {
-        double x[U][TM], y[U][TN];
-#pragma unroll
-        for (int u = 0; u < U; u++) {
-#pragma unroll
-            for (int i = 0; i < TM; i++)
-                x[u][i] = i < rows ? A[u * a.aqs + i * a.ars] : 0.0;
-#pragma unroll
-            for (int j = 0; j < TN; j++)
-                y[u][j] = j < cols ? B[u * a.bqs + j * a.bcs] : 0.0;
-        }
-#pragma unroll
-        for (int u = 0; u < U; u++) {
-            if (Scaled) {
-#pragma unroll
-                for (int i = 0; i < TM; i++)
-                    x[u][i] = dfs_d_mul(x[u][i], px);
-#pragma unroll
-                for (int j = 0; j < TN; j++)
-                    y[u][j] = dfs_d_mul(y[u][j], py);
-            }
-#pragma unroll
-            for (int i = 0; i < TM; i++)
-#pragma unroll
-                for (int j = 0; j < TN; j++)
-                    dfs_oz_dot2_add(&d[i][j], x[u][i], y[u][j], fabs(x[u][i]), fabs(y[u][j]));
-        }
-    }
-    for (; q < a.k; q++, A += a.aqs, B += a.bqs) {
-        double x[TM], y[TN];
-#pragma unroll
-        for (int i = 0; i < TM; i++)
-            x[i] = i < rows ? (Scaled ? dfs_d_mul(A[i * a.ars], px) : A[i * a.ars]) : 0.0;
-#pragma unroll
-        for (int j = 0; j < TN; j++)
-            y[j] = j < cols ? (Scaled ? dfs_d_mul(B[j * a.bcs], py) : B[j * a.bcs]) : 0.0;
-#pragma unroll
-        for (int i = 0; i < TM; i++)
-#pragma unroll
-            for (int j = 0; j < TN; j++)
-                dfs_oz_dot2_add(&d[i][j], x[i], y[j], fabs(x[i]), fabs(y[j]));
-    }
+    for (; q + U <= a.k; q += U, A += U * a.aqs, B += U * a.bqs)
+        tile_steps<TM, TN, Scaled, U>(a, A, B, rows, cols, px, py, d);
+    for (; q < a.k; q++, A += a.aqs, B += a.bqs)
+        tile_steps<TM, TN, Scaled, 1>(a, A, B, rows, cols, px, py, d);
 }
 
 /* The tile of outputs rows r0 .., columns c0 .. of one entry (rows x cols of it inside the
