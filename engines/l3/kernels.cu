@@ -7,10 +7,34 @@
 
 #define TILE 32
 
-extern "C" __global__ void __launch_bounds__(256) dfs_l3_copy_kernel(dfs_l3_copy a)
+/* A written element's sign changes and zeros (args.h's conj, herm): none on real data. */
+static __device__ __forceinline__ double adjust(double v, const dfs_l3_copy &, int, int, int)
 {
-    __shared__ double d[TILE][TILE + 1]; /* d[u][s] = src(i0 + s, j0 + u) */
-    __shared__ double t[TILE][TILE + 1]; /* t[u][s] = src(j0 + s, i0 + u) */
+    return v;
+}
+
+/* Complex: Im negated when conj, or when herm mirrors (not for the constants 0 and 1, which
+ * were not read); Im 0 on a Hermitian diagonal. */
+static __device__ __forceinline__ double2 adjust(double2 v, const dfs_l3_copy &a, int constant,
+                                                 int mirrored, int diagonal)
+{
+    if (!constant && a.conj != (a.herm && mirrored))
+        v.y = -v.y;
+    if (a.herm && diagonal)
+        v.y = 0.0;
+    return v;
+}
+
+static __device__ __forceinline__ void set(double *v, double x) { *v = x; }
+static __device__ __forceinline__ void set(double2 *v, double x) { *v = make_double2(x, 0.0); }
+
+/* The copy on elements of type T (double, or double2: real part, imaginary part). */
+template <typename T> static __device__ __forceinline__ void copy_tiles(const dfs_l3_copy &a)
+{
+    __shared__ T d[TILE][TILE + 1]; /* d[u][s] = src(i0 + s, j0 + u) */
+    __shared__ T t[TILE][TILE + 1]; /* t[u][s] = src(j0 + s, i0 + u) */
+    const T *src = (const T *)a.src;
+    T *dst = (T *)a.dst;
     const int64_t rt = (a.rows + TILE - 1) / TILE;
     const int64_t tiles = rt * ((a.cols + TILE - 1) / TILE);
     const int s = threadIdx.x;
@@ -27,59 +51,6 @@ extern "C" __global__ void __launch_bounds__(256) dfs_l3_copy_kernel(dfs_l3_copy
                 const int in = a.lower ? i >= j : i <= j;
                 /* read only where the value is used */
                 if (a.mode == DFS_L3_COPY || (in && !(a.mode == DFS_L3_TRI && i == j && a.unit)))
-                    d[u][s] = a.src[i + j * a.lds];
-            }
-            if (need_t && i0 + u < a.rows && j0 + s < a.cols) {
-                const int64_t i = i0 + u, j = j0 + s;
-                const int in = a.lower ? i >= j : i <= j;
-                if (a.mode == DFS_L3_COPY_T || !in)
-                    t[u][s] = a.src[j + i * a.lds];
-            }
-        }
-        __syncthreads();
-        for (int u = threadIdx.y; u < TILE; u += blockDim.y) {
-            const int64_t i = i0 + s, j = j0 + u;
-            if (i >= a.rows || j >= a.cols)
-                continue;
-            const int in = a.lower ? i >= j : i <= j;
-            double *o = a.dst + i + j * a.ldd;
-            switch (a.mode) {
-            case DFS_L3_COPY: *o = d[u][s]; break;
-            case DFS_L3_COPY_T: *o = t[s][u]; break;
-            case DFS_L3_TRI: *o = !in ? 0.0 : i == j && a.unit ? 1.0 : d[u][s]; break;
-            case DFS_L3_SYM: *o = in ? d[u][s] : t[s][u]; break;
-            default:
-                if (in)
-                    *o = d[u][s];
-                break;
-            }
-        }
-        __syncthreads();
-    }
-}
-
-/* The copy on complex data (args.h's cplx, conj, herm): dfs_l3_copy_kernel's tiles of whole
- * elements (double2: real part, imaginary part). */
-extern "C" __global__ void __launch_bounds__(256) dfs_l3_zcopy_kernel(dfs_l3_copy a)
-{
-    __shared__ double2 d[TILE][TILE + 1]; /* d[u][s] = src(i0 + s, j0 + u) */
-    __shared__ double2 t[TILE][TILE + 1]; /* t[u][s] = src(j0 + s, i0 + u) */
-    const double2 *src = (const double2 *)a.src;
-    double2 *dst = (double2 *)a.dst;
-    const int64_t rt = (a.rows + TILE - 1) / TILE;
-    const int64_t tiles = rt * ((a.cols + TILE - 1) / TILE);
-    const int s = threadIdx.x;
-    for (int64_t tile = (int64_t)blockIdx.y * gridDim.x + blockIdx.x; tile < tiles;
-         tile += (int64_t)gridDim.x * gridDim.y) {
-        const int64_t i0 = (tile % rt) * TILE, j0 = (tile / rt) * TILE;
-        const int inside = a.lower ? i0 >= j0 + TILE - 1 : i0 + TILE - 1 <= j0;
-        const int need_t = a.mode == DFS_L3_COPY_T || (a.mode == DFS_L3_SYM && !inside);
-        const int need_d = a.mode != DFS_L3_COPY_T;
-        for (int u = threadIdx.y; u < TILE; u += blockDim.y) {
-            if (need_d && i0 + s < a.rows && j0 + u < a.cols) {
-                const int64_t i = i0 + s, j = j0 + u;
-                const int in = a.lower ? i >= j : i <= j;
-                if (a.mode == DFS_L3_COPY || (in && !(a.mode == DFS_L3_TRI && i == j && a.unit)))
                     d[u][s] = src[i + j * a.lds];
             }
             if (need_t && i0 + u < a.rows && j0 + s < a.cols) {
@@ -95,15 +66,17 @@ extern "C" __global__ void __launch_bounds__(256) dfs_l3_zcopy_kernel(dfs_l3_cop
             if (i >= a.rows || j >= a.cols)
                 continue;
             const int in = a.lower ? i >= j : i <= j;
-            double2 v;
-            int mirrored = 0;
+            T v;
+            int mirrored = 0, constant = 0;
             switch (a.mode) {
             case DFS_L3_COPY: v = d[u][s]; break;
             case DFS_L3_COPY_T: v = t[s][u]; break;
             case DFS_L3_TRI:
-                v = !in ? make_double2(0.0, 0.0)
-                    : i == j && a.unit ? make_double2(1.0, 0.0)
-                                       : d[u][s];
+                constant = !in || (i == j && a.unit);
+                if (constant)
+                    set(&v, in ? 1.0 : 0.0);
+                else
+                    v = d[u][s];
                 break;
             case DFS_L3_SYM:
                 mirrored = !in;
@@ -115,15 +88,21 @@ extern "C" __global__ void __launch_bounds__(256) dfs_l3_zcopy_kernel(dfs_l3_cop
                 v = d[u][s];
                 break;
             }
-            const int constant = a.mode == DFS_L3_TRI && (!in || (i == j && a.unit));
-            if (!constant && a.conj != (a.herm && mirrored))
-                v.y = -v.y;
-            if (a.herm && i == j)
-                v.y = 0.0;
-            dst[i + j * a.ldd] = v;
+            dst[i + j * a.ldd] = adjust(v, a, constant, mirrored, i == j);
         }
         __syncthreads();
     }
+}
+
+extern "C" __global__ void __launch_bounds__(256) dfs_l3_copy_kernel(dfs_l3_copy a)
+{
+    copy_tiles<double>(a);
+}
+
+/* The copy on complex data (args.h's cplx, conj, herm): whole elements. */
+extern "C" __global__ void __launch_bounds__(256) dfs_l3_zcopy_kernel(dfs_l3_copy a)
+{
+    copy_tiles<double2>(a);
 }
 
 /* The diagonal block's solve (solve.h): each block takes SOLVE_RHS right-hand sides (x) with
