@@ -70,11 +70,12 @@ static cublasStatus_t finish(const run *r, cublasStatus_t s)
  * high words).  A single block needs neither (no GEMM): no temporary then. */
 static cublasStatus_t trsm(const dfs_engine *e, const dfs_ctx *x, const dfs_l3_call *c)
 {
+    /* -1 and 1 as doubles (pm_h[0], pm_h[2]) or as complex numbers (pm_h[0..1], pm_h[2..3]) */
     _Alignas(16) static const double pm_h[4] = {-1.0, 0.0, 1.0, 0.0};
     const int dev = x->pointer_mode == CUBLAS_POINTER_MODE_DEVICE;
     const int z = c->type == DFS_C64 ? 2 : 1;
     dfs_trsm t;
-    if (!dfs_l3_to_trsm(c, dev, &pm_h[0], &pm_h[z], &t) || !DFS_DRV(cuMemsetD32Async))
+    if (!dfs_l3_to_trsm(c, dev, &pm_h[0], &pm_h[2], &t) || !DFS_DRV(cuMemsetD32Async))
         return DFS_STATUS_DECLINED;
     const int64_t nb = e->trsm_nb > 0 && e->trsm_nb <= DFS_L3_SOLVE_MAX ? e->trsm_nb : DFS_TRSM_NB;
     const int64_t need = dfs_trsm_scratch(&t, nb);

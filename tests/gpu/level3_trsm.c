@@ -10,7 +10,8 @@
  * In every mode B's padding rows keep their bits (NaN sentinels), A holds NaN in its other
  * triangle, its padding and, with a unit diagonal, on the diagonal (never read: a NaN read
  * would show in X).  Cases: side L/R, uplo L/U, op N/T/C, diag N/U; orders 1, 7, 33, nb, nb + 1
- * (nb = 256, or 128 for dd and df) with 5 or 9 right-hand sides, and 300 x 64 and 64 x 300;
+ * (nb = 256, or 128 for dd and df) with 5 or 9 right-hand sides, 300 x 64 and 64 x 300, and
+ * orders 4 nb and 2 nb + 3 with 1 to 3 right-hand sides (cuSOLVER's getrs; ld = order);
  * leading dimensions padded; alpha 1.5 or -0.75, on the host and on the device (legacy: host);
  * a TRSM of 300 x 64 captured in a CUDA graph and replayed twice (the same bits both times).
  * Failures print the first bad element. */
@@ -272,6 +273,20 @@ static void shapes_group(void)
                         c.ldb = c.m + 1;
                         run_cfg(&c, 1000u + seed++);
                     }
+    /* cuSOLVER's getrs: a tall system, one to three right-hand sides (GEMM updates of n <= 3) */
+    gt_group("dtrsm: orders 4 nb and 2 nb + 3 with 1, 2, 3 right-hand sides, ld = order");
+    const int64_t tall[2] = {4 * nb, 2 * nb + 3};
+    for (int o = 0; o < 2; o++)
+        for (int64_t r = 1; r <= 3; r++)
+            for (int left = 0; left < 2; left++)
+                for (int lower = 0; lower < 2; lower++)
+                    for (int trans = 0; trans < 2; trans++) {
+                        cfg c = {left, lower, trans, (int)(r == 2), left ? tall[o] : r,
+                                 left ? r : tall[o], 0, 0, 1.0};
+                        c.lda = tall[o];
+                        c.ldb = c.m;
+                        run_cfg(&c, 1000u + seed++);
+                    }
 }
 
 /* A TRSM captured on a stream into a graph, replayed twice: both replays the expected X, and
@@ -334,8 +349,9 @@ int main(void)
     if (cublasInit() != CUBLAS_STATUS_SUCCESS)
         gt_fatal("cublasInit failed");
     GT_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-    dA = gt_dmalloc((size_t)(304 * 304) * sizeof(double));
-    dB = gt_dmalloc((size_t)(304 * 304) * sizeof(double));
+    const size_t side = (size_t)(4 * nb > 304 ? 4 * nb : 304); /* the largest order or ld */
+    dA = gt_dmalloc(side * side * sizeof(double));
+    dB = gt_dmalloc(side * side * sizeof(double));
     dAlpha = gt_dmalloc(sizeof(double));
     shapes_group();
     graph_group();
