@@ -25,7 +25,7 @@
     X(DFS_OZ_K_CRT_VERIFY24, dfs_crt_finish_verify24)                                              \
     X(DFS_OZ_K_CRT_VERIFY_WIDE, dfs_crt_finish_verify_wide) X(DFS_OZ_K_CRT_REPAIR, dfs_crt_repair) \
     X(DFS_OZ_K_KGROUPS, dfs_oz_kgroups) X(DFS_OZ_K_SMALL, dfs_oz_small)                           \
-    X(DFS_OZ_K_SMALL_TILED, dfs_oz_small_tiled)
+    X(DFS_OZ_K_SMALL_TILED, dfs_oz_small_tiled) X(DFS_OZ_K_SMALL_TILED1, dfs_oz_small_tiled1)
 #define DFS_OZ_KERNEL_ID(id, symbol) id,
 enum { DFS_OZ_KERNELS(DFS_OZ_KERNEL_ID) DFS_OZ_K_COUNT };
 #undef DFS_OZ_KERNEL_ID

@@ -88,11 +88,11 @@ void dfs_oz_finish_ws_fields(dfs_oz_finish_args *f, const dfs_oz_call_ws *w, uin
     f->count = w->count;
 }
 
-/* Every output of `batch` entries (the call's strides) by the small kernel, one launch: the
- * lanes' (dfs_oz_small) or, tiled, the tiles' (dfs_oz_small_tiled). */
+/* Every output of `batch` entries (the call's strides) by the small kernel, one launch, in the
+ * form `form` (call.h's dfs_oz_small_form). */
 static int launch_small(const CUfunction *kern, CUstream st, int sms, const dfs_ctx *x,
                         const dfs_gemm_call *c, const double *A, const double *B, double *C,
-                        int64_t batch, int tiled)
+                        int64_t batch, dfs_oz_small_form form)
 {
     dfs_oz_small_args s;
     memset(&s, 0, sizeof s);
@@ -103,25 +103,31 @@ static int launch_small(const CUfunction *kern, CUstream st, int sms, const dfs_
     s.sA = c->strideA;
     s.sB = c->strideB;
     s.sC = c->strideC;
-    const int64_t tiles = (c->m + DFS_OZ_TILE_M - 1) / DFS_OZ_TILE_M *
-                          ((c->n + DFS_OZ_TILE_N - 1) / DFS_OZ_TILE_N) * batch;
-    const int64_t per_block = tiled ? 32 * DFS_OZ_TILED_WARPS
-                                    : 32 / DFS_OZ_SMALL_LANES * DFS_OZ_SMALL_WARPS;
-    int64_t blocks = ((tiled ? tiles : c->m * c->n * batch) + per_block - 1) / per_block;
+    const int tm = form == DFS_OZ_FORM_TILES ? DFS_OZ_TILE_M : 1,
+              tn = form == DFS_OZ_FORM_TILES ? DFS_OZ_TILE_N : 1;
+    /* threads: a tile each, or (lanes) DFS_OZ_SMALL_LANES an output */
+    const int64_t work = (c->m + tm - 1) / tm * ((c->n + tn - 1) / tn) * batch;
+    const int warps = form == DFS_OZ_FORM_LANES ? DFS_OZ_SMALL_WARPS : DFS_OZ_TILED_WARPS;
+    const int64_t per_block = form == DFS_OZ_FORM_LANES ? 32 / DFS_OZ_SMALL_LANES * warps
+                                                        : 32 * warps;
+    int64_t blocks = (work + per_block - 1) / per_block;
     const int64_t most = (int64_t)sms * 16; /* then the blocks step through the outputs */
     blocks = blocks < most ? blocks : most;
-    return dfs_launch(kern[tiled ? DFS_OZ_K_SMALL_TILED : DFS_OZ_K_SMALL],
-                      (unsigned)(blocks > 0 ? blocks : 1), 1, 1,
-                      32 * (tiled ? DFS_OZ_TILED_WARPS : DFS_OZ_SMALL_WARPS), 1, st, &s);
+    const int kernel = form == DFS_OZ_FORM_TILES    ? DFS_OZ_K_SMALL_TILED
+                       : form == DFS_OZ_FORM_TILES1 ? DFS_OZ_K_SMALL_TILED1
+                                                    : DFS_OZ_K_SMALL;
+    return dfs_launch(kern[kernel], (unsigned)(blocks > 0 ? blocks : 1), 1, 1, 32 * warps, 1, st,
+                      &s);
 }
 
-cublasStatus_t dfs_oz_dgemm_direct(const dfs_ctx *x, const dfs_gemm_call *c, int tiled)
+cublasStatus_t dfs_oz_dgemm_direct(const dfs_ctx *x, const dfs_gemm_call *c,
+                                   dfs_oz_small_form form)
 {
     const CUfunction *k = dfs_oz_kernels();
     if (!k)
         return DFS_STATUS_DECLINED;
     return launch_small(k, (CUstream)x->stream, dfs_sm_count(x->device), x, c, c->A, c->B, c->C,
-                        c->batch, tiled)
+                        c->batch, form)
                ? CUBLAS_STATUS_EXECUTION_FAILED
                : CUBLAS_STATUS_SUCCESS;
 }
@@ -129,5 +135,5 @@ cublasStatus_t dfs_oz_dgemm_direct(const dfs_ctx *x, const dfs_gemm_call *c, int
 int dfs_oz_launch_direct_all(const CUfunction *kern, CUstream st, int sms, const dfs_ctx *x,
                              const dfs_gemm_call *c, const double *A, const double *B, double *C)
 {
-    return launch_small(kern, st, sms, x, c, A, B, C, 1, 0);
+    return launch_small(kern, st, sms, x, c, A, B, C, 1, DFS_OZ_FORM_LANES);
 }

@@ -14,11 +14,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Every output of the call (every entry of a batch) correctly rounded in one launch, no
- * workspace, no cuBLAS call (the small kernel, kernels_small.cuh, or tiled: its tiled form,
- * kernels_small_tiled.cuh): for repro's small calls (tuning.h's direct_outputs,
- * direct_products).  DFS_STATUS_DECLINED without kernels. */
-cublasStatus_t dfs_oz_dgemm_direct(const dfs_ctx *x, const dfs_gemm_call *c, int tiled);
+/* The small kernel's forms: DFS_OZ_SMALL_LANES lanes an output (dfs_oz_small,
+ * kernels_small.cuh), a thread a DFS_OZ_TILE_M x DFS_OZ_TILE_N tile (dfs_oz_small_tiled) or a
+ * thread an output (dfs_oz_small_tiled1, kernels_small_tiled.cuh).  The same bits. */
+typedef enum { DFS_OZ_FORM_LANES, DFS_OZ_FORM_TILES, DFS_OZ_FORM_TILES1 } dfs_oz_small_form;
+
+/* Every output of the call (every entry of a batch) correctly rounded in one launch of the
+ * small kernel in the form `form`, no workspace, no cuBLAS call: for repro's small calls
+ * (tuning.h's cost model).  DFS_STATUS_DECLINED without kernels. */
+cublasStatus_t dfs_oz_dgemm_direct(const dfs_ctx *x, const dfs_gemm_call *c,
+                                   dfs_oz_small_form form);
 
 /* The tuning numbers for the call's device (tuning.h). */
 static inline const dfs_oz_tuning *dfs_oz_tuning_ctx(const dfs_ctx *x)

@@ -1,17 +1,18 @@
 /* kernels_small_tiled.cuh — repro's small DGEMMs by tiles (kernels.cu includes it; one module):
- *   dfs_oz_small_tiled  every output of a batch of small products in one launch, correctly
- *                 rounded, each thread a DFS_OZ_TILE_M x DFS_OZ_TILE_N tile of outputs of one
- *                 entry: every product of each summed in order in double-double without
- *                 renormalising (ddsum.h's dfs_oz_dot2, 11 operations a product), op(A)'s and
- *                 op(B)'s elements loaded once per tile row and column (at 2 x 2 one load a
- *                 product), and rounded where the bound decides; sums of tiny products again
- *                 on operands scaled up.  The outputs a block leaves open (magnitudes of 2^1020
- *                 or more, Inf, NaN, a result within the bound of a rounding boundary) are then
- *                 taken by groups of lanes of the block's warps as dfs_oz_small takes every
- *                 output (kernels_small.cuh's small_group_output).  Any way gives RN(exact): the
- *                 bits of dfs_oz_small and every other repro path.  No workspace, no cuBLAS
- *                 call.  Chosen by repro's option small: tiled, or auto from tuning.h's
- *                 tiled_outputs outputs in all. */
+ *   dfs_oz_small_tiled   every output of a batch of small products in one launch, correctly
+ *                        rounded, each thread a DFS_OZ_TILE_M x DFS_OZ_TILE_N tile of outputs
+ *                        of one entry;
+ *   dfs_oz_small_tiled1  the same with 1 x 1 tiles (four times the threads, twice the loads).
+ * Every product of a tile's outputs summed in order in double-double without renormalising
+ * (ddsum.h's dfs_oz_dot2, 11 operations a product), op(A)'s and op(B)'s elements loaded once
+ * per tile row and column (at 2 x 2 one load a product), and rounded where the bound decides;
+ * sums of tiny products again on operands scaled up.  The outputs a block leaves open
+ * (magnitudes of 2^1020 or more, Inf, NaN, a result within the bound of a rounding boundary) are
+ * then taken by groups of lanes of the block's warps as dfs_oz_small takes every output
+ * (kernels_small.cuh's small_group_output).  Any way gives RN(exact): the bits of dfs_oz_small
+ * and every other repro path.  No workspace, no cuBLAS call.  Chosen by repro's option small:
+ * tiled, tiled1, or auto from tuning.h's tiled_outputs outputs in all (tiled1 while the 2 x 2
+ * tiles would give fewer than tiled_threads_per_sm threads a multiprocessor). */
 #ifndef DFS_OZ_KERNELS_SMALL_TILED_CUH
 #define DFS_OZ_KERNELS_SMALL_TILED_CUH
 
@@ -165,10 +166,10 @@ __device__ __noinline__ void open_outputs(const dfs_oz_small_args &s, const int6
     }
 }
 
-extern "C" __global__ void __launch_bounds__(32 * DFS_OZ_TILED_WARPS)
-    dfs_oz_small_tiled(const __grid_constant__ dfs_oz_small_args s)
+/* The kernel of TM x TN tiles: each thread a tile, the block's open outputs after each round. */
+template <int TM, int TN> __device__ __forceinline__ void small_tiled(const dfs_oz_small_args &s)
 {
-    constexpr int TM = DFS_OZ_TILE_M, TN = DFS_OZ_TILE_N, W = DFS_OZ_TILED_WARPS;
+    constexpr int W = DFS_OZ_TILED_WARPS;
     __shared__ long long wa[W][DFS_X_WORDS];
     __shared__ long long ws[W][DFS_X_WORDS];
     __shared__ int64_t open_o[32 * W * TM * TN];
@@ -201,6 +202,20 @@ extern "C" __global__ void __launch_bounds__(32 * DFS_OZ_TILED_WARPS)
             open_outputs(s, open_o, nopen, wa[wp], ws[wp], alpha, beta);
         __syncthreads();
     }
+}
+
+/* DFS_OZ_TILE_M x DFS_OZ_TILE_N tiles (fewer loads a product; for many outputs) */
+extern "C" __global__ void __launch_bounds__(32 * DFS_OZ_TILED_WARPS)
+    dfs_oz_small_tiled(const __grid_constant__ dfs_oz_small_args s)
+{
+    small_tiled<DFS_OZ_TILE_M, DFS_OZ_TILE_N>(s);
+}
+
+/* 1 x 1 tiles (four times the threads; for outputs too few to fill the GPU in tiles) */
+extern "C" __global__ void __launch_bounds__(32 * DFS_OZ_TILED_WARPS)
+    dfs_oz_small_tiled1(const __grid_constant__ dfs_oz_small_args s)
+{
+    small_tiled<1, 1>(s);
 }
 
 #endif

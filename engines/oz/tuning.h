@@ -83,9 +83,11 @@ typedef struct {
      * of dependent products where few outputs leave the GPU idle; the products (rows pass,
      * residues, 20-odd int8 GEMMs per entry) take products_us + P products_ps per batch entry.
      * The call goes where it is cheaper.  Its tiled form (dfs_oz_small_tiled), chosen from
-     * tiled_outputs outputs in all, takes outputs tiled_output_ps + P tiled_ps. */
+     * tiled_outputs outputs in all, takes outputs tiled_output_ps + P tiled_ps; its 1 x 1 tiles
+     * (dfs_oz_small_tiled1) are taken while 2 x 2 tiles would give fewer than
+     * tiled_threads_per_sm threads a multiprocessor. */
     double small_ps, small_chain_ns, products_us, products_ps;
-    double tiled_outputs, tiled_output_ps, tiled_ps;
+    double tiled_outputs, tiled_output_ps, tiled_ps, tiled_threads_per_sm;
 } dfs_oz_tuning;
 
 /* The numbers for a device of compute capability cc_major.cc_minor (core/types.h's
@@ -123,6 +125,8 @@ static inline const dfs_oz_tuning *dfs_oz_tuning_of(int cc_major, int cc_minor)
             .tiled_outputs = 32768.0,
             .tiled_output_ps = 72.0,
             .tiled_ps = 0.86,
+            /* 4 blocks of 128 threads (124 registers each): one full occupancy's worth */
+            .tiled_threads_per_sm = 512.0,
         },
     };
     _Static_assert(sizeof from / sizeof from[0] == sizeof rows / sizeof rows[0], "a class a row");

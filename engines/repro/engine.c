@@ -37,7 +37,7 @@ static int repro_can_run(const dfs_device *d)
                 "block"}
 
 enum { PRODUCTS_AUTO, PRODUCTS_F64, PRODUCTS_INT8 };
-enum { SMALL_AUTO, SMALL_DIRECT, SMALL_PRODUCTS, SMALL_TILED };
+enum { SMALL_AUTO, SMALL_DIRECT, SMALL_PRODUCTS, SMALL_TILED, SMALL_TILED1 };
 enum { KGROUPS_AUTO, KGROUPS_ONE, KGROUPS_TWO };
 static const dfs_option_spec repro_option_spec[] = {
     OZ_COMMON_OPTIONS,
@@ -46,12 +46,12 @@ static const dfs_option_spec repro_option_spec[] = {
      .meaning = "DGEMM's exact products from binary64 slices (f64) or int8 residues on integer "
                 "tensor cores (int8, where it can); auto: int8 where k < 2^17; the same bits"},
     {.key = "small", .kind = DFS_OPT_WORD, .def = SMALL_AUTO,
-     .words = (const char *const[]){"auto", "direct", "products", "tiled", NULL},
+     .words = (const char *const[]){"auto", "direct", "products", "tiled", "tiled1", NULL},
      .meaning = "a DGEMM (or a batch of them) that the device class's cost model says is "
                 "faster so: every output in one launch of a small kernel (direct: a few lanes "
-                "an output; tiled: a thread a tile of outputs; auto: tiled from the class's "
-                "tiled_outputs outputs in all), or always on the products as larger ones are; "
-                "the same bits"},
+                "an output; tiled: a thread a 2 x 2 tile of outputs; tiled1: a thread an "
+                "output; auto: tiled or tiled1 from the class's tiled_outputs outputs in all), "
+                "or always on the products as larger ones are; the same bits"},
     {.key = "kgroups", .kind = DFS_OPT_WORD, .def = KGROUPS_AUTO,
      .words = (const char *const[]){"auto", "1", "2", NULL},
      .meaning = "DGEMM on int8 residues: the inner dimension in two groups, each scaled on its "
@@ -104,27 +104,39 @@ static void read_options(const dfs_options *o, int knobs, dfs_oz_gemm_opts *g)
     g->fixed_sum = dfs_option_word(o, t, "sum") == SUM_FIXED && g->splits > 0;
 }
 
-/* tuning.h's cost model: the small kernel (lanes, or tiled) against the products, per call (all
+/* tuning.h's cost model: the small kernel in the form f against the products, per call (all
  * its batch). */
-static int small_is_faster(const dfs_oz_tuning *tu, const dfs_gemm_call *c, int tiled)
+static int small_is_faster(const dfs_oz_tuning *tu, const dfs_gemm_call *c, dfs_oz_small_form f)
 {
     const double entry = (double)c->m * (double)c->n * (double)c->k, all = entry * (double)c->batch;
     const double outputs = (double)c->m * (double)c->n * (double)c->batch;
     const double chain = (double)((c->k + DFS_OZ_SMALL_LANES - 1) / DFS_OZ_SMALL_LANES);
     const double t_all = all * tu->small_ps * 1e-6, t_chain = chain * tu->small_chain_ns * 1e-3;
-    const double t_small = tiled ? outputs * tu->tiled_output_ps * 1e-6 + all * tu->tiled_ps * 1e-6
+    const double t_small = f != DFS_OZ_FORM_LANES
+                               ? outputs * tu->tiled_output_ps * 1e-6 + all * tu->tiled_ps * 1e-6
                            : t_all > t_chain ? t_all : t_chain; /* microseconds (no libm) */
     const double t_products = (double)c->batch * (tu->products_us + entry * tu->products_ps * 1e-6);
     return t_small <= t_products;
 }
 
-/* The small kernel's form for c: the option's, or (auto) tiled from the class's tiled_outputs
- * outputs in all (below, too few tiles to fill the GPU: the lanes' form). */
-static int small_tiled(const dfs_oz_tuning *tu, const dfs_gemm_call *c, int small)
+/* The small kernel's form for c: the option's, or (auto) the tiles' from the class's
+ * tiled_outputs outputs in all (below, too few tiles to fill the GPU: the lanes' form), 1 x 1
+ * tiles while the 2 x 2 ones would give fewer than tiled_threads_per_sm threads a
+ * multiprocessor. */
+static dfs_oz_small_form small_form(const dfs_oz_tuning *tu, const dfs_ctx *x,
+                                    const dfs_gemm_call *c, int small)
 {
     if (small != SMALL_AUTO)
-        return small == SMALL_TILED;
-    return (double)c->m * (double)c->n * (double)c->batch >= tu->tiled_outputs;
+        return small == SMALL_TILED    ? DFS_OZ_FORM_TILES
+               : small == SMALL_TILED1 ? DFS_OZ_FORM_TILES1
+                                       : DFS_OZ_FORM_LANES;
+    const double outputs = (double)c->m * (double)c->n * (double)c->batch;
+    if (outputs < tu->tiled_outputs)
+        return DFS_OZ_FORM_LANES;
+    const double tiles = (double)((c->m + DFS_OZ_TILE_M - 1) / DFS_OZ_TILE_M) *
+                         (double)((c->n + DFS_OZ_TILE_N - 1) / DFS_OZ_TILE_N) * (double)c->batch;
+    return tiles < (double)dfs_sm_count(x->device) * tu->tiled_threads_per_sm ? DFS_OZ_FORM_TILES1
+                                                                               : DFS_OZ_FORM_TILES;
 }
 
 static cublasStatus_t repro_dgemm(const dfs_ctx *x, const dfs_gemm_call *c)
@@ -136,9 +148,9 @@ static cublasStatus_t repro_dgemm(const dfs_ctx *x, const dfs_gemm_call *c)
      * device class's cost model says it is faster (the same bits: RN(exact)) */
     const int small = dfs_option_word(x->options, &repro_options, "small");
     const dfs_oz_tuning *tu = dfs_oz_tuning_ctx(x);
-    const int tiled = small_tiled(tu, c, small);
-    if (small != SMALL_PRODUCTS && small_is_faster(tu, c, tiled)) {
-        const cublasStatus_t s = dfs_oz_dgemm_direct(x, c, tiled);
+    const dfs_oz_small_form form = small_form(tu, x, c, small);
+    if (small != SMALL_PRODUCTS && small_is_faster(tu, c, form)) {
+        const cublasStatus_t s = dfs_oz_dgemm_direct(x, c, form);
         if (s != DFS_STATUS_DECLINED)
             return s;
     }
