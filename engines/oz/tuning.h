@@ -125,8 +125,9 @@ static inline const dfs_oz_tuning *dfs_oz_tuning_of(int cc_major, int cc_minor)
             .tiled_outputs = 32768.0,
             .tiled_output_ps = 72.0,
             .tiled_ps = 0.86,
-            /* 4 blocks of 128 threads (124 registers each): one full occupancy's worth */
-            .tiled_threads_per_sm = 512.0,
+            /* README.md, "Measurements" (H100, 2026-11-27): 1 x 1 tiles win at 9216 and 16384
+             * 2 x 2 tiles (192^3, 256^3), lose at 65536 (64 x 64^3) */
+            .tiled_threads_per_sm = 256.0,
         },
     };
     _Static_assert(sizeof from / sizeof from[0] == sizeof rows / sizeof rows[0], "a class a row");
