@@ -215,10 +215,17 @@ typedef struct dfs_engine {
      * (../shim/l3_trsm.h): a constant of the engine, never tuned to the device (the results of a
      * reproducible engine depend on it); 0: DFS_TRSM_NB. */
     int trsm_nb;
+    /* The panels into which the shim cuts a triangle of output (SYRK, SYR2K, SYRKX and their
+     * Hermitian forms) or a TRMM's blocks when it computes them through this engine's GEMM
+     * (../shim/l3_mm.h): more panels compute fewer zeros and outputs of the other triangle,
+     * but each is a GEMM that prepares its operands again; 0: DFS_L3_PANELS. */
+    int l3_panels;
 } dfs_engine;
 
 /* The TRSM block size of an engine that names none (dfs_engine.trsm_nb). */
 #define DFS_TRSM_NB 128
+/* The Level-3 panels of an engine that names none (dfs_engine.l3_panels). */
+#define DFS_L3_PANELS 8
 
 /* The table (engines/registry.c).  Index 0 is always the native engine. */
 extern const dfs_engine *const dfs_engines[];

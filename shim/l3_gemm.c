@@ -156,7 +156,8 @@ cublasStatus_t dfs_l3_through_gemm(const dfs_engine *e, const dfs_ctx *x, const 
     if (!dfs_l3_to_mm(&zc, !dev, zero_h, &mm) || !DFS_DRV(cuMemsetD32Async))
         return DFS_STATUS_DECLINED;
     CUstream st = (CUstream)x->stream;
-    const int64_t nb = dfs_mm_panel(&mm), need = dfs_mm_scratch(&mm, nb);
+    const int64_t nb = dfs_mm_panel(&mm, e->l3_panels > 0 ? e->l3_panels : DFS_L3_PANELS),
+                  need = dfs_mm_scratch(&mm, nb);
     /* and, in device pointer mode, TRMM's beta (a zero of the element type) or a complex
      * record's real scalars as complex ones: 4 doubles */
     const CUdeviceptr base = dfs_temp_alloc((size_t)(need + 4) * sizeof(double), st);

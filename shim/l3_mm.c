@@ -6,7 +6,6 @@
 #include <string.h>
 
 #define PANEL_MIN 32
-#define PANELS 8
 
 /* B's op for the rank-k routines: the transpose of A's (T), or its conjugate transpose (H). */
 static cublasOperation_t flip(cublasOperation_t op, int h)
@@ -106,10 +105,11 @@ static int triangular(const dfs_opnd *x)
     return x->shape == DFS_SHAPE_TRI;
 }
 
-int64_t dfs_mm_panel(const dfs_mm *mm)
+int64_t dfs_mm_panel(const dfs_mm *mm, int panels)
 {
     const int64_t dim = mm->out != DFS_OUT_ALL ? mm->n : mm->k;
-    const int64_t nb = (dim + PANELS - 1) / PANELS;
+    const int64_t p = panels > 0 ? panels : 1;
+    const int64_t nb = (dim + p - 1) / p;
     return nb <= PANEL_MIN ? PANEL_MIN : (nb + PANEL_MIN - 1) / PANEL_MIN * PANEL_MIN;
 }
 

@@ -80,11 +80,12 @@ typedef struct {
  * doubles when complex) in the call's pointer mode, TRMM's beta. */
 int dfs_l3_to_mm(const dfs_l3_call *c, int host_scalars, const double *zero, dfs_mm *mm);
 
-/* The panel width the shim uses for mm: about an eighth of the blocked dimension (the order of
- * C for a triangle of output, of the triangular operand for TRMM), a multiple of 32, at least 32:
- * the diagonal blocks' work on the other triangle (or on TRMM's zeros) adds about nb / n, an
- * eighth, to the work of the triangle itself, in about 16 GEMMs. */
-int64_t dfs_mm_panel(const dfs_mm *mm);
+/* The panel width the shim uses for mm cut into `panels` panels (the engine's l3_panels): about
+ * 1/panels of the blocked dimension (the order of C for a triangle of output, of the triangular
+ * operand for TRMM), a multiple of 32, at least 32.  With 8, the diagonal blocks' work on the
+ * other triangle (or on TRMM's zeros) adds about nb / n, an eighth, to the work of the triangle
+ * itself, in about 16 GEMMs. */
+int64_t dfs_mm_panel(const dfs_mm *mm, int panels);
 /* Doubles of scratch dfs_mm_run needs for mm with panels of nb (two an element when complex). */
 int64_t dfs_mm_scratch(const dfs_mm *mm, int64_t nb);
 

@@ -465,12 +465,19 @@ START_TEST(coverage_and_panels)
         c = record(DFS_L3_SYRK, dims[i][0], dims[i][0], 7, s);
         c.uplo = CUBLAS_FILL_MODE_UPPER;
         ck_assert(dfs_l3_to_mm(&c, 1, &zero, &mm));
-        ck_assert_int_eq(dfs_mm_panel(&mm), dims[i][1]);
+        ck_assert_int_eq(dfs_mm_panel(&mm, DFS_L3_PANELS), dims[i][1]);
         c = record(DFS_L3_TRMM, 3, dims[i][0], dims[i][0], s);
         c.side = CUBLAS_SIDE_RIGHT;
         ck_assert(dfs_l3_to_mm(&c, 1, &zero, &mm));
-        ck_assert_int_eq(dfs_mm_panel(&mm), dims[i][1]);
+        ck_assert_int_eq(dfs_mm_panel(&mm, DFS_L3_PANELS), dims[i][1]);
     }
+    /* other counts (an engine's l3_panels): 1000 in 2, 3 and 1 panels; 0 taken as 1 */
+    c = record(DFS_L3_SYRK, 1000, 1000, 7, s);
+    ck_assert(dfs_l3_to_mm(&c, 1, &zero, &mm));
+    ck_assert_int_eq(dfs_mm_panel(&mm, 2), 512);
+    ck_assert_int_eq(dfs_mm_panel(&mm, 3), 352);
+    ck_assert_int_eq(dfs_mm_panel(&mm, 1), 1024);
+    ck_assert_int_eq(dfs_mm_panel(&mm, 0), 1024);
 }
 END_TEST
 
