@@ -13,7 +13,7 @@
  * read), beta known and unknown to be 0, padded leading dimensions, NaN in what A's structure
  * leaves unread.  Besides: the first GEMM declining leaves C untouched, a later one stops the
  * run; the routines the descriptor does not cover; the panel widths. */
-#include "../../shim/l3_mm.h"
+#include "l3_stub.h"
 
 #include "check_main.h"
 
@@ -21,74 +21,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* ---------- memory: A, B, C and the scratch, each with a record per element ---------- */
-
-enum { R_A, R_B, R_C, R_S, R_COUNT };
-typedef struct {
-    double *p;
-    int64_t n;
-    int *writes; /* writes into this element */
-    int *gemms;  /* GEMMs its value went through (copies carry it along) */
-    int64_t *k;  /* the inner dimension of the GEMM that finished it (-1: none) */
-} region;
-
-static region reg[R_COUNT];
-static char problem[256]; /* the first misuse the stand-ins saw */
-static int calls, decline_at;
-static int out_region = R_C; /* C's buffer: B's when C = B */
-
-static void misuse(const char *what)
-{
-    if (!problem[0])
-        snprintf(problem, sizeof problem, "%s", what);
-}
-
-static void region_init(int r, int64_t n)
-{
-    region *g = &reg[r];
-    g->n = n;
-    g->p = calloc((size_t)(n > 0 ? n : 1), sizeof(double));
-    g->writes = calloc((size_t)(n > 0 ? n : 1), sizeof(int));
-    g->gemms = calloc((size_t)(n > 0 ? n : 1), sizeof(int));
-    g->k = malloc((size_t)(n > 0 ? n : 1) * sizeof(int64_t));
-    for (int64_t i = 0; i < n; i++)
-        g->k[i] = -1;
-}
-
-static void region_free(void)
-{
-    for (int r = 0; r < R_COUNT; r++) {
-        free(reg[r].p);
-        free(reg[r].writes);
-        free(reg[r].gemms);
-        free(reg[r].k);
-        memset(&reg[r], 0, sizeof reg[r]);
-    }
-}
-
-/* The region holding a rows x cols matrix at p with leading dimension ld (its offset in *off),
- * or -1 (a misuse) when it does not lie inside one. */
-static int locate(const double *p, int64_t rows, int64_t cols, int64_t ld, int64_t *off)
-{
-    if (rows <= 0 || cols <= 0)
-        return -2;
-    if (ld < rows) {
-        misuse("a leading dimension below its matrix's rows");
-        return -1;
-    }
-    for (int r = 0; r < R_COUNT; r++)
-        if (reg[r].p && p >= reg[r].p && p < reg[r].p + reg[r].n) {
-            *off = p - reg[r].p;
-            if (*off + (cols - 1) * ld + rows > reg[r].n) {
-                misuse("a matrix reaching past the end of its buffer");
-                return -1;
-            }
-            return r;
-        }
-    misuse("a matrix outside A, B, C and the scratch");
-    return -1;
-}
 
 /* ---------- the stand-ins ---------- */
 
@@ -100,7 +32,7 @@ static double opel(const double *p, int64_t ld, cublasOperation_t op, int64_t i,
 static cublasStatus_t stand_gemm(void *ctx, const dfs_gemm_call *g)
 {
     (void)ctx;
-    if (++calls == decline_at)
+    if (l3s_declines())
         return DFS_STATUS_DECLINED;
     if (g->type != DFS_R64 || g->batch != 1 || g->Carray || g->m <= 0 || g->n <= 0 || g->k < 0 ||
         (g->transa != CUBLAS_OP_N && g->transa != CUBLAS_OP_T) ||
@@ -108,15 +40,11 @@ static cublasStatus_t stand_gemm(void *ctx, const dfs_gemm_call *g)
         misuse("a GEMM record cuBLAS would not take");
         return CUBLAS_STATUS_INVALID_VALUE;
     }
-    int64_t oa = 0, ob = 0, oc = 0;
-    const int ta = g->transa == CUBLAS_OP_N, tb = g->transb == CUBLAS_OP_N;
-    const int ra = locate(g->A, ta ? g->m : g->k, ta ? g->k : g->m, g->lda, &oa);
-    const int rb = locate(g->B, tb ? g->k : g->n, tb ? g->n : g->k, g->ldb, &ob);
-    const int rc = locate(g->C, g->m, g->n, g->ldc, &oc);
-    if (ra == -1 || rb == -1 || (rc != out_region && rc != R_S)) {
-        misuse("a GEMM operand out of place (C must be C or the scratch)");
+    int64_t oc = 0;
+    const int rc = l3s_gemm_regions(g, &oc, "a GEMM operand out of place (C must be C or the "
+                                            "scratch)");
+    if (rc < 0)
         return CUBLAS_STATUS_INVALID_VALUE;
-    }
     const double alpha = *g->alpha, beta = *g->beta;
     region *o = &reg[rc];
     for (int64_t j = 0; j < g->n; j++)
@@ -137,14 +65,12 @@ static cublasStatus_t stand_gemm(void *ctx, const dfs_gemm_call *g)
 static int stand_copy(void *ctx, const dfs_l3_copy *cp)
 {
     (void)ctx;
-    const int t = cp->mode == DFS_L3_COPY_T;
+    int rs;
     int64_t os = 0, od = 0;
-    const int rs = locate(cp->src, t ? cp->cols : cp->rows, t ? cp->rows : cp->cols, cp->lds, &os);
-    const int rd = locate(cp->dst, cp->rows, cp->cols, cp->ldd, &od);
-    if (rs < 0 || (rd != out_region && rd != R_S) || rs == rd) {
-        misuse("a copy out of place (into C or the scratch, from another buffer)");
+    const int rd = l3s_copy_regions(cp, &rs, &os, &od, "a copy out of place (into C or the "
+                                                       "scratch, from another buffer)");
+    if (rd < 0)
         return 1;
-    }
     if ((cp->mode == DFS_L3_TRI || cp->mode == DFS_L3_SYM) && cp->rows != cp->cols) {
         misuse("a structured copy of a matrix that is not square");
         return 1;
@@ -170,11 +96,6 @@ static int stand_copy(void *ctx, const dfs_l3_copy *cp)
 }
 
 /* ---------- the routines' definitions ---------- */
-
-static int in_tri(int lower, int64_t i, int64_t j)
-{
-    return lower ? i >= j : i <= j;
-}
 
 /* A(i, j) as SYMM (sym) or TRMM reads it: the stored triangle, mirrored or zero. */
 static double struct_el(const dfs_l3_call *c, int sym, int64_t i, int64_t j)
@@ -222,14 +143,6 @@ static double definition(const dfs_l3_call *c, int64_t i, int64_t j, double cij)
 
 /* ---------- one case ---------- */
 
-static const double SENTINEL = 12345.0;
-
-static double small_int(uint64_t *s)
-{
-    *s = *s * 6364136223846793005ull + 1442695040888963407ull;
-    return (double)((int)((*s >> 33) % 9) - 4);
-}
-
 /* Runs c (its A, B, C pointers filled here) in panels of nb; host_scalars as the shim's
  * pointer mode.  alias: TRMM with C = B. */
 static void run_case(dfs_l3_call c, int64_t nb, int host_scalars, int alias, int line)
@@ -276,13 +189,8 @@ static void run_case(dfs_l3_call c, int64_t nb, int host_scalars, int alias, int
     static const double zero = 0.0;
     dfs_mm mm;
     ck_assert_msg(dfs_l3_to_mm(&c, host_scalars, &zero, &mm), "line %d: not covered", line);
-    region_init(R_S, dfs_mm_scratch(&mm, nb));
-    for (int64_t e = 0; e < reg[R_S].n; e++)
-        reg[R_S].p[e] = NAN;
-    problem[0] = 0;
-    calls = 0;
     const dfs_mm_ops ops = {stand_copy, stand_gemm, NULL};
-    const cublasStatus_t st = dfs_mm_run(&mm, nb, reg[R_S].p, &ops);
+    const cublasStatus_t st = l3s_run(&mm, nb, &ops, 1);
     ck_assert_msg(!problem[0], "line %d (nb %lld): %s", line, (long long)nb, problem);
     ck_assert_msg(st == CUBLAS_STATUS_SUCCESS, "line %d: status %d", line, (int)st);
     /* the expected results, from the inputs as they were */
@@ -426,12 +334,9 @@ START_TEST(declines)
         c.C = reg[R_C].p;
         dfs_mm mm;
         ck_assert(dfs_l3_to_mm(&c, 1, &zero, &mm));
-        region_init(R_S, dfs_mm_scratch(&mm, 4));
-        problem[0] = 0;
-        calls = 0;
         decline_at = at;
         const dfs_mm_ops ops = {stand_copy, stand_gemm, NULL};
-        ck_assert_int_eq(dfs_mm_run(&mm, 4, reg[R_S].p, &ops), DFS_STATUS_DECLINED);
+        ck_assert_int_eq(l3s_run(&mm, 4, &ops, 0), DFS_STATUS_DECLINED);
         ck_assert_int_eq(calls, at);
         int written = 0;
         for (int e = 0; e < 100; e++)

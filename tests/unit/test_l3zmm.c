@@ -14,7 +14,7 @@
  * Besides: what the descriptor does not cover (real scalars in a complex record, Zsyrk op C,
  * Zherk op T, HER2K with a non-real or a device alpha), and the first GEMM declining leaving C
  * untouched. */
-#include "../../shim/l3_mm.h"
+#include "l3_stub.h"
 
 #include "check_main.h"
 
@@ -22,75 +22,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* ---------- memory: A, B, C, the scratch (complex elements), records per element ---------- */
-
-enum { R_A, R_B, R_C, R_S, R_COUNT };
-typedef struct {
-    double *p; /* 2 n doubles */
-    int64_t n; /* elements */
-    int *writes;
-    int64_t *k; /* the inner dimension of the GEMM that finished it (-1: none) */
-} region;
-
-static region reg[R_COUNT];
-static char problem[256];
-static int calls, decline_at;
-static int out_region = R_C;
-
-static void misuse(const char *what)
-{
-    if (!problem[0])
-        snprintf(problem, sizeof problem, "%s", what);
-}
-
-static void region_init(int r, int64_t n)
-{
-    region *g = &reg[r];
-    g->n = n;
-    g->p = calloc((size_t)(2 * n + 2), sizeof(double));
-    g->writes = calloc((size_t)(n + 1), sizeof(int));
-    g->k = malloc((size_t)(n + 1) * sizeof(int64_t));
-    for (int64_t i = 0; i <= n; i++)
-        g->k[i] = -1;
-}
-
-static void region_free(void)
-{
-    for (int r = 0; r < R_COUNT; r++) {
-        free(reg[r].p);
-        free(reg[r].writes);
-        free(reg[r].k);
-        memset(&reg[r], 0, sizeof reg[r]);
-    }
-}
-
-/* The region of a rows x cols complex matrix at p (ld in elements), its element offset in *off;
- * -1 (a misuse) when it lies in none or p is not at an element's real part. */
-static int locate(const double *p, int64_t rows, int64_t cols, int64_t ld, int64_t *off)
-{
-    if (rows <= 0 || cols <= 0)
-        return -2;
-    if (ld < rows) {
-        misuse("a leading dimension below its matrix's rows");
-        return -1;
-    }
-    for (int r = 0; r < R_COUNT; r++)
-        if (reg[r].p && p >= reg[r].p && p < reg[r].p + 2 * reg[r].n) {
-            if ((p - reg[r].p) % 2) {
-                misuse("a complex matrix at an imaginary part");
-                return -1;
-            }
-            *off = (p - reg[r].p) / 2;
-            if (*off + (cols - 1) * ld + rows > reg[r].n) {
-                misuse("a matrix reaching past the end of its buffer");
-                return -1;
-            }
-            return r;
-        }
-    misuse("a matrix outside A, B, C and the scratch");
-    return -1;
-}
 
 /* ---------- complex arithmetic on exact data ---------- */
 
@@ -132,7 +63,7 @@ static cx opel(const double *p, int64_t ld, cublasOperation_t op, int64_t i, int
 static cublasStatus_t stand_gemm(void *ctx, const dfs_gemm_call *g)
 {
     (void)ctx;
-    if (++calls == decline_at)
+    if (l3s_declines())
         return DFS_STATUS_DECLINED;
     const int okop = (g->transa == CUBLAS_OP_N || g->transa == CUBLAS_OP_T ||
                       g->transa == CUBLAS_OP_C) &&
@@ -143,15 +74,10 @@ static cublasStatus_t stand_gemm(void *ctx, const dfs_gemm_call *g)
         misuse("a GEMM record that is not one complex GEMM cuBLAS would take");
         return CUBLAS_STATUS_INVALID_VALUE;
     }
-    int64_t oa = 0, ob = 0, oc = 0;
-    const int ta = g->transa == CUBLAS_OP_N, tb = g->transb == CUBLAS_OP_N;
-    const int ra = locate(g->A, ta ? g->m : g->k, ta ? g->k : g->m, g->lda, &oa);
-    const int rb = locate(g->B, tb ? g->k : g->n, tb ? g->n : g->k, g->ldb, &ob);
-    const int rc = locate(g->C, g->m, g->n, g->ldc, &oc);
-    if (ra == -1 || rb == -1 || (rc != out_region && rc != R_S)) {
-        misuse("a GEMM operand out of place");
+    int64_t oc = 0;
+    const int rc = l3s_gemm_regions(g, &oc, "a GEMM operand out of place");
+    if (rc < 0)
         return CUBLAS_STATUS_INVALID_VALUE;
-    }
     const cx alpha = {g->alpha[0], g->alpha[1]}, beta = {g->beta[0], g->beta[1]};
     const int bz = beta.re == 0.0 && beta.im == 0.0;
     region *o = &reg[rc];
@@ -180,14 +106,11 @@ static int stand_copy(void *ctx, const dfs_l3_copy *cp)
         misuse("a real copy of complex data");
         return 1;
     }
-    const int t = cp->mode == DFS_L3_COPY_T;
+    int rs;
     int64_t os = 0, od = 0;
-    const int rs = locate(cp->src, t ? cp->cols : cp->rows, t ? cp->rows : cp->cols, cp->lds, &os);
-    const int rd = locate(cp->dst, cp->rows, cp->cols, cp->ldd, &od);
-    if (rs < 0 || (rd != out_region && rd != R_S) || rs == rd) {
-        misuse("a copy out of place");
+    const int rd = l3s_copy_regions(cp, &rs, &os, &od, "a copy out of place");
+    if (rd < 0)
         return 1;
-    }
     for (int64_t j = 0; j < cp->cols; j++)
         for (int64_t i = 0; i < cp->rows; i++) {
             int64_t r, c;
@@ -208,11 +131,6 @@ static int stand_copy(void *ctx, const dfs_l3_copy *cp)
 static int hermitian(dfs_l3_kind k)
 {
     return k == DFS_L3_HERK || k == DFS_L3_HERKX || k == DFS_L3_HER2K || k == DFS_L3_HEMM;
-}
-
-static int in_tri(int lower, int64_t i, int64_t j)
-{
-    return lower ? i >= j : i <= j;
 }
 
 /* A(i, j) as SYMM/HEMM (sym) or TRMM reads it. */
@@ -302,14 +220,6 @@ static cx definition(const dfs_l3_call *c, int64_t i, int64_t j, cx cij)
 
 /* ---------- one case ---------- */
 
-static const double SENTINEL = 12345.0;
-
-static double small_int(uint64_t *s)
-{
-    *s = *s * 6364136223846793005ull + 1442695040888963407ull;
-    return (double)((int)((*s >> 33) % 9) - 4);
-}
-
 /* Runs c (A, B, C filled here) in panels of nb; alias: TRMM with C = B. */
 static void run_case(dfs_l3_call c, int64_t nb, int alias, int line)
 {
@@ -323,8 +233,6 @@ static void run_case(dfs_l3_call c, int64_t nb, int alias, int line)
     c.lda = (ar > 0 ? ar : 1) + 2;
     c.ldb = (br > 0 ? br : 1) + 1;
     c.ldc = alias ? c.ldb : c.m + 3;
-    problem[0] = 0;
-    calls = 0;
     out_region = alias ? R_B : R_C;
     region_init(R_A, c.lda * (ac > 0 ? ac : 1));
     region_init(R_B, c.ldb * (bc > 0 ? bc : 1));
@@ -373,11 +281,8 @@ static void run_case(dfs_l3_call c, int64_t nb, int alias, int line)
     dfs_mm mm;
     ck_assert_msg(dfs_l3_to_mm(&c, 1, zero, &mm), "line %d: not covered", line);
     ck_assert_int_eq(mm.c_aliases_b, alias);
-    const int64_t need = dfs_mm_scratch(&mm, nb);
-    ck_assert(need % 2 == 0);
-    region_init(R_S, need / 2);
     const dfs_mm_ops ops = {stand_copy, stand_gemm, NULL};
-    const cublasStatus_t st = dfs_mm_run(&mm, nb, reg[R_S].p, &ops);
+    const cublasStatus_t st = l3s_run(&mm, nb, &ops, 0);
     ck_assert_msg(!problem[0], "line %d: %s", line, problem);
     ck_assert_int_eq(st, CUBLAS_STATUS_SUCCESS);
     /* the whole sum per output: k, 2k for the k-concatenated kinds */
@@ -548,16 +453,13 @@ START_TEST(first_declined)
         c.A = reg[R_A].p;
         c.B = reg[R_B].p;
         c.C = reg[R_C].p;
-        problem[0] = 0;
-        calls = 0;
         decline_at = 1;
         out_region = R_C;
         static const double zero[2] = {0, 0};
         dfs_mm mm;
         ck_assert(dfs_l3_to_mm(&c, 1, zero, &mm));
-        region_init(R_S, dfs_mm_scratch(&mm, 4) / 2);
         const dfs_mm_ops ops = {stand_copy, stand_gemm, NULL};
-        ck_assert_int_eq(dfs_mm_run(&mm, 4, reg[R_S].p, &ops), DFS_STATUS_DECLINED);
+        ck_assert_int_eq(l3s_run(&mm, 4, &ops, 0), DFS_STATUS_DECLINED);
         for (int64_t e = 0; e < 81; e++)
             ck_assert_msg(reg[R_C].writes[e] == 0, "the first GEMM declined, yet C was written");
         decline_at = 0;
@@ -568,6 +470,7 @@ END_TEST
 
 static Suite *suite(void)
 {
+    l3s_width = 2; /* complex elements */
     Suite *s = suite_create("l3zmm");
     TCase *t = tcase_create("complex decomposition");
     tcase_set_timeout(t, 120);
