@@ -18,7 +18,7 @@
  * dimensions padded, three (alpha, beta) pairs (one with beta = 0), host and device scalars
  * (legacy: host); a SYRK and an in-place TRMM captured into a CUDA graph and replayed twice.
  * Failures print the first bad element. */
-#include "common.h"
+#include "l3_mm_common.h"
 
 #include "../../include/reprohost.h"
 
@@ -29,32 +29,7 @@
 #include <string.h>
 
 enum { K_SYRK, K_SYRKX, K_SYR2K, K_SYMM, K_TRMM, K_COUNT };
-enum { F_V2, F_64, F_LEG, F_COUNT };
 static const char *const kname[K_COUNT] = {"syrk", "syrkx", "syr2k", "symm", "trmm"};
-static const char *const fname[F_COUNT] = {"v2", "_64", "legacy"};
-
-#define MAXE (320 * 320) /* elements of each device buffer */
-
-typedef struct {
-    int kind, side, uplo, trans, diag, alias;
-    int64_t m, n, k, lda, ldb, ldc;
-    double alpha, beta;
-} cfg;
-
-static cublasHandle_t h;
-static cudaStream_t stream;
-static double *dA, *dB, *dC, *dScal;
-static double tol_rel, tol_ulp; /* the mode's bound; tol_rel < 0: bit for bit */
-
-static int rank_k(int kind)
-{
-    return kind <= K_SYR2K;
-}
-
-static int in_tri(int lower, int64_t i, int64_t j)
-{
-    return lower ? i >= j : i <= j;
-}
 
 static char ch(int v, const char *s)
 {
@@ -69,7 +44,7 @@ static cublasStatus_t call(const cfg *c, int f, int dev, const double *A, const 
     const cublasOperation_t t = (cublasOperation_t)c->trans;
     const cublasSideMode_t s = c->side ? CUBLAS_SIDE_RIGHT : CUBLAS_SIDE_LEFT;
     const cublasDiagType_t d = c->diag ? CUBLAS_DIAG_UNIT : CUBLAS_DIAG_NON_UNIT;
-    const double *al = dev ? dScal : &c->alpha, *be = dev ? dScal + 1 : &c->beta;
+    const double *al = dev ? l3m.dScal : c->alpha, *be = dev ? l3m.dScal + 1 : c->beta;
     const int n = (int)c->n, k = (int)c->k, m = (int)c->m;
     const int lda = (int)c->lda, ldb = (int)c->ldb, ldc = (int)c->ldc;
     const char uc = ch(c->uplo, "LU"), tc = ch(c->trans, "NTC"), sc = ch(c->side, "LR"),
@@ -77,53 +52,41 @@ static cublasStatus_t call(const cfg *c, int f, int dev, const double *A, const 
     if (f == F_LEG)
         cublasGetError();
     switch (c->kind * F_COUNT + f) {
-    case K_SYRK * F_COUNT + F_V2: return cublasDsyrk_v2(h, u, t, n, k, al, A, lda, be, C, ldc);
+    case K_SYRK * F_COUNT + F_V2: return cublasDsyrk_v2(l3_h, u, t, n, k, al, A, lda, be, C, ldc);
     case K_SYRK * F_COUNT + F_64:
-        return cublasDsyrk_v2_64(h, u, t, c->n, c->k, al, A, c->lda, be, C, c->ldc);
+        return cublasDsyrk_v2_64(l3_h, u, t, c->n, c->k, al, A, c->lda, be, C, c->ldc);
     case K_SYRK * F_COUNT + F_LEG: cublasDsyrk(uc, tc, n, k, *al, A, lda, *be, C, ldc); break;
     case K_SYRKX * F_COUNT + F_V2:
-        return cublasDsyrkx(h, u, t, n, k, al, A, lda, B, ldb, be, C, ldc);
+        return cublasDsyrkx(l3_h, u, t, n, k, al, A, lda, B, ldb, be, C, ldc);
     case K_SYRKX * F_COUNT + F_64:
-        return cublasDsyrkx_64(h, u, t, c->n, c->k, al, A, c->lda, B, c->ldb, be, C, c->ldc);
+        return cublasDsyrkx_64(l3_h, u, t, c->n, c->k, al, A, c->lda, B, c->ldb, be, C, c->ldc);
     case K_SYR2K * F_COUNT + F_V2:
-        return cublasDsyr2k_v2(h, u, t, n, k, al, A, lda, B, ldb, be, C, ldc);
+        return cublasDsyr2k_v2(l3_h, u, t, n, k, al, A, lda, B, ldb, be, C, ldc);
     case K_SYR2K * F_COUNT + F_64:
-        return cublasDsyr2k_v2_64(h, u, t, c->n, c->k, al, A, c->lda, B, c->ldb, be, C, c->ldc);
+        return cublasDsyr2k_v2_64(l3_h, u, t, c->n, c->k, al, A, c->lda, B, c->ldb, be, C, c->ldc);
     case K_SYR2K * F_COUNT + F_LEG:
         cublasDsyr2k(uc, tc, n, k, *al, A, lda, B, ldb, *be, C, ldc);
         break;
     case K_SYMM * F_COUNT + F_V2:
-        return cublasDsymm_v2(h, s, u, m, n, al, A, lda, B, ldb, be, C, ldc);
+        return cublasDsymm_v2(l3_h, s, u, m, n, al, A, lda, B, ldb, be, C, ldc);
     case K_SYMM * F_COUNT + F_64:
-        return cublasDsymm_v2_64(h, s, u, c->m, c->n, al, A, c->lda, B, c->ldb, be, C, c->ldc);
+        return cublasDsymm_v2_64(l3_h, s, u, c->m, c->n, al, A, c->lda, B, c->ldb, be, C, c->ldc);
     case K_SYMM * F_COUNT + F_LEG:
         cublasDsymm(sc, uc, m, n, *al, A, lda, B, ldb, *be, C, ldc);
         break;
     case K_TRMM * F_COUNT + F_V2:
-        return cublasDtrmm_v2(h, s, u, t, d, m, n, al, A, lda, B, ldb, C, ldc);
+        return cublasDtrmm_v2(l3_h, s, u, t, d, m, n, al, A, lda, B, ldb, C, ldc);
     case K_TRMM * F_COUNT + F_64:
-        return cublasDtrmm_v2_64(h, s, u, t, d, c->m, c->n, al, A, c->lda, B, c->ldb, C, c->ldc);
+        return cublasDtrmm_v2_64(l3_h, s, u, t, d, c->m, c->n, al, A, c->lda, B, c->ldb, C, c->ldc);
     case K_TRMM * F_COUNT + F_LEG: /* in place on B */
         cublasDtrmm(sc, uc, tc, dc, m, n, *al, A, lda, C, ldb);
         break;
-    default: gt_fatal("no form %s of %s", fname[f], kname[c->kind]);
+    default: gt_fatal("no form %s of %s", l3_fname[f], kname[c->kind]);
     }
     return cublasGetError();
 }
 
 /* ---------- the reference ---------- */
-
-/* Host images of one configuration: A, B, C's initial buffer (ldc x n), and per element of it
- * the correctly rounded result and S (|alpha| sum |a b| + |beta c|). */
-typedef struct {
-    double *A, *B, *C0, *ref, *sabs;
-    int64_t kk; /* products per output */
-} image;
-
-static int target(const cfg *c, int64_t i, int64_t j)
-{
-    return i < c->m && (!rank_k(c->kind) || in_tri(c->uplo == 0, i, j));
-}
 
 /* op(X)(i, j) of a stored X */
 static double opel(const double *X, int64_t ld, int op, int64_t i, int64_t j)
@@ -136,7 +99,7 @@ static void dense(const cfg *c, const image *im, double *P, double *Q)
 {
     const int op = c->trans != 0, lower = c->uplo == 0;
     const int64_t m = c->m, n = c->n, k = c->k;
-    if (rank_k(c->kind)) {
+    if (l3m_rank_k(c->kind)) {
         const double *B = c->kind == K_SYRK ? im->A : im->B;
         const int64_t ldb = c->kind == K_SYRK ? c->lda : c->ldb;
         for (int64_t l = 0; l < k; l++)
@@ -158,9 +121,9 @@ static void dense(const cfg *c, const image *im, double *P, double *Q)
             const int64_t r = c->kind == K_TRMM && op ? j : i, q = c->kind == K_TRMM && op ? i : j;
             double v;
             if (c->kind == K_SYMM)
-                v = in_tri(lower, r, q) ? im->A[r + q * c->lda] : im->A[q + r * c->lda];
+                v = l3_in_tri(lower, r, q) ? im->A[r + q * c->lda] : im->A[q + r * c->lda];
             else
-                v = !in_tri(lower, r, q) ? 0.0 : r == q && c->diag ? 1.0 : im->A[r + q * c->lda];
+                v = !l3_in_tri(lower, r, q) ? 0.0 : r == q && c->diag ? 1.0 : im->A[r + q * c->lda];
             X[i + j * k] = v;
         }
     for (int64_t j = 0; j < n; j++)
@@ -178,7 +141,7 @@ static void dense(const cfg *c, const image *im, double *P, double *Q)
 /* Fills A, B, C0 for c (seed), with NaN where nothing may be read, and computes ref and sabs. */
 static void build(const cfg *c, uint64_t seed, image *im)
 {
-    const int rk = rank_k(c->kind), lower = c->uplo == 0;
+    const int rk = l3m_rank_k(c->kind), lower = c->uplo == 0;
     const int64_t ar = rk ? (c->trans ? c->k : c->n) : c->k, ac = rk ? (c->trans ? c->n : c->k)
                                                                   : c->k;
     const int64_t brows = rk ? ar : c->m, bcols = rk ? ac : c->n;
@@ -193,16 +156,16 @@ static void build(const cfg *c, uint64_t seed, image *im)
     gt_fill(im->C0, (size_t)(c->ldc * c->n), seed + 2);
     for (int64_t j = 0; j < ac; j++)
         for (int64_t i = 0; i < c->lda; i++)
-            if (i >= ar || (!rk && !in_tri(lower, i, j)) ||
+            if (i >= ar || (!rk && !l3_in_tri(lower, i, j)) ||
                 (c->kind == K_TRMM && c->diag && i == j))
                 im->A[i + j * c->lda] = gt_qnan();
     for (int64_t j = 0; j < bcols; j++)
         for (int64_t i = brows; i < c->ldb; i++)
             im->B[i + j * c->ldb] = gt_qnan();
-    const int reads_c = c->kind != K_TRMM && c->beta != 0.0;
+    const int reads_c = c->kind != K_TRMM && c->beta[0] != 0.0;
     for (int64_t j = 0; j < c->n; j++)
         for (int64_t i = 0; i < c->ldc; i++)
-            if (!target(c, i, j) || !reads_c)
+            if (!l3m_target(c, i, j) || !reads_c)
                 im->C0[i + j * c->ldc] = gt_qnan();
     if (c->alias) /* C is B: its image is B's */
         memcpy(im->C0, im->B, (size_t)(c->ldb * c->n) * sizeof(double));
@@ -216,38 +179,25 @@ static void build(const cfg *c, uint64_t seed, image *im)
         for (int64_t i = 0; i < m; i++)
             if (!reads_c)
                 im->ref[i + j * c->ldc] = 0.0;
-    repro_dgemm_host('N', 'N', m, n, kk, c->alpha, P, m, Q, kk > 0 ? kk : 1,
-                     reads_c ? c->beta : 0.0, im->ref, c->ldc);
+    repro_dgemm_host('N', 'N', m, n, kk, c->alpha[0], P, m, Q, kk > 0 ? kk : 1,
+                     reads_c ? c->beta[0] : 0.0, im->ref, c->ldc);
     for (int64_t j = 0; j < n; j++)
         for (int64_t i = 0; i < m; i++) {
             double s = 0;
             for (int64_t l = 0; l < kk; l++)
                 s += fabs(P[i + l * m] * Q[l + j * kk]);
-            im->sabs[i + j * c->ldc] =
-                fabs(c->alpha) * s + (reads_c ? fabs(c->beta * im->C0[i + j * c->ldc]) : 0.0);
+            im->sabs[i + j * c->ldc] = fabs(c->alpha[0]) * s +
+                                       (reads_c ? fabs(c->beta[0] * im->C0[i + j * c->ldc]) : 0.0);
         }
     free(P);
     free(Q);
 }
 
-static void image_free(image *im)
-{
-    free(im->A);
-    free(im->B);
-    free(im->C0);
-    free(im->ref);
-    free(im->sabs);
-}
-
-static int same(double a, double b)
-{
-    return !memcmp(&a, &b, sizeof a);
-}
-
 /* got (C's buffer after the call) against the image: targets within the mode's bound, the rest
  * bit for bit as before.  Fails the case at the first bad element. */
-static void check(const cfg *c, const image *im, const double *got)
+static void check(const cfg *c, const image *im, const double *got, int dev)
 {
+    (void)dev;
     int64_t bad = 0, bi = 0, bj = 0;
     double bgot = 0, bwant = 0, bound = 0;
     for (int64_t j = 0; j < c->n; j++)
@@ -255,76 +205,27 @@ static void check(const cfg *c, const image *im, const double *got)
             const int64_t e = i + j * c->ldc;
             double want = im->C0[e], tol = 0;
             int ok;
-            if (target(c, i, j)) {
+            if (l3m_target(c, i, j)) {
                 want = im->ref[e];
                 const double ulp = nextafter(fabs(want), INFINITY) - fabs(want);
-                tol = tol_rel * (double)(im->kk + 2) * im->sabs[e] + tol_ulp * ulp;
-                ok = tol_rel < 0 ? same(got[e], want) : fabs(got[e] - want) <= tol;
+                tol = l3m.tol_rel * (double)(im->kk + 2) * im->sabs[e] + l3m.tol_ulp * ulp;
+                ok = l3m.tol_rel < 0 ? l3_same(got[e], want) : fabs(got[e] - want) <= tol;
             } else {
-                ok = same(got[e], want);
+                ok = l3_same(got[e], want);
             }
             if (!ok && bad++ == 0) {
                 bi = i, bj = j, bgot = got[e], bwant = want;
-                bound = tol_rel < 0 || !target(c, i, j) ? 0 : tol;
+                bound = l3m.tol_rel < 0 || !l3m_target(c, i, j) ? 0 : tol;
             }
         }
     if (bad)
         gt_fail("%lld of %lld elements wrong; first C(%lld, %lld) = %.17g, expected %.17g (%s, "
                 "bound %.3g)",
                 (long long)bad, (long long)(c->ldc * c->n), (long long)bi, (long long)bj, bgot,
-                bwant, target(c, bi, bj) ? "computed" : "must be untouched", bound);
-}
-
-/* One configuration in every form and pointer mode that has it. */
-static void run_cfg(cfg c, uint64_t seed)
-{
-    image im;
-    build(&c, seed, &im);
-    const int64_t ac = rank_k(c.kind) ? (c.trans ? c.n : c.k) : c.k;
-    const int64_t bcols = rank_k(c.kind) ? ac : c.n;
-    gt_h2d(dA, im.A, (size_t)(c.lda * ac) * sizeof(double));
-    gt_h2d(dB, im.B, (size_t)(c.ldb * bcols) * sizeof(double));
-    const double sc[2] = {c.alpha, c.beta};
-    gt_h2d(dScal, sc, sizeof sc);
-    double *got = gt_hmalloc((size_t)(c.ldc * c.n) * sizeof(double));
-    for (int f = 0; f < F_COUNT; f++) {
-        if (f == F_LEG && (c.kind == K_SYRKX || (c.kind == K_TRMM && !c.alias)))
-            continue; /* no legacy SYRKX; the legacy TRMM is in place */
-        for (int dev = 0; dev <= (f != F_LEG); dev++) {
-            gt_case("%s %s side %c uplo %c op %c diag %c%s m %lld n %lld k %lld alpha %g beta "
-                    "%g, %s scalars",
-                    kname[c.kind], fname[f], "LR"[c.side], "LU"[c.uplo], "NTC"[c.trans],
-                    "NU"[c.diag], c.alias ? " C = B" : "", (long long)c.m, (long long)c.n,
-                    (long long)c.k, c.alpha, c.kind == K_TRMM ? 0.0 : c.beta,
-                    dev ? "device" : "host");
-            gt_h2d(dC, im.C0, (size_t)(c.ldc * c.n) * sizeof(double));
-            GT_CUBLAS(cublasSetPointerMode_v2(h, dev ? CUBLAS_POINTER_MODE_DEVICE
-                                                     : CUBLAS_POINTER_MODE_HOST));
-            const cublasStatus_t st = call(&c, f, dev, dA, c.alias ? dC : dB, dC);
-            GT_CUDA(cudaDeviceSynchronize());
-            if (st != CUBLAS_STATUS_SUCCESS) {
-                gt_fail("status %s", gt_status_name(st));
-                continue;
-            }
-            gt_d2h(got, dC, (size_t)(c.ldc * c.n) * sizeof(double));
-            check(&c, &im, got);
-        }
-    }
-    GT_CUBLAS(cublasSetPointerMode_v2(h, CUBLAS_POINTER_MODE_HOST));
-    free(got);
-    image_free(&im);
+                bwant, l3m_target(c, bi, bj) ? "computed" : "must be untouched", bound);
 }
 
 static const double scal[3][2] = {{1.5, 0.75}, {-1.0, 0.0}, {0.3, 1.0}};
-
-/* lda, ldb, ldc padded; C = B: ldc = ldb */
-static void dims(cfg *c)
-{
-    const int rk = rank_k(c->kind);
-    c->lda = (rk ? (c->trans ? c->k : c->n) : c->k) + 1;
-    c->ldb = rk ? c->lda + 1 : c->m + 2;
-    c->ldc = c->alias ? c->ldb : c->m + 3;
-}
 
 static void rank_k_group(int kind)
 {
@@ -335,13 +236,13 @@ static void rank_k_group(int kind)
             for (int op = 0; op < 3; op++) {
                 const int p = (s + u + op) % 3;
                 cfg c = {kind, 0, u, op, 0, 0, shapes[s][0], shapes[s][0], shapes[s][1], 0, 0, 0,
-                         scal[p][0], scal[p][1]};
-                dims(&c);
-                run_cfg(c, 1000u * (unsigned)kind + 10u * (unsigned)(3 * s + u) + (unsigned)op);
+                         {scal[p][0]}, {scal[p][1]}};
+                l3m_dims(&c);
+                l3m_run_cfg(c, 1000u * (unsigned)kind + 10u * (unsigned)(3 * s + u) + (unsigned)op);
             }
-    cfg big = {kind, 0, 1, 1, 0, 0, 300, 300, 64, 0, 0, 0, 1.5, 0.75};
-    dims(&big);
-    run_cfg(big, 900u + (unsigned)kind);
+    cfg big = {kind, 0, 1, 1, 0, 0, 300, 300, 64, 0, 0, 0, {1.5}, {0.75}};
+    l3m_dims(&big);
+    l3m_run_cfg(big, 900u + (unsigned)kind);
 }
 
 static void symm_group(void)
@@ -353,14 +254,14 @@ static void symm_group(void)
             for (int u = 0; u < 2; u++) {
                 const int p = (s + side + u) % 3;
                 const int64_t m = shapes[s][0], n = shapes[s][1];
-                cfg c = {K_SYMM, side, u, 0, 0, 0, m, n, side ? n : m, 0, 0, 0, scal[p][0],
-                         scal[p][1]};
-                dims(&c);
-                run_cfg(c, 5000u + 10u * (unsigned)(2 * s + side) + (unsigned)u);
+                cfg c = {K_SYMM, side, u, 0, 0, 0, m, n, side ? n : m, 0, 0, 0, {scal[p][0]},
+                         {scal[p][1]}};
+                l3m_dims(&c);
+                l3m_run_cfg(c, 5000u + 10u * (unsigned)(2 * s + side) + (unsigned)u);
             }
-    cfg big = {K_SYMM, 1, 0, 0, 0, 0, 64, 300, 300, 0, 0, 0, -1.0, 0.0};
-    dims(&big);
-    run_cfg(big, 5900u);
+    cfg big = {K_SYMM, 1, 0, 0, 0, 0, 64, 300, 300, 0, 0, 0, {-1.0}, {0.0}};
+    l3m_dims(&big);
+    l3m_run_cfg(big, 5900u);
 }
 
 static void trmm_group(void)
@@ -375,94 +276,35 @@ static void trmm_group(void)
                         for (int alias = 0; alias < 2; alias++) {
                             const int64_t m = shapes[s][0], n = shapes[s][1];
                             cfg c = {K_TRMM, side, u, op, diag, alias, m, n, side ? n : m, 0,
-                                     0, 0, (s + op) % 2 ? -0.3 : 1.5, 0.0};
-                            dims(&c);
-                            run_cfg(c, 7000u + 100u * (unsigned)s +
-                                           10u * (unsigned)(4 * side + 2 * u + diag) +
-                                           (unsigned)op);
+                                     0, 0, {(s + op) % 2 ? -0.3 : 1.5}, {0.0}};
+                            l3m_dims(&c);
+                            l3m_run_cfg(c, 7000u + 100u * (unsigned)s +
+                                               10u * (unsigned)(4 * side + 2 * u + diag) +
+                                               (unsigned)op);
                         }
-    cfg big = {K_TRMM, 0, 0, 1, 1, 1, 300, 64, 300, 0, 0, 0, 1.5, 0.0};
-    dims(&big);
-    run_cfg(big, 7900u);
+    cfg big = {K_TRMM, 0, 0, 1, 1, 1, 300, 64, 300, 0, 0, 0, {1.5}, {0.0}};
+    l3m_dims(&big);
+    l3m_run_cfg(big, 7900u);
 }
 
-/* A SYRK and an in-place TRMM captured on a stream into one graph, replayed twice. */
-static void graph_group(void)
+static int has_legacy(int kind)
 {
-    gt_group("a SYRK and an in-place TRMM in a CUDA graph, replayed twice");
-    cfg s = {K_SYRK, 0, 0, 0, 0, 0, 100, 100, 37, 0, 0, 0, 1.5, 0.75};
-    cfg t = {K_TRMM, 1, 1, 1, 0, 1, 45, 100, 100, 0, 0, 0, -0.3, 0.0};
-    dims(&s);
-    dims(&t);
-    image is, it;
-    build(&s, 8100u, &is);
-    build(&t, 8200u, &it);
-    double *dA2, *dC2;
-    dA2 = gt_dmalloc((size_t)(t.lda * t.k) * sizeof(double));
-    dC2 = gt_dmalloc((size_t)(t.ldc * t.n) * sizeof(double));
-    gt_h2d(dA, is.A, (size_t)(s.lda * s.k) * sizeof(double));
-    gt_h2d(dA2, it.A, (size_t)(t.lda * t.k) * sizeof(double));
-    GT_CUBLAS(cublasSetStream_v2(h, stream));
-    cudaGraph_t graph = NULL;
-    GT_CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
-    const cublasStatus_t s1 = call(&s, F_V2, 0, dA, NULL, dC);
-    gt_still_capturing(stream, "cublasDsyrk_v2");
-    const cublasStatus_t s2 = call(&t, F_V2, 0, dA2, dC2, dC2);
-    gt_still_capturing(stream, "cublasDtrmm_v2");
-    cudaGraphExec_t exec = gt_end_capture(stream, &graph) ? gt_instantiate(graph) : NULL;
-    double *got = gt_hmalloc((size_t)(t.ldc * t.n + s.ldc * s.n) * sizeof(double));
-    for (int r = 0; exec && r < 2; r++) {
-        gt_case("replay %d (capture statuses %s, %s)", r, gt_status_name(s1),
-                gt_status_name(s2));
-        gt_h2d(dC, is.C0, (size_t)(s.ldc * s.n) * sizeof(double));
-        gt_h2d(dC2, it.C0, (size_t)(t.ldc * t.n) * sizeof(double));
-        GT_CUDA(cudaGraphLaunch(exec, stream));
-        GT_CUDA(cudaStreamSynchronize(stream));
-        gt_d2h(got, dC, (size_t)(s.ldc * s.n) * sizeof(double));
-        check(&s, &is, got);
-        gt_d2h(got, dC2, (size_t)(t.ldc * t.n) * sizeof(double));
-        check(&t, &it, got);
-    }
-    if (exec)
-        GT_CUDA(cudaGraphExecDestroy(exec));
-    if (graph)
-        GT_CUDA(cudaGraphDestroy(graph));
-    GT_CUBLAS(cublasSetStream_v2(h, NULL));
-    free(got);
-    GT_CUDA(cudaFree(dA2));
-    GT_CUDA(cudaFree(dC2));
-    image_free(&is);
-    image_free(&it);
+    return kind != K_SYRKX; /* no legacy SYRKX */
 }
+
+static const l3m_type real = {1, kname, K_SYR2K, K_TRMM, call, has_legacy, build, check};
 
 int main(void)
 {
-    gt_init("level3");
-    const char *e = gt_mode_engine();
-    if (!strcmp(e, "repro"))
-        tol_rel = -1, tol_ulp = 0;
-    else if (!strcmp(e, "dd") || !strcmp(e, "accurate"))
-        tol_rel = ldexp(1.0, -100), tol_ulp = 1;
-    else if (!strcmp(e, "df"))
-        tol_rel = 4 * ldexp(1.0, -48), tol_ulp = 2;
-    else
-        tol_rel = ldexp(1.0, -52), tol_ulp = 1;
-    printf("level3: EXBLAS_MODE=%s: %s\n", gt_mode() ? gt_mode() : "(unset)",
-           tol_rel < 0 ? "every output bit for bit the correctly rounded one"
-                       : "every output within the mode's bound of the correctly rounded one");
-    GT_CUBLAS(cublasCreate_v2(&h));
-    if (cublasInit() != CUBLAS_STATUS_SUCCESS)
-        gt_fatal("cublasInit failed");
-    GT_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-    dA = gt_dmalloc((size_t)MAXE * sizeof(double));
-    dB = gt_dmalloc((size_t)MAXE * sizeof(double));
-    dC = gt_dmalloc((size_t)MAXE * sizeof(double));
-    dScal = gt_dmalloc(2 * sizeof(double));
+    l3m_start("level3", &real, ldexp(1.0, -52),
+              "every output bit for bit the correctly rounded one",
+              "every output within the mode's bound of the correctly rounded one");
     for (int k = K_SYRK; k <= K_SYR2K; k++)
         rank_k_group(k);
     symm_group();
     trmm_group();
-    graph_group();
-    GT_CUDA(cudaStreamDestroy(stream));
-    return gt_finish();
+    l3m_graph("a SYRK and an in-place TRMM in a CUDA graph, replayed twice",
+              (cfg){K_SYRK, 0, 0, 0, 0, 0, 100, 100, 37, 0, 0, 0, {1.5}, {0.75}}, "cublasDsyrk_v2",
+              (cfg){K_TRMM, 1, 1, 1, 0, 1, 45, 100, 100, 0, 0, 0, {-0.3}, {0.0}}, "cublasDtrmm_v2");
+    return l3_finish();
 }

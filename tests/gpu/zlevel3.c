@@ -19,7 +19,7 @@
  * it (Zsyrk... N/T, Zherk... N/C), side, diag, TRMM with C = B, sizes 7, 33, 100 (panels of
  * 32), padded leading dimensions, real and complex scalars, host and device pointer modes; a
  * HERK and an in-place TRMM captured in a CUDA graph and replayed twice. */
-#include "common.h"
+#include "l3_mm_common.h"
 
 #include "../../include/reprohost.h"
 
@@ -30,29 +30,10 @@
 #include <string.h>
 
 enum { K_SYRK, K_HERK, K_SYRKX, K_HERKX, K_SYR2K, K_HER2K, K_SYMM, K_HEMM, K_TRMM, K_COUNT };
-enum { F_V2, F_64, F_LEG, F_COUNT };
 static const char *const kname[K_COUNT] = {"zsyrk", "zherk", "zsyrkx", "zherkx", "zsyr2k",
                                            "zher2k", "zsymm", "zhemm", "ztrmm"};
-static const char *const fname[F_COUNT] = {"v2", "_64", "legacy"};
 
-#define MAXE (320 * 320) /* complex elements of each device buffer */
-
-typedef struct {
-    int kind, side, uplo, trans, diag, alias;
-    int64_t m, n, k, lda, ldb, ldc;
-    _Alignas(16) double alpha[2], beta[2]; /* passed as cuDoubleComplex (16-byte loads) */
-} cfg;
-
-static cublasHandle_t h;
-static cudaStream_t stream;
-static double *dA, *dB, *dC, *dScal;
-static double tol_rel, tol_ulp; /* the mode's bound; tol_rel < 0: bit for bit where exact */
-static int repro;
-
-static int rank_k(int k)
-{
-    return k <= K_HER2K;
-}
+static int repro, accurate; /* the mode */
 
 static int herm(int k)
 {
@@ -62,18 +43,31 @@ static int herm(int k)
 /* C's diagonal Hermitian */
 static int herm_c(int k)
 {
-    return herm(k) && rank_k(k);
-}
-
-static int in_tri(int lower, int64_t i, int64_t j)
-{
-    return lower ? i >= j : i <= j;
+    return herm(k) && l3m_rank_k(k);
 }
 
 static cuDoubleComplex z(const double v[2])
 {
     return make_cuDoubleComplex(v[0], v[1]);
 }
+
+/* The cases of call()'s switch for a routine's forms: RK, SYRK and HERK (alpha AL, beta BE;
+ * the legacy form's ALEG, BLEG); RKB, the _v2 (V2) and _64 (V64) forms of SYRKX, HERKX, SYR2K and
+ * HER2K (beta BE); SM, SYMM and HEMM. */
+#define RK(KD, F, AL, BE, ALEG, BLEG)                                                             \
+    case KD * F_COUNT + F_V2: return F##_v2(l3_h, u, t, n, k, AL, zA, lda, BE, zC, ldc);           \
+    case KD * F_COUNT + F_64: return F##_v2_64(l3_h, u, t, N, K, AL, zA, LA, BE, zC, LC);          \
+    case KD * F_COUNT + F_LEG: F(uc, tc, n, k, ALEG, zA, lda, BLEG, zC, ldc); break
+#define RKB(KD, V2, V64, BE)                                                                      \
+    case KD * F_COUNT + F_V2: return V2(l3_h, u, t, n, k, al, zA, lda, zB, ldb, BE, zC, ldc);      \
+    case KD * F_COUNT + F_64: return V64(l3_h, u, t, N, K, al, zA, LA, zB, LB, BE, zC, LC)
+#define SM(KD, F)                                                                                 \
+    case KD * F_COUNT + F_V2:                                                                     \
+        return F##_v2(l3_h, s, u, m, n, al, zA, lda, zB, ldb, be, zC, ldc);                       \
+    case KD * F_COUNT + F_64: return F##_v2_64(l3_h, s, u, M, N, al, zA, LA, zB, LB, be, zC, LC); \
+    case KD * F_COUNT + F_LEG:                                                                    \
+        F(sc, uc, m, n, z(c->alpha), zA, lda, zB, ldb, z(c->beta), zC, ldc);                      \
+        break
 
 /* The call through the shim: form f, scalars on the device (dev) or the host.  HERK's alpha and
  * beta, HERKX's and HER2K's beta, are the real parts. */
@@ -84,9 +78,9 @@ static cublasStatus_t call(const cfg *c, int f, int dev, const double *A, const 
     const cublasOperation_t t = (cublasOperation_t)c->trans;
     const cublasSideMode_t s = c->side ? CUBLAS_SIDE_RIGHT : CUBLAS_SIDE_LEFT;
     const cublasDiagType_t d = c->diag ? CUBLAS_DIAG_UNIT : CUBLAS_DIAG_NON_UNIT;
-    const cuDoubleComplex *al = (const cuDoubleComplex *)(dev ? dScal : c->alpha),
-                          *be = (const cuDoubleComplex *)(dev ? dScal + 2 : c->beta);
-    const double *ar = dev ? dScal : c->alpha, *br = dev ? dScal + 2 : c->beta;
+    const cuDoubleComplex *al = (const cuDoubleComplex *)(dev ? l3m.dScal : c->alpha),
+                          *be = (const cuDoubleComplex *)(dev ? l3m.dScal + 2 : c->beta);
+    const double *ar = dev ? l3m.dScal : c->alpha, *br = dev ? l3m.dScal + 2 : c->beta;
     const cuDoubleComplex *zA = (const cuDoubleComplex *)A, *zB = (const cuDoubleComplex *)B;
     cuDoubleComplex *zC = (cuDoubleComplex *)C;
     const int n = (int)c->n, k = (int)c->k, m = (int)c->m;
@@ -96,75 +90,33 @@ static cublasStatus_t call(const cfg *c, int f, int dev, const double *A, const 
     if (f == F_LEG)
         cublasGetError();
     switch (c->kind * F_COUNT + f) {
-    case K_SYRK * F_COUNT + F_V2: return cublasZsyrk_v2(h, u, t, n, k, al, zA, lda, be, zC, ldc);
-    case K_SYRK * F_COUNT + F_64: return cublasZsyrk_v2_64(h, u, t, N, K, al, zA, LA, be, zC, LC);
-    case K_SYRK * F_COUNT + F_LEG:
-        cublasZsyrk(uc, tc, n, k, z(c->alpha), zA, lda, z(c->beta), zC, ldc);
-        break;
-    case K_HERK * F_COUNT + F_V2: return cublasZherk_v2(h, u, t, n, k, ar, zA, lda, br, zC, ldc);
-    case K_HERK * F_COUNT + F_64: return cublasZherk_v2_64(h, u, t, N, K, ar, zA, LA, br, zC, LC);
-    case K_HERK * F_COUNT + F_LEG:
-        cublasZherk(uc, tc, n, k, c->alpha[0], zA, lda, c->beta[0], zC, ldc);
-        break;
-    case K_SYRKX * F_COUNT + F_V2:
-        return cublasZsyrkx(h, u, t, n, k, al, zA, lda, zB, ldb, be, zC, ldc);
-    case K_SYRKX * F_COUNT + F_64:
-        return cublasZsyrkx_64(h, u, t, N, K, al, zA, LA, zB, LB, be, zC, LC);
-    case K_HERKX * F_COUNT + F_V2:
-        return cublasZherkx(h, u, t, n, k, al, zA, lda, zB, ldb, br, zC, ldc);
-    case K_HERKX * F_COUNT + F_64:
-        return cublasZherkx_64(h, u, t, N, K, al, zA, LA, zB, LB, br, zC, LC);
-    case K_SYR2K * F_COUNT + F_V2:
-        return cublasZsyr2k_v2(h, u, t, n, k, al, zA, lda, zB, ldb, be, zC, ldc);
-    case K_SYR2K * F_COUNT + F_64:
-        return cublasZsyr2k_v2_64(h, u, t, N, K, al, zA, LA, zB, LB, be, zC, LC);
+        RK(K_SYRK, cublasZsyrk, al, be, z(c->alpha), z(c->beta));
+        RK(K_HERK, cublasZherk, ar, br, c->alpha[0], c->beta[0]);
+        RKB(K_SYRKX, cublasZsyrkx, cublasZsyrkx_64, be);
+        RKB(K_HERKX, cublasZherkx, cublasZherkx_64, br);
+        RKB(K_SYR2K, cublasZsyr2k_v2, cublasZsyr2k_v2_64, be);
     case K_SYR2K * F_COUNT + F_LEG:
         cublasZsyr2k(uc, tc, n, k, z(c->alpha), zA, lda, zB, ldb, z(c->beta), zC, ldc);
         break;
-    case K_HER2K * F_COUNT + F_V2:
-        return cublasZher2k_v2(h, u, t, n, k, al, zA, lda, zB, ldb, br, zC, ldc);
-    case K_HER2K * F_COUNT + F_64:
-        return cublasZher2k_v2_64(h, u, t, N, K, al, zA, LA, zB, LB, br, zC, LC);
+        RKB(K_HER2K, cublasZher2k_v2, cublasZher2k_v2_64, br);
     case K_HER2K * F_COUNT + F_LEG:
         cublasZher2k(uc, tc, n, k, z(c->alpha), zA, lda, zB, ldb, c->beta[0], zC, ldc);
         break;
-    case K_SYMM * F_COUNT + F_V2:
-        return cublasZsymm_v2(h, s, u, m, n, al, zA, lda, zB, ldb, be, zC, ldc);
-    case K_SYMM * F_COUNT + F_64:
-        return cublasZsymm_v2_64(h, s, u, M, N, al, zA, LA, zB, LB, be, zC, LC);
-    case K_SYMM * F_COUNT + F_LEG:
-        cublasZsymm(sc, uc, m, n, z(c->alpha), zA, lda, zB, ldb, z(c->beta), zC, ldc);
-        break;
-    case K_HEMM * F_COUNT + F_V2:
-        return cublasZhemm_v2(h, s, u, m, n, al, zA, lda, zB, ldb, be, zC, ldc);
-    case K_HEMM * F_COUNT + F_64:
-        return cublasZhemm_v2_64(h, s, u, M, N, al, zA, LA, zB, LB, be, zC, LC);
-    case K_HEMM * F_COUNT + F_LEG:
-        cublasZhemm(sc, uc, m, n, z(c->alpha), zA, lda, zB, ldb, z(c->beta), zC, ldc);
-        break;
+        SM(K_SYMM, cublasZsymm);
+        SM(K_HEMM, cublasZhemm);
     case K_TRMM * F_COUNT + F_V2:
-        return cublasZtrmm_v2(h, s, u, t, d, m, n, al, zA, lda, zB, ldb, zC, ldc);
+        return cublasZtrmm_v2(l3_h, s, u, t, d, m, n, al, zA, lda, zB, ldb, zC, ldc);
     case K_TRMM * F_COUNT + F_64:
-        return cublasZtrmm_v2_64(h, s, u, t, d, M, N, al, zA, LA, zB, LB, zC, LC);
+        return cublasZtrmm_v2_64(l3_h, s, u, t, d, M, N, al, zA, LA, zB, LB, zC, LC);
     case K_TRMM * F_COUNT + F_LEG: /* in place on B */
         cublasZtrmm(sc, uc, tc, dc, m, n, z(c->alpha), zA, lda, zC, ldb);
         break;
-    default: gt_fatal("no form %s of %s", fname[f], kname[c->kind]);
+    default: gt_fatal("no form %s of %s", l3_fname[f], kname[c->kind]);
     }
     return cublasGetError();
 }
 
 /* ---------- the reference ---------- */
-
-typedef struct {
-    double *A, *B, *C0, *ref, *sabs; /* complex, interleaved; sabs one double an element */
-    int64_t kk;
-} image;
-
-static int target(const cfg *c, int64_t i, int64_t j)
-{
-    return i < c->m && (!rank_k(c->kind) || in_tri(c->uplo == 0, i, j));
-}
 
 /* op(X)(i, j) of a stored complex X into v */
 static void opel(const double *X, int64_t ld, int op, int64_t i, int64_t j, double v[2])
@@ -180,7 +132,7 @@ static void structured(const cfg *c, const double *A, int64_t i, int64_t j, doub
     const int lower = c->uplo == 0, tr = c->kind == K_TRMM && c->trans;
     const int64_t r = tr ? j : i, q = tr ? i : j;
     if (c->kind == K_TRMM) {
-        if (!in_tri(lower, r, q))
+        if (!l3_in_tri(lower, r, q))
             v[0] = v[1] = 0.0;
         else if (r == q && c->diag)
             v[0] = 1.0, v[1] = 0.0;
@@ -190,10 +142,10 @@ static void structured(const cfg *c, const double *A, int64_t i, int64_t j, doub
             v[1] = -v[1];
         return;
     }
-    opel(A, c->lda, 0, in_tri(lower, r, q) ? r : q, in_tri(lower, r, q) ? q : r, v);
+    opel(A, c->lda, 0, l3_in_tri(lower, r, q) ? r : q, l3_in_tri(lower, r, q) ? q : r, v);
     if (c->kind == K_HEMM && r == q)
         v[1] = 0.0;
-    else if (c->kind == K_HEMM && !in_tri(lower, r, q))
+    else if (c->kind == K_HEMM && !l3_in_tri(lower, r, q))
         v[1] = -v[1];
 }
 
@@ -202,7 +154,7 @@ static void dense(const cfg *c, const image *im, double *P, double *Q)
 {
     const int64_t m = c->m, n = c->n, k = c->k, kk = im->kk;
     double v[2], w[2];
-    if (rank_k(c->kind)) {
+    if (l3m_rank_k(c->kind)) {
         const double *B = c->kind <= K_HERK ? im->A : im->B;
         const int64_t ldb = c->kind <= K_HERK ? c->lda : c->ldb;
         const int hc = herm(c->kind), two = c->kind >= K_SYR2K;
@@ -233,8 +185,6 @@ static void dense(const cfg *c, const image *im, double *P, double *Q)
         }
 }
 
-static int accurate;
-
 /* Whether repro's complex GEMM takes c's scalars (real, on the host; HER2K's alpha real). */
 static int real_host_scalars(const cfg *c, int dev)
 {
@@ -254,7 +204,7 @@ static int declined(const cfg *c, int dev)
 
 static void build(const cfg *c, uint64_t seed, image *im)
 {
-    const int rk = rank_k(c->kind), lower = c->uplo == 0;
+    const int rk = l3m_rank_k(c->kind), lower = c->uplo == 0;
     const int64_t ar = rk ? (c->trans ? c->k : c->n) : c->k,
                   ac = rk ? (c->trans ? c->n : c->k) : c->k;
     const int64_t brows = rk ? ar : c->m, bcols = rk ? ac : c->n, ldc = c->ldc, n = c->n;
@@ -270,7 +220,7 @@ static void build(const cfg *c, uint64_t seed, image *im)
     for (int64_t j = 0; j < ac; j++)
         for (int64_t i = 0; i < c->lda; i++) {
             double *e = im->A + 2 * (i + j * c->lda);
-            if (i >= ar || (!rk && !in_tri(lower, i, j)) ||
+            if (i >= ar || (!rk && !l3_in_tri(lower, i, j)) ||
                 (c->kind == K_TRMM && c->diag && i == j))
                 e[0] = e[1] = gt_qnan();
             else if (c->kind == K_HEMM && i == j)
@@ -283,7 +233,7 @@ static void build(const cfg *c, uint64_t seed, image *im)
     for (int64_t j = 0; j < n; j++)
         for (int64_t i = 0; i < ldc; i++) {
             double *e = im->C0 + 2 * (i + j * ldc);
-            if (!target(c, i, j) || !reads_c)
+            if (!l3m_target(c, i, j) || !reads_c)
                 e[0] = e[1] = gt_qnan();
             else if (herm_c(c->kind) && i == j)
                 e[1] = 3.0; /* read as 0 */
@@ -316,7 +266,7 @@ static void build(const cfg *c, uint64_t seed, image *im)
             }
     }
     const double zero[2] = {0, 0};
-    const double beta[2] = {c->beta[0], herm(c->kind) && rank_k(c->kind) ? 0.0 : c->beta[1]};
+    const double beta[2] = {c->beta[0], herm(c->kind) && l3m_rank_k(c->kind) ? 0.0 : c->beta[1]};
     repro_zgemm_host('N', 'N', m, n, kk, c->alpha, P, m, Q, kk > 0 ? kk : 1,
                      reads_c ? beta : zero, im->ref, ldc);
     for (int64_t j = 0; j < n; j++)
@@ -335,22 +285,9 @@ static void build(const cfg *c, uint64_t seed, image *im)
     free(Q);
 }
 
-static void image_free(image *im)
-{
-    free(im->A);
-    free(im->B);
-    free(im->C0);
-    free(im->ref);
-    free(im->sabs);
-}
-
-static int same(double a, double b)
-{
-    return !memcmp(&a, &b, sizeof a);
-}
-
 /* bitwise: every part the reference's bits; native: native's bound (the call was declined) */
-static void check(const cfg *c, const image *im, const double *got, int bitwise, int native)
+static void check_parts(const cfg *c, const image *im, const double *got, int bitwise,
+                        int native)
 {
     int64_t bad = 0, bi = 0, bj = 0, bp = 0;
     double bgot = 0, bwant = 0, bound = 0;
@@ -360,15 +297,16 @@ static void check(const cfg *c, const image *im, const double *got, int bitwise,
                 const int64_t e = 2 * (i + j * c->ldc) + p;
                 double want = im->C0[e], tol = 0;
                 int ok;
-                if (target(c, i, j)) {
+                if (l3m_target(c, i, j)) {
                     want = im->ref[e];
                     const double ulp = nextafter(fabs(want), INFINITY) - fabs(want);
-                    const double rel = tol_rel < 0 || native ? 4 * ldexp(1.0, -52) : tol_rel;
+                    const double rel =
+                        l3m.tol_rel < 0 || native ? 4 * ldexp(1.0, -52) : l3m.tol_rel;
                     tol = rel * (double)(2 * im->kk + 2) * im->sabs[e / 2] +
-                          (tol_rel < 0 || native ? 1 : tol_ulp) * ulp;
-                    ok = bitwise ? same(got[e], want) : fabs(got[e] - want) <= tol;
+                          (l3m.tol_rel < 0 || native ? 1 : l3m.tol_ulp) * ulp;
+                    ok = bitwise ? l3_same(got[e], want) : fabs(got[e] - want) <= tol;
                 } else {
-                    ok = same(got[e], want);
+                    ok = l3_same(got[e], want);
                 }
                 if (!ok && bad++ == 0)
                     bi = i, bj = j, bp = p, bgot = got[e], bwant = want, bound = tol;
@@ -377,62 +315,23 @@ static void check(const cfg *c, const image *im, const double *got, int bitwise,
         gt_fail("%lld parts wrong; first %s C(%lld, %lld) = %.17g, expected %.17g (%s, bound "
                 "%.3g)",
                 (long long)bad, bp ? "Im" : "Re", (long long)bi, (long long)bj, bgot, bwant,
-                !target(c, bi, bj) ? "must be untouched" : bitwise ? "bit for bit" : "bound",
+                !l3m_target(c, bi, bj) ? "must be untouched" : bitwise ? "bit for bit" : "bound",
                 bound);
 }
 
-static void run_cfg(cfg c, uint64_t seed)
+/* check_parts for a call in pointer mode dev (-1: in the graph, where repro computes each) */
+static void check(const cfg *c, const image *im, const double *got, int dev)
 {
-    image im;
-    build(&c, seed, &im);
-    const int64_t ac = rank_k(c.kind) ? (c.trans ? c.n : c.k) : c.k;
-    const int64_t bcols = rank_k(c.kind) ? ac : c.n;
-    gt_h2d(dA, im.A, (size_t)(2 * c.lda * ac) * sizeof(double));
-    gt_h2d(dB, im.B, (size_t)(2 * c.ldb * bcols) * sizeof(double));
-    /* device scalars: alpha at 0, beta at 2 (the real routines' real parts first) */
-    const double sc[4] = {c.alpha[0], c.alpha[1], c.beta[0], c.beta[1]};
-    gt_h2d(dScal, sc, sizeof sc);
-    double *got = gt_hmalloc((size_t)(2 * c.ldc * c.n) * sizeof(double));
-    for (int f = 0; f < F_COUNT; f++) {
-        const int no_legacy = c.kind == K_SYRKX || c.kind == K_HERKX;
-        if (f == F_LEG && (no_legacy || (c.kind == K_TRMM && !c.alias)))
-            continue; /* no legacy SYRKX, HERKX; the legacy TRMM is in place */
-        for (int dev = 0; dev <= (f != F_LEG); dev++) {
-            gt_case("%s %s side %c uplo %c op %c diag %c%s m %lld n %lld k %lld alpha %g%+gi "
-                    "beta %g%+gi, %s scalars",
-                    kname[c.kind], fname[f], "LR"[c.side], "LU"[c.uplo], "NTC"[c.trans],
-                    "NU"[c.diag], c.alias ? " C = B" : "", (long long)c.m, (long long)c.n,
-                    (long long)c.k, c.alpha[0], c.alpha[1], c.beta[0], c.beta[1],
-                    dev ? "device" : "host");
-            gt_h2d(dC, im.C0, (size_t)(2 * c.ldc * c.n) * sizeof(double));
-            GT_CUBLAS(cublasSetPointerMode_v2(h, dev ? CUBLAS_POINTER_MODE_DEVICE
-                                                     : CUBLAS_POINTER_MODE_HOST));
-            const cublasStatus_t st = call(&c, f, dev, dA, c.alias ? dC : dB, dC);
-            GT_CUDA(cudaDeviceSynchronize());
-            if (st != CUBLAS_STATUS_SUCCESS) {
-                gt_fail("status %s", gt_status_name(st));
-                continue;
-            }
-            gt_d2h(got, dC, (size_t)(2 * c.ldc * c.n) * sizeof(double));
-            const int native = declined(&c, dev);
-            check(&c, &im, got, repro && !native, native);
-        }
+    if (dev < 0) {
+        check_parts(c, im, got, repro, 0);
+        return;
     }
-    GT_CUBLAS(cublasSetPointerMode_v2(h, CUBLAS_POINTER_MODE_HOST));
-    free(got);
-    image_free(&im);
+    const int native = declined(c, dev);
+    check_parts(c, im, got, repro && !native, native);
 }
 
 /* (alpha, beta): real, real with beta = 0, complex (HERK: the real parts; HER2K: its alpha) */
 static const double scal[3][4] = {{1.5, 0, 0.75, 0}, {-1.0, 0, 0, 0}, {0.3, -0.7, 1.0, 0.5}};
-
-static void dims(cfg *c)
-{
-    const int rk = rank_k(c->kind);
-    c->lda = (rk ? (c->trans ? c->k : c->n) : c->k) + 1;
-    c->ldb = rk ? c->lda + 1 : c->m + 2;
-    c->ldc = c->alias ? c->ldb : c->m + 3;
-}
 
 static void set_scal(cfg *c, int p)
 {
@@ -440,7 +339,7 @@ static void set_scal(cfg *c, int p)
     memcpy(c->beta, scal[p] + 2, 2 * sizeof(double));
     if (c->kind == K_HERK)
         c->alpha[1] = 0.0;
-    if (herm(c->kind) && rank_k(c->kind))
+    if (herm(c->kind) && l3m_rank_k(c->kind))
         c->beta[1] = 0.0;
 }
 
@@ -454,13 +353,13 @@ static void rank_k_group(int kind)
                 cfg c = {kind, 0, u, t ? (herm(kind) ? 2 : 1) : 0, 0, 0, shapes[s][0],
                          shapes[s][0], shapes[s][1], 0, 0, 0, {0, 0}, {0, 0}};
                 set_scal(&c, (s + u + t) % 3);
-                dims(&c);
-                run_cfg(c, 1000u * (unsigned)kind + 10u * (unsigned)(3 * s + u) + (unsigned)t);
+                l3m_dims(&c);
+                l3m_run_cfg(c, 1000u * (unsigned)kind + 10u * (unsigned)(3 * s + u) + (unsigned)t);
             }
     cfg big = {kind, 0, 1, herm(kind) ? 2 : 1, 0, 0, 300, 300, 64, 0, 0, 0, {0, 0}, {0, 0}};
     set_scal(&big, 0);
-    dims(&big);
-    run_cfg(big, 900u + (unsigned)kind);
+    l3m_dims(&big);
+    l3m_run_cfg(big, 900u + (unsigned)kind);
 }
 
 static void symm_group(int kind)
@@ -473,9 +372,9 @@ static void symm_group(int kind)
                 const int64_t m = shapes[s][0], n = shapes[s][1];
                 cfg c = {kind, side, u, 0, 0, 0, m, n, side ? n : m, 0, 0, 0, {0, 0}, {0, 0}};
                 set_scal(&c, (s + side + u) % 3);
-                dims(&c);
-                run_cfg(c, 5000u + 100u * (unsigned)kind + 10u * (unsigned)(2 * s + side) +
-                               (unsigned)u);
+                l3m_dims(&c);
+                l3m_run_cfg(c, 5000u + 100u * (unsigned)kind + 10u * (unsigned)(2 * s + side) +
+                                   (unsigned)u);
             }
 }
 
@@ -493,92 +392,36 @@ static void trmm_group(void)
                             cfg c = {K_TRMM, side, u, op, diag, alias, m, n, side ? n : m, 0,
                                      0, 0, {0, 0}, {0, 0}};
                             set_scal(&c, (s + op + alias) % 2 ? 2 : 0);
-                            dims(&c);
-                            run_cfg(c, 7000u + 100u * (unsigned)s +
-                                           10u * (unsigned)(4 * side + 2 * u + diag) +
-                                           (unsigned)(3 * alias + op));
+                            l3m_dims(&c);
+                            l3m_run_cfg(c, 7000u + 100u * (unsigned)s +
+                                               10u * (unsigned)(4 * side + 2 * u + diag) +
+                                               (unsigned)(3 * alias + op));
                         }
 }
 
-/* A HERK and an in-place TRMM captured on a stream into one graph, replayed twice. */
-static void graph_group(void)
+static int has_legacy(int kind)
 {
-    gt_group("a ZHERK and an in-place ZTRMM in a CUDA graph, replayed twice");
-    cfg s = {K_HERK, 0, 0, 2, 0, 0, 100, 100, 37, 0, 0, 0, {1.5, 0}, {0.75, 0}};
-    cfg t = {K_TRMM, 1, 1, 2, 0, 1, 45, 100, 100, 0, 0, 0, {-0.3, 0}, {0, 0}};
-    dims(&s);
-    dims(&t);
-    image is, it;
-    build(&s, 8100u, &is);
-    build(&t, 8200u, &it);
-    double *dA2 = gt_dmalloc((size_t)(2 * t.lda * t.k) * sizeof(double));
-    double *dC2 = gt_dmalloc((size_t)(2 * t.ldc * t.n) * sizeof(double));
-    gt_h2d(dA, is.A, (size_t)(2 * s.lda * s.n) * sizeof(double));
-    gt_h2d(dA2, it.A, (size_t)(2 * t.lda * t.k) * sizeof(double));
-    GT_CUBLAS(cublasSetStream_v2(h, stream));
-    cudaGraph_t graph = NULL;
-    GT_CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
-    const cublasStatus_t s1 = call(&s, F_V2, 0, dA, NULL, dC);
-    gt_still_capturing(stream, "cublasZherk_v2");
-    const cublasStatus_t s2 = call(&t, F_V2, 0, dA2, dC2, dC2);
-    gt_still_capturing(stream, "cublasZtrmm_v2");
-    cudaGraphExec_t exec = gt_end_capture(stream, &graph) ? gt_instantiate(graph) : NULL;
-    double *got = gt_hmalloc((size_t)(2 * (t.ldc * t.n + s.ldc * s.n)) * sizeof(double));
-    for (int r = 0; exec && r < 2; r++) {
-        gt_case("replay %d (capture statuses %s, %s)", r, gt_status_name(s1),
-                gt_status_name(s2));
-        gt_h2d(dC, is.C0, (size_t)(2 * s.ldc * s.n) * sizeof(double));
-        gt_h2d(dC2, it.C0, (size_t)(2 * t.ldc * t.n) * sizeof(double));
-        GT_CUDA(cudaGraphLaunch(exec, stream));
-        GT_CUDA(cudaStreamSynchronize(stream));
-        gt_d2h(got, dC, (size_t)(2 * s.ldc * s.n) * sizeof(double));
-        check(&s, &is, got, repro, 0);
-        gt_d2h(got, dC2, (size_t)(2 * t.ldc * t.n) * sizeof(double));
-        check(&t, &it, got, repro, 0);
-    }
-    if (exec)
-        GT_CUDA(cudaGraphExecDestroy(exec));
-    if (graph)
-        GT_CUDA(cudaGraphDestroy(graph));
-    GT_CUBLAS(cublasSetStream_v2(h, NULL));
-    free(got);
-    GT_CUDA(cudaFree(dA2));
-    GT_CUDA(cudaFree(dC2));
-    image_free(&is);
-    image_free(&it);
+    return kind != K_SYRKX && kind != K_HERKX; /* no legacy SYRKX, HERKX */
 }
+
+static const l3m_type cplx = {2, kname, K_HER2K, K_TRMM, call, has_legacy, build, check};
 
 int main(void)
 {
-    gt_init("zlevel3");
-    const char *e = gt_mode_engine();
-    repro = !strcmp(e, "repro");
-    accurate = !strcmp(e, "accurate");
-    if (repro)
-        tol_rel = -1, tol_ulp = 0;
-    else if (!strcmp(e, "dd") || !strcmp(e, "accurate"))
-        tol_rel = ldexp(1.0, -100), tol_ulp = 1;
-    else if (!strcmp(e, "df"))
-        tol_rel = 4 * ldexp(1.0, -48), tol_ulp = 2;
-    else
-        tol_rel = 4 * ldexp(1.0, -52), tol_ulp = 1;
-    printf("zlevel3: EXBLAS_MODE=%s: %s\n", gt_mode() ? gt_mode() : "(unset)",
-           repro ? "each part bit for bit the correctly rounded one where repro computes it"
-                 : "each part within the mode's bound of the correctly rounded one");
-    GT_CUBLAS(cublasCreate_v2(&h));
-    if (cublasInit() != CUBLAS_STATUS_SUCCESS)
-        gt_fatal("cublasInit failed");
-    GT_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-    dA = gt_dmalloc((size_t)(2 * MAXE) * sizeof(double));
-    dB = gt_dmalloc((size_t)(2 * MAXE) * sizeof(double));
-    dC = gt_dmalloc((size_t)(2 * MAXE) * sizeof(double));
-    dScal = gt_dmalloc(4 * sizeof(double));
+    l3m_start("zlevel3", &cplx, 4 * ldexp(1.0, -52),
+              "each part bit for bit the correctly rounded one where repro computes it",
+              "each part within the mode's bound of the correctly rounded one");
+    repro = gt_mode_is("repro");
+    accurate = gt_mode_is("accurate");
     for (int k = K_SYRK; k <= K_HER2K; k++)
         rank_k_group(k);
     symm_group(K_SYMM);
     symm_group(K_HEMM);
     trmm_group();
-    graph_group();
-    GT_CUDA(cudaStreamDestroy(stream));
-    return gt_finish();
+    l3m_graph("a ZHERK and an in-place ZTRMM in a CUDA graph, replayed twice",
+              (cfg){K_HERK, 0, 0, 2, 0, 0, 100, 100, 37, 0, 0, 0, {1.5, 0}, {0.75, 0}},
+              "cublasZherk_v2",
+              (cfg){K_TRMM, 1, 1, 2, 0, 1, 45, 100, 100, 0, 0, 0, {-0.3, 0}, {0, 0}},
+              "cublasZtrmm_v2");
+    return l3_finish();
 }
