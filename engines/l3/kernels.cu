@@ -210,3 +210,46 @@ extern "C" __global__ void __launch_bounds__(ZSOLVE_RHS * ZSOLVE_ROWS)
         __syncthreads();
     }
 }
+
+/* The pointer-array batch moves (batch.h): a warp per column of one entry (lanes along the
+ * column, coalesced on both sides), DFS_L3_BATCH_WARPS warps a block, a grid-stride loop over
+ * the count x cols columns; complex elements moved as their two doubles (a column of rows
+ * complex elements is 2 rows doubles, contiguous on both sides).  Moves only. */
+#include "batch.h"
+
+template <bool to_packed>
+static __device__ __forceinline__ void dfs_l3_batch_move(const dfs_l3_batch &a)
+{
+    const int64_t z = a.cplx ? 2 : 1, len = z * a.rows;
+    const int64_t columns = a.count * a.cols;
+    const int lane = threadIdx.x;
+    const int64_t step = (int64_t)gridDim.x * gridDim.y * DFS_L3_BATCH_WARPS;
+    for (int64_t w = ((int64_t)blockIdx.y * gridDim.x + blockIdx.x) * DFS_L3_BATCH_WARPS +
+                     threadIdx.y;
+         w < columns; w += step) {
+        /* (a 32-bit division where it fits: the 64-bit one is a call) */
+        const int64_t e = columns <= 0xffffffff ? (int64_t)((uint32_t)w / (uint32_t)a.cols)
+                                                : w / a.cols;
+        const int64_t j = w - e * a.cols;
+        double *x = (double *)a.ptrs[a.first + e] + z * j * a.ld;
+        double *p = a.packed + z * (e * a.stride + j * a.rows);
+        for (int64_t i = lane; i < len; i += 32) {
+            if (to_packed)
+                p[i] = x[i];
+            else
+                x[i] = p[i];
+        }
+    }
+}
+
+extern "C" __global__ void __launch_bounds__(32 * DFS_L3_BATCH_WARPS)
+    dfs_l3_gather_kernel(dfs_l3_batch a)
+{
+    dfs_l3_batch_move<true>(a);
+}
+
+extern "C" __global__ void __launch_bounds__(32 * DFS_L3_BATCH_WARPS)
+    dfs_l3_scatter_kernel(dfs_l3_batch a)
+{
+    dfs_l3_batch_move<false>(a);
+}
