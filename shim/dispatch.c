@@ -6,7 +6,8 @@
  * this routine on this device; calls below the rule's min_dim go to its below= engine (native
  * by default), and calls an engine declines run natively (a decline is logged once per engine
  * and routine).  The real Level-3 routines that reduce to GEMM reach an engine without a
- * Level-3 routine of its own through its GEMM (l3_gemm.c). */
+ * Level-3 routine of its own through its GEMM (l3_gemm.c), and so do the pointer-array GEMM
+ * batches an engine without DFS_CAP_PTRARRAY is given (ptr_batch.h). */
 #include "dispatch.h"
 
 #include "../config/env.h"
@@ -160,6 +161,20 @@ static void trace(dfs_routine r, const void *call, dfs_args args, int engine, in
             declined_by ? ")" : "", (int)st);
 }
 
+/* A record an engine lacks the capability for, computed through its GEMM where the shim knows
+ * how: a Level-3 routine (l3_gemm.h: SYRK...TRMM, TRSM as a sweep of solves and GEMMs, complex
+ * ones through a complex GEMM) or a pointer-array GEMM batch (ptr_batch.h: gathered into strided
+ * batches for the engine's GEMM, group by group); declined otherwise. */
+static cublasStatus_t through_gemm(const dfs_engine *e, dfs_routine r, const dfs_ctx *x,
+                                   const void *call)
+{
+    if (is_l3(r))
+        return dfs_l3_through_gemm(e, x, call);
+    if (is_gemm(r) && ((const dfs_gemm_call *)call)->Carray)
+        return dfs_ptr_batch_through_gemm(e, x, call);
+    return DFS_STATUS_DECLINED;
+}
+
 static cublasStatus_t invoke(int engine, dfs_routine r, const dfs_ctx *x, const void *call,
                              const dfs_foreign *f)
 {
@@ -172,12 +187,11 @@ static cublasStatus_t invoke(int engine, dfs_routine r, const dfs_ctx *x, const 
         return st;
     }
     /* only to an engine with the capabilities the record needs (complex, pointer arrays, a
-     * Level-3 routine); a Level-3 routine that GEMM can compute (SYRK...TRMM, and TRSM as a sweep
-     * of solves and GEMMs; complex ones through a complex GEMM) goes to an engine without it
-     * through its GEMM (l3_gemm.h) */
+     * Level-3 routine); a Level-3 routine that GEMM can compute and a pointer-array batch go to
+     * an engine without them through its GEMM (through_gemm) */
     const unsigned cap = needed_cap(r, call);
     if ((e->caps & cap) != cap)
-        st = is_l3(r) && engine != 0 ? dfs_l3_through_gemm(e, x, call) : DFS_STATUS_DECLINED;
+        st = engine != 0 ? through_gemm(e, r, x, call) : DFS_STATUS_DECLINED;
     else if (is_gemm(r))
         st = e->gemm ? e->gemm(x, call) : DFS_STATUS_DECLINED;
     else if (r == DFS_R_DGEMV || r == DFS_R_ZGEMV)

@@ -1,7 +1,8 @@
 /* l3_gemm.c — Level-3 routines, real and complex, through an engine's GEMM (l3_gemm.h): the
- * descriptor of l3_mm.h and TRSM's sweep (l3_trsm.h), their scratch from core/gpu.c's
- * stream-ordered temporaries, their copies and diagonal solves by the Level-3 kernels
- * (engines/l3), their GEMMs by the engine. */
+ * descriptor of l3_mm.h and TRSM's sweep (l3_trsm.h), and the pointer-array batches of
+ * ptr_batch.h; their scratch from core/gpu.c's stream-ordered temporaries, their copies,
+ * diagonal solves, gathers and scatters by the Level-3 kernels (engines/l3), their GEMMs by the
+ * engine. */
 #include "l3_gemm.h"
 
 #include "../core/gpu.h"
@@ -10,6 +11,7 @@
 #include "../engines/l3/copy.h"
 #include "l3_mm.h"
 #include "l3_trsm.h"
+#include "ptr_batch.h"
 
 #include <stdio.h>
 
@@ -185,4 +187,54 @@ cublasStatus_t dfs_l3_through_gemm(const dfs_engine *e, const dfs_ctx *x, const 
     s = finish(&r, s); /* a copy before any GEMM: C untouched */
     dfs_temp_free(base, st);
     return s;
+}
+
+/* ---------- pointer-array batches (ptr_batch.h) ---------- */
+
+typedef struct {
+    const dfs_engine *e;
+    const dfs_ctx *x;
+} pb_run;
+
+static int pb_gather(void *p, const dfs_l3_batch *b)
+{
+    return dfs_l3_gather_gpu(b, (CUstream)((const pb_run *)p)->x->stream);
+}
+
+static int pb_scatter(void *p, const dfs_l3_batch *b)
+{
+    return dfs_l3_scatter_gpu(b, (CUstream)((const pb_run *)p)->x->stream);
+}
+
+static cublasStatus_t pb_gemm(void *p, const dfs_gemm_call *g)
+{
+    const pb_run *r = p;
+    return r->e->gemm(r->x, g);
+}
+
+static cublasStatus_t pb_native(void *p, const dfs_gemm_call *g)
+{
+    return dfs_engines[0]->gemm(((const pb_run *)p)->x, g);
+}
+
+static double *pb_alloc(void *p, size_t bytes)
+{
+    return (double *)(uintptr_t)dfs_temp_alloc(bytes, (CUstream)((const pb_run *)p)->x->stream);
+}
+
+static void pb_free(void *p, double *d)
+{
+    dfs_temp_free((CUdeviceptr)(uintptr_t)d, (CUstream)((const pb_run *)p)->x->stream);
+}
+
+cublasStatus_t dfs_ptr_batch_through_gemm(const dfs_engine *e, const dfs_ctx *x,
+                                          const dfs_gemm_call *c)
+{
+    if (!e->gemm || (c->type == DFS_C64 && !(e->caps & DFS_CAP_COMPLEX)))
+        return DFS_STATUS_DECLINED;
+    pb_run r = {e, x};
+    const dfs_ptr_batch_ops ops = {pb_gather, pb_scatter, pb_gemm,  pb_native,
+                                   pb_alloc,  pb_free,    e->name, &r};
+    return dfs_ptr_batch_run(c, x->pointer_mode == CUBLAS_POINTER_MODE_HOST,
+                             DFS_PTR_BATCH_GROUP_BYTES, &ops);
 }
