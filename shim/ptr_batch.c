@@ -69,6 +69,11 @@ cublasStatus_t dfs_ptr_batch_run(const dfs_gemm_call *c, int host_scalars, size_
     int64_t total;
     if (__builtin_mul_overflow(group, bytes, &total) || (uint64_t)total > SIZE_MAX)
         return DFS_STATUS_DECLINED;
+    if (dfs_log_on(DFS_LOG_TRACE))
+        dfs_log(DFS_LOG_TRACE, "pointer-array batch of %lld through %s's strided GEMM: %lld "
+                "groups of at most %lld entries, %lld bytes of scratch", (long long)c->batch,
+                ops->engine, (long long)((c->batch + group - 1) / group), (long long)group,
+                (long long)total);
     double *const base = ops->alloc(ops->ctx, (size_t)total);
     if (!base)
         return DFS_STATUS_DECLINED;

@@ -58,7 +58,8 @@ typedef struct {
  *   the first other status a GEMM returns, or EXECUTION_FAILED when a move fails, once C has
  *   been written (nothing further is done).
  * A later group the engine declines (or leaves to native) runs on ops->native with the same
- * record (said once per engine). */
+ * record (said once per engine).  At log level trace, one line says the groups before the
+ * work: "pointer-array batch of N through E's strided GEMM: G groups of at most S entries". */
 cublasStatus_t dfs_ptr_batch_run(const dfs_gemm_call *c, int host_scalars, size_t group_bytes,
                                  const dfs_ptr_batch_ops *ops);
 
