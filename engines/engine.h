@@ -69,7 +69,8 @@ typedef enum { DFS_R64 = 0, DFS_C64 = 1 } dfs_dtype;
  * have batch = 1 and strides 0.  alpha and beta are host or device pointers according to
  * ctx->pointer_mode.  Pointer-array batches (DgemmBatched...) have A, B and C NULL and the
  * matrices' addresses in Aarray, Barray, Carray: arrays of batch pointers in device memory
- * (never read on the host), given only to engines with DFS_CAP_PTRARRAY; NULL otherwise. */
+ * (never read on the host), given only to engines with DFS_CAP_PTRARRAY; NULL otherwise (an
+ * engine without it gets them as strided batches of packed copies, ../shim/ptr_batch.h). */
 typedef struct {
     dfs_api api;
     cublasOperation_t transa, transb;
@@ -175,12 +176,15 @@ typedef struct {
  * SYRKX, SYR2K, SYMM, TRMM and TRSM (real, and complex with HERK, HERKX, HER2K, HEMM where the
  * engine has DFS_CAP_COMPLEX), which the shim computes with the GEMM of an engine that lacks
  * DFS_CAP_SYRK... (../shim/l3_mm.h: a GEMM per block of outputs, copies in between;
- * ../shim/l3_trsm.h: diagonal solves by a shared kernel, a GEMM update after each). */
+ * ../shim/l3_trsm.h: diagonal solves by a shared kernel, a GEMM update after each), and the
+ * pointer-array batches (real, and complex with DFS_CAP_COMPLEX), which it computes with the
+ * strided GEMM of an engine that lacks DFS_CAP_PTRARRAY (../shim/ptr_batch.h). */
 enum {
     DFS_CAP_COMPLEX = 1, /* GEMM with type DFS_C64 */
     DFS_CAP_ZDOT = 2,    /* DOT with type DFS_C64 */
     DFS_CAP_ZGEMV = 4,   /* GEMV with type DFS_C64 */
-    DFS_CAP_PTRARRAY = 8, /* GEMM of pointer-array batches (dfs_gemm_call.Aarray...) */
+    DFS_CAP_PTRARRAY = 8, /* GEMM of pointer-array batches (dfs_gemm_call.Aarray...); without
+                           * it the shim gathers them into strided GEMMs (../shim/ptr_batch.h) */
     /* dfs_l3_call of these kinds, both types (an engine declines what it does not compute) */
     DFS_CAP_SYRK = 16,  /* SYRK, HERK, SYRKX, HERKX */
     DFS_CAP_SYR2K = 32, /* SYR2K, HER2K */

@@ -6,7 +6,8 @@
  * generated from core/l3_entries.h, one macro per argument list; their legacy forms are in
  * legacy.c.  The real SYRK, SYRKX, SYR2K, SYMM, TRMM and TRSM reach an engine through its GEMM
  * (dispatch.c, l3_gemm.c), and so do the complex ones and HERK, HERKX, HER2K, HEMM through an
- * engine with a complex GEMM; the rest run on cuBLAS, counted and traced. */
+ * engine with a complex GEMM, and the batches through its strided GEMM (ptr_batch.h); the rest
+ * run on cuBLAS, counted and traced. */
 #include "check.h"
 #include "dispatch.h"
 #include "../core/resolve.h"
