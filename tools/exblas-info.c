@@ -166,8 +166,11 @@ static void print_decision(const dfs_config *cfg, const dfs_device *dev,
             if (r == DFS_R_TRSM)
                 snprintf(via, sizeof via, " (%s in blocks of %d through its GEMM%s)", types,
                          en->trsm_nb > 0 ? en->trsm_nb : DFS_TRSM_NB, rest);
-            else
+            else if (r == DFS_R_SYMM)
                 snprintf(via, sizeof via, " (%s through its GEMM%s)", types, rest);
+            else /* a triangle of output, or TRMM's blocks, in the engine's panels */
+                snprintf(via, sizeof via, " (%s in %d panels through its GEMM%s)", types,
+                         en->l3_panels > 0 ? en->l3_panels : DFS_L3_PANELS, rest);
             note = via;
         }
         if (e != 0 && gemm && dev && en->gemm_prefers_native) {

@@ -287,4 +287,6 @@ const dfs_engine dfs_engine_df = {
     .gemm = df_gemm,
     .dgemv = df_dgemv,
     .ddot = df_ddot,
+    /* SYRK...: four panels (H100, DSYRK 4096: 25.0 ms against 29.8 with eight, 28.6 with two) */
+    .l3_panels = 4,
 };
