@@ -19,6 +19,10 @@ typedef struct {
     const dfs_engine *e;
     const dfs_ctx *x;
     int gemms; /* GEMMs done so far */
+    /* TRSM: a GEMM the engine leaves to native (its model: native faster for that shape) runs
+     * on cuBLAS's GEMM even when it is the first, and the sweep goes on (its first GEMM is one
+     * of the smallest; the call as a whole was judged by its largest, trsm()) */
+    int native_blocks;
 } run;
 
 static int copy(void *p, const dfs_l3_copy *cp)
@@ -33,10 +37,10 @@ static cublasStatus_t gemm(void *p, const dfs_gemm_call *g)
     cublasStatus_t st = r->e->gemm(r->x, g);
     if (st == DFS_STATUS_DECLINED || st == DFS_STATUS_PREFER_NATIVE) {
         /* the first: C is untouched, the whole call goes back to the dispatch */
-        if (r->gemms == 0)
+        if (r->gemms == 0 && !(r->native_blocks && st == DFS_STATUS_PREFER_NATIVE))
             return st;
         /* a later one: C is partly written; this block on cuBLAS's DGEMM or ZGEMM (one GEMM
-         * still finishes each of its outputs) */
+         * still finishes each of its outputs); so too a TRSM's first left to native */
         char key[64];
         snprintf(key, sizeof key, "l3-block:%s", r->e->name);
         dfs_log_once(st == DFS_STATUS_PREFER_NATIVE ? DFS_LOG_INFO : DFS_LOG_WARN, key,
@@ -80,6 +84,11 @@ static cublasStatus_t trsm(const dfs_engine *e, const dfs_ctx *x, const dfs_l3_c
     if (!dfs_l3_to_trsm(c, dev, &pm_h[0], &pm_h[2], &t) || !DFS_DRV(cuMemsetD32Async))
         return DFS_STATUS_DECLINED;
     const int64_t nb = e->trsm_nb > 0 && e->trsm_nb <= DFS_L3_SOLVE_MAX ? e->trsm_nb : DFS_TRSM_NB;
+    /* the whole call natively where the engine finds native faster for its largest GEMM */
+    dfs_gemm_call top;
+    if (e->gemm_prefers_native && dfs_trsm_largest_gemm(&t, nb, &top) &&
+        e->gemm_prefers_native(x->dev, &top, x->options))
+        return DFS_STATUS_PREFER_NATIVE;
     const int64_t need = dfs_trsm_scratch(&t, nb);
     CUstream st = (CUstream)x->stream;
     const CUdeviceptr base =
@@ -98,7 +107,7 @@ static cublasStatus_t trsm(const dfs_engine *e, const dfs_ctx *x, const dfs_l3_c
             DFS_DRV(cuMemsetD32Async)(w + 8 * z + 4, 0x3FF00000u, 1, st) != CUDA_SUCCESS)
             s = CUBLAS_STATUS_EXECUTION_FAILED;
     }
-    run r = {e, x, 0};
+    run r = {e, x, 0, 1};
     const dfs_trsm_ops ops = {solve, copy, gemm, &r};
     if (s == CUBLAS_STATUS_SUCCESS)
         s = dfs_trsm_run(&t, nb, scratch, &ops);
@@ -180,7 +189,7 @@ cublasStatus_t dfs_l3_through_gemm(const dfs_engine *e, const dfs_ctx *x, const 
         if (fill_scalars(c, sc_d, st))
             s = CUBLAS_STATUS_EXECUTION_FAILED;
     }
-    run r = {e, x, 0};
+    run r = {e, x, 0, 0};
     const dfs_mm_ops ops = {copy, gemm, &r};
     if (s == CUBLAS_STATUS_SUCCESS)
         s = dfs_mm_run(&mm, nb, scratch, &ops);

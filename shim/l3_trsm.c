@@ -1,4 +1,4 @@
-/* l3_trsm.c — TRSM (real and complex) as a blocked sweep of diagonal solves and GEMM updates
+/* l3_trsm.c — TRSM (real and complex) as a recursive sweep of diagonal solves and GEMM updates
  * (l3_trsm.h says how; LEVEL3.md §3.5, §5.3).  No arithmetic here: only solves, GEMMs and
  * copies. */
 #include "l3_trsm.h"
@@ -147,37 +147,79 @@ static cublasStatus_t copy(const dfs_trsm *t, const dfs_trsm_ops *ops, const dou
     return ops->copy(ops->ctx, &cp) ? CUBLAS_STATUS_EXECUTION_FAILED : CUBLAS_STATUS_SUCCESS;
 }
 
+int dfs_trsm_largest_gemm(const dfs_trsm *t, int64_t nb, dfs_gemm_call *g)
+{
+    const int64_t order = dfs_trsm_order(t);
+    if (order <= nb)
+        return 0;
+    const int64_t leaves = (order + nb - 1) / nb, h = (leaves + 1) / 2 * nb;
+    memset(g, 0, sizeof *g);
+    g->api = t->cplx ? DFS_API_ZGEMM_64 : DFS_API_DGEMM_64;
+    g->type = t->cplx ? DFS_C64 : DFS_R64;
+    g->transa = t->left && t->trans ? CUBLAS_OP_T : CUBLAS_OP_N;
+    g->transb = !t->left && t->trans ? CUBLAS_OP_T : CUBLAS_OP_N;
+    g->m = t->left ? order - h : t->m;
+    g->n = t->left ? t->n : order - h;
+    g->k = h;
+    g->batch = 1;
+    return 1;
+}
+
+/* The recursion's state: the first leaf is solved in scratch (leading dimension lds) and copied
+ * into B after the first GEMM, which reads it there (pending until then). */
+typedef struct {
+    const dfs_trsm *t;
+    const dfs_trsm_ops *ops;
+    int64_t nb, lds;
+    double *scratch;
+    int pending;
+    int64_t first_j, first_jb;
+} sweep;
+
+/* Rows j..j+len of B' solved; first: none of them touched yet (alpha still to apply).  Leaves of
+ * at most nb rows are solved; a longer part is split into J, the first ceil(leaves / 2) leaves
+ * in the sweep's order (from the top forward, from the bottom backward), and R, the rest: J
+ * solved, R updated by one GEMM with J's X, R solved. */
+static cublasStatus_t part(sweep *w, int64_t j, int64_t len, int first)
+{
+    const dfs_trsm *t = w->t;
+    if (len <= w->nb) {
+        if (!first || !w->scratch) /* a leaf in B (the only one: no scratch, no GEMM) */
+            return solve(t, w->ops, j, len, rows(t, t->B, t->ldb, j), t->ldb, first);
+        /* the first of several: in scratch until the first GEMM */
+        cublasStatus_t st = copy(t, w->ops, rows(t, t->B, t->ldb, j), t->ldb, w->scratch, w->lds,
+                                 len);
+        if (st == CUBLAS_STATUS_SUCCESS)
+            st = solve(t, w->ops, j, len, w->scratch, w->lds, 1);
+        w->pending = st == CUBLAS_STATUS_SUCCESS;
+        w->first_j = j;
+        w->first_jb = len;
+        return st;
+    }
+    const int fwd = dfs_trsm_forward(t);
+    const int64_t leaves = (len + w->nb - 1) / w->nb, h = (leaves + 1) / 2 * w->nb;
+    const int64_t jj = fwd ? j : j + len - h, r0 = fwd ? j + h : j;
+    cublasStatus_t st = part(w, jj, h, first);
+    if (st != CUBLAS_STATUS_SUCCESS)
+        return st;
+    /* R := s R - T_RJ X_J (s: alpha while R is untouched) */
+    const int from_scratch = w->pending;
+    st = update(t, w->ops, jj, h, r0, len - h,
+                from_scratch ? w->scratch : rows(t, t->B, t->ldb, jj),
+                from_scratch ? w->lds : t->ldb, first ? t->alpha : t->one);
+    if (st == CUBLAS_STATUS_SUCCESS && from_scratch) {
+        w->pending = 0;
+        st = copy(t, w->ops, w->scratch, w->lds, rows(t, t->B, t->ldb, w->first_j), t->ldb,
+                  w->first_jb);
+    }
+    return st == CUBLAS_STATUS_SUCCESS ? part(w, r0, len - h, 0) : st;
+}
+
 cublasStatus_t dfs_trsm_run(const dfs_trsm *t, int64_t nb, double *scratch,
                             const dfs_trsm_ops *ops)
 {
-    const int64_t order = dfs_trsm_order(t), np = (order + nb - 1) / nb;
-    const int fwd = dfs_trsm_forward(t);
-    cublasStatus_t st = CUBLAS_STATUS_SUCCESS;
-    for (int64_t p = 0; p < np && st == CUBLAS_STATUS_SUCCESS; p++) {
-        /* block p: from the top forward, from the bottom backward */
-        const int64_t j = fwd ? p * nb : (order - (p + 1) * nb > 0 ? order - (p + 1) * nb : 0);
-        const int64_t jb = fwd ? min64(nb, order - j) : order - p * nb - j;
-        const int64_t r0 = fwd ? j + jb : 0, rn = fwd ? order - j - jb : j;
-        const double *beta = p == 0 ? t->alpha : t->one;
-        if (rn == 0) { /* the last block (or the only one): solved in B */
-            st = solve(t, ops, j, jb, rows(t, t->B, t->ldb, j), t->ldb, p == 0);
-            break;
-        }
-        if (p > 0) {
-            st = solve(t, ops, j, jb, rows(t, t->B, t->ldb, j), t->ldb, 0);
-            if (st == CUBLAS_STATUS_SUCCESS)
-                st = update(t, ops, j, jb, r0, rn, rows(t, t->B, t->ldb, j), t->ldb, beta);
-            continue;
-        }
-        /* the first of several: solved in scratch, copied to B after its GEMM */
-        const int64_t lds = t->left ? jb : (t->m > 0 ? t->m : 1);
-        st = copy(t, ops, rows(t, t->B, t->ldb, j), t->ldb, scratch, lds, jb);
-        if (st == CUBLAS_STATUS_SUCCESS)
-            st = solve(t, ops, j, jb, scratch, lds, 1);
-        if (st == CUBLAS_STATUS_SUCCESS)
-            st = update(t, ops, j, jb, r0, rn, scratch, lds, beta);
-        if (st == CUBLAS_STATUS_SUCCESS)
-            st = copy(t, ops, scratch, lds, rows(t, t->B, t->ldb, j), t->ldb, jb);
-    }
-    return st;
+    const int64_t order = dfs_trsm_order(t);
+    sweep w = {t, ops, nb, t->left ? nb : (t->m > 0 ? t->m : 1), order > nb ? scratch : NULL,
+               0, 0, 0};
+    return part(&w, 0, order, 1);
 }

@@ -1,25 +1,30 @@
-/* l3_trsm.h — TRSM, real and complex, as a blocked sweep (../shared/design/LEVEL3.md §3.5,
- * §5.3): small triangular solves of the diagonal blocks (engines/l3/solve.h) and one GEMM update
- * of the rest after each.  Pure host logic: the solves, GEMMs and copies go through callbacks
+/* l3_trsm.h — TRSM, real and complex, as a recursive blocked sweep (../shared/design/LEVEL3.md
+ * §3.5, §5.3): small triangular solves of the diagonal blocks (engines/l3/solve.h) and GEMM
+ * updates, most of the work in a few large ones.  Pure host logic: the solves, GEMMs and copies go through callbacks
  * (the shim's l3_gemm.c gives the GPU kernels and an engine's GEMM; the tests the CPU twins or a
  * recording stand-in).
  *
  * op(A) X = alpha B (side left, B m x n, A m x m) in blocks of nb rows of B; X op(A) = alpha B
  * (side right, A n x n) as the transposed left problem op(A)^T X^T = alpha B^T, in blocks of nb
  * columns of B (views and operand ops, no copies).  With T = op(A) (left) or op(A)^T (right) and
- * B' = B or B^T, the sweep runs forward (blocks from the top) when T is lower triangular, else
- * backward (blocks from the bottom, the partial block last):
- *     for each block J (rows j..j+jb of B'), in that order:
- *         X_J    := solve(T_JJ, s_J B'_J)                       s_J: alpha first, then 1
- *         B'_R   := s_J B'_R - T_RJ X_J                         R: the rows after J
- * the second a GEMM with alpha = -1 and beta = s_J (left: B(R, :) = -op(A)(R, J) X_J + s_J
- * B(R, :); right: B(:, R) = -X_J op(A)(J, R) + s_J B(:, R)).  alpha is applied once, at the first
- * step, in the caller's pointer mode; T_RJ lies in A's stored triangle, whose other triangle is
- * never read (nor a unit diagonal).  X overwrites B in place.
+ * B' = B or B^T, the sweep runs forward (the blocks aligned from the top, the partial one at the
+ * bottom) when T is lower triangular, else backward (aligned from the bottom, the partial one at
+ * the top), and recursively, so that most of the work is in a few large GEMMs (an Ozaki-type
+ * engine prepares both operands of every GEMM):
+ *     part(rows P of B', s):            s: alpha while P is untouched, then 1
+ *         P of at most nb rows:  X_P := solve(T_PP, s B'_P)
+ *         else:  J := the first ceil(blocks / 2) blocks of P in the sweep's order, R the rest;
+ *                part(J, s);  B'_R := s B'_R - T_RJ X_J;  part(R, 1)
+ * the update a GEMM with alpha = -1 and beta = s (left: B(R, :) = -op(A)(R, J) X_J + s B(R, :);
+ * right: B(:, R) = -X_J op(A)(J, R) + s B(:, R)).  alpha is applied once to every row, in the
+ * caller's pointer mode; T_RJ lies in A's stored triangle, whose other triangle is never read
+ * (nor a unit diagonal).  X overwrites B in place.  The largest GEMM is the top-level update
+ * (dfs_trsm_largest_gemm), of k about half the order; the first, right after the first block,
+ * one of the smallest.
  *
  * The first block is solved in scratch and copied into B only after the first GEMM succeeded, so
- * that an engine declining that GEMM (or preferring native for it: it is the largest) leaves B
- * untouched.  With one block (order <= nb) there is no GEMM: the solve alone.
+ * that an engine declining that GEMM leaves B untouched.  With one block (order <= nb) there is
+ * no GEMM: the solve alone.
  *
  * Complex data: the same sweep with complex solves and complex GEMMs (two doubles an element;
  * alpha, -1 and 1 complex).  op C: T is conj(A)^T on the left and conj(A) on the right (the
@@ -66,6 +71,10 @@ typedef struct {
     cublasStatus_t (*gemm)(void *ctx, const dfs_gemm_call *g);
     void *ctx;
 } dfs_trsm_ops;
+
+/* The shape (and ops, type) of the sweep's largest GEMM, the top-level update, in g (no
+ * pointers): 1, or 0 when the sweep has no GEMM (one block). */
+int dfs_trsm_largest_gemm(const dfs_trsm *t, int64_t nb, dfs_gemm_call *g);
 
 /* t through ops in blocks of nb (1 <= nb <= DFS_L3_SOLVE_MAX), scratch: dfs_trsm_scratch(t, nb)
  * doubles.  SUCCESS; the first status other than SUCCESS a GEMM returns (nothing further is

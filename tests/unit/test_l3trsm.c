@@ -1,16 +1,16 @@
-/* test_l3trsm.c — unit tests (Check) of shim/l3_trsm.c, the real TRSM as a blocked sweep of
+/* test_l3trsm.c — unit tests (Check) of shim/l3_trsm.c, the real TRSM as a recursive sweep of
  * diagonal solves and GEMM updates, run on the CPU with stand-ins that check and record every
  * call and compute it with the CPU twins: the solve of engines/l3/solve.h, the copy of args.h,
  * and repro_dgemm_host (each GEMM output correctly rounded) — together the CPU twin of what
  * EXBLAS_MODE=repro computes on a GPU.  For every side, uplo, op N/T/C, diag, orders a multiple
  * of nb or not, below it, nb = 1, host and "device" alpha (the scale read through a pointer):
- *   - the blocks of B' (B, or B^T on the right) solved in the sweep's order (forward from the
- *     top when op(A) (left) or op(A)^T (right) is lower triangular, else from the bottom, the
- *     partial block last), each row of B' exactly once, alpha as the first solve's scale and 1
- *     after it;
- *   - after each block but the last one GEMM with alpha = -1, beta = alpha at the first step and
- *     1 after, k = the block's rows, updating exactly the rows of B' after the block (before it,
- *     backward), its X the block just solved and its A operand op(A)'s block beside it;
+ *   - the calls as any correct sweep makes them, whatever its order and nesting (check_order):
+ *     each row of B' (B, or B^T on the right) solved once in a block of at most nb rows after
+ *     every row before it (forward: above; backward: below) was solved and its term applied;
+ *     each GEMM with alpha = -1 applying solved rows' terms to unsolved rows after them, each
+ *     term once; alpha applied once per row, where it is first touched (a solve's scale or a
+ *     GEMM's beta), 1 after; a GEMM fewer than blocks; each GEMM's A operand op(A)'s block
+ *     beside its rows; the blocked sweep before the recursion passes these checks too;
  *   - every operand inside A, B or the scratch; A unchanged, B's padding rows unchanged;
  *   - the result X a solution with a small backward error: max |op(A) X - alpha B| (left;
  *     X op(A) on the right), in long double, within 8 order 2^-53 (|A| |X| + |alpha B|) per
@@ -141,17 +141,12 @@ static cublasStatus_t stand_gemm(void *ctx, const dfs_gemm_call *g)
         misuse("a GEMM out of place");
         return CUBLAS_STATUS_INVALID_VALUE;
     }
-    const int64_t r0 = bprow(g->C), j = x_s ? -1 : bprow(x);
-    /* the X of the block solved last */
-    int64_t jx = -1, jb = 0;
-    for (int i = nrec - 1; i >= 0; i--)
-        if (recs[i].what == 'S') {
-            jx = recs[i].j;
-            jb = recs[i].jb;
-            break;
-        }
-    if ((j >= 0 && j != jx) || g->k != jb)
-        misuse("a GEMM whose X is not the block solved last");
+    const int64_t r0 = bprow(g->C);
+    /* X's rows of B': in B, or the scratch's (the first block solved, its first record) */
+    const int64_t jx = x_s ? (nrec > 0 && recs[0].what == 'S' ? recs[0].j : -1) : bprow(x),
+                  jb = g->k;
+    if (jx < 0 || (x_s && jb != recs[0].jb))
+        misuse("a GEMM whose X is in the scratch but not the first block solved");
     /* op(A)(R, J) on the left, op(A)(J, R) on the right */
     const int64_t ar = T.left ? r0 : jx, ac = T.left ? jx : r0;
     const double *want = T.trans ? T.A + ac + ar * T.lda : T.A + ar + ac * T.lda;
@@ -195,6 +190,76 @@ static long double opa(const cfg *c, const double *A, int64_t lda, int64_t i, in
     if (!in_tri(c->lower, r, q))
         return 0.0L;
     return r == q && c->unit ? 1.0L : (long double)A[r + q * lda];
+}
+
+/* The calls against what every correct sweep of blocks of at most nb rows of B' makes, in
+ * whatever order and nesting (B' row q is "before" r when q < r forward, q > r backward):
+ *   - each row solved exactly once, in a block of at most nb rows, after every row before it
+ *     was solved and its contribution to the block's rows applied;
+ *   - each GEMM: alpha -1, X the rows J all solved, R rows not yet solved and all after J, each
+ *     pair (r in R, q in J) covered by no earlier GEMM;
+ *   - alpha applied once per row, where it is first touched: a solve's scale, a GEMM's beta (the
+ *     same for all its rows), alpha there and 1 everywhere after;
+ *   - as many GEMMs as blocks less one. */
+static void check_order(const cfg *c, int64_t k, int fwd, int line)
+{
+    char *solved = calloc((size_t)k, 1), *touched = calloc((size_t)k, 1);
+    char *cov = calloc((size_t)(k * k), 1); /* cov[r k + q]: q's term applied to r */
+    int solves = 0, gemms = 0;
+#define BEFORE(q, r) (fwd ? (q) < (r) : (q) > (r))
+    for (int i = 0; i < nrec; i++) {
+        const rec *x = &recs[i];
+        if (x->what == 'S') {
+            solves++;
+            ck_assert_msg(x->jb >= 1 && x->jb <= c->nb && x->j >= 0 && x->j + x->jb <= k,
+                          "line %d: call %d solves rows %lld+%lld", line, i, (long long)x->j,
+                          (long long)x->jb);
+            for (int64_t r = x->j; r < x->j + x->jb; r++) {
+                ck_assert_msg(!solved[r], "line %d: row %lld solved twice", line, (long long)r);
+                for (int64_t q = 0; q < k; q++)
+                    if (BEFORE(q, r) && !(q >= x->j && q < x->j + x->jb))
+                        ck_assert_msg(solved[q] && cov[r * k + q],
+                                      "line %d: row %lld solved before row %lld's term", line,
+                                      (long long)r, (long long)q);
+                const double want = touched[r] ? 1.0 : c->alpha;
+                ck_assert_msg(x->scale == want, "line %d: row %lld's solve scaled by %g, not %g",
+                              line, (long long)r, x->scale, want);
+            }
+            for (int64_t r = x->j; r < x->j + x->jb; r++)
+                solved[r] = touched[r] = 1;
+        } else {
+            gemms++;
+            ck_assert_msg(x->alpha == -1.0 && x->rn >= 1 && x->r0 >= 0 && x->r0 + x->rn <= k &&
+                              x->j >= 0 && x->j + x->jb <= k,
+                          "line %d: call %d, a GEMM of rows %lld+%lld, X %lld+%lld, alpha %g",
+                          line, i, (long long)x->r0, (long long)x->rn, (long long)x->j,
+                          (long long)x->jb, x->alpha);
+            const char t0 = touched[x->r0];
+            const double want = t0 ? 1.0 : c->alpha;
+            ck_assert_msg(x->beta == want, "line %d: call %d's beta %g, not %g", line, i,
+                          x->beta, want);
+            for (int64_t r = x->r0; r < x->r0 + x->rn; r++) {
+                ck_assert_msg(!solved[r] && touched[r] == t0,
+                              "line %d: call %d updates row %lld, solved or scaled apart", line,
+                              i, (long long)r);
+                for (int64_t q = x->j; q < x->j + x->jb; q++) {
+                    ck_assert_msg(solved[q] && BEFORE(q, r) && !cov[r * k + q],
+                                  "line %d: call %d applies row %lld's term to row %lld out of "
+                                  "turn or again", line, i, (long long)q, (long long)r);
+                    cov[r * k + q] = 1;
+                }
+                touched[r] = 1;
+            }
+        }
+    }
+#undef BEFORE
+    for (int64_t r = 0; r < k; r++)
+        ck_assert_msg(solved[r], "line %d: row %lld never solved", line, (long long)r);
+    ck_assert_msg(nrec < MAXREC && gemms == solves - 1, "line %d: %d GEMMs for %d blocks", line,
+                  gemms, solves);
+    free(solved);
+    free(touched);
+    free(cov);
 }
 
 static void run_case(const cfg *c, int line)
@@ -250,36 +315,26 @@ static void run_case(const cfg *c, int line)
     const cublasStatus_t st = dfs_trsm_run(&T, c->nb, bufS, &ops);
     ck_assert_msg(!problem[0], "line %d: %s", line, problem);
     ck_assert_msg(st == CUBLAS_STATUS_SUCCESS, "line %d: status %d", line, (int)st);
-    /* the calls: the blocks in the sweep's order, a GEMM after each but the last */
+    /* the calls, as any sweep must make them (check_order) */
     const int fwd = (c->lower != 0) == (c->left ? c->trans == 0 : c->trans != 0);
     ck_assert_int_eq(dfs_trsm_forward(&T), fwd);
-    const int64_t np = (k + c->nb - 1) / c->nb;
-    ck_assert_msg(nrec == 2 * np - 1, "line %d: %d calls for %lld blocks", line, nrec,
-                  (long long)np);
-    int64_t solved = 0;
-    for (int64_t p = 0; p < np; p++) {
-        const rec *s = &recs[2 * p];
-        const int64_t end = fwd ? k : k - p * c->nb; /* backward: blocks from the bottom */
-        const int64_t j = fwd ? p * c->nb : (end - c->nb > 0 ? end - c->nb : 0);
-        const int64_t jb = fwd ? (k - j < c->nb ? k - j : c->nb) : end - j;
-        ck_assert_msg(s->what == 'S' && s->j == j && s->jb == jb,
-                      "line %d: call %lld: expected the solve of rows %lld..%lld of B'", line,
-                      (long long)(2 * p), (long long)j, (long long)(j + jb));
-        ck_assert_msg(s->scale == (p == 0 ? c->alpha : 1.0), "line %d: block %lld scaled by %g",
-                      line, (long long)p, s->scale);
-        solved += s->jb;
-        if (p == np - 1)
-            break;
-        const rec *g = &recs[2 * p + 1];
-        const int64_t r0 = fwd ? j + jb : 0, rn = fwd ? k - j - jb : j;
-        ck_assert_msg(g->what == 'G' && g->r0 == r0 && g->rn == rn && g->j == j &&
-                          g->alpha == -1.0 && g->beta == (p == 0 ? c->alpha : 1.0),
-                      "line %d: block %lld's update: rows %lld+%lld (expected %lld+%lld), "
-                      "alpha %g, beta %g",
-                      line, (long long)p, (long long)g->r0, (long long)g->rn, (long long)r0,
-                      (long long)rn, g->alpha, g->beta);
-    }
-    ck_assert_int_eq(solved, k);
+    check_order(c, k, fwd, line);
+    /* dfs_trsm_largest_gemm: the largest GEMM made, its shape and ops */
+    dfs_gemm_call top;
+    const int has_top = dfs_trsm_largest_gemm(&T, c->nb, &top);
+    ck_assert_int_eq(has_top, k > c->nb);
+    int64_t most = 0, hit = 0;
+    for (int i = 0; i < nrec; i++)
+        if (recs[i].what == 'G') {
+            most = recs[i].rn * recs[i].jb > most ? recs[i].rn * recs[i].jb : most;
+            hit |= has_top && recs[i].rn == (c->left ? top.m : top.n) && recs[i].jb == top.k;
+        }
+    ck_assert_msg(!has_top || (hit && top.k * (c->left ? top.m : top.n) == most &&
+                               (c->left ? top.n : top.m) == (c->left ? c->n : c->m) &&
+                               (c->left ? top.transa : top.transb) ==
+                                   (c->trans ? CUBLAS_OP_T : CUBLAS_OP_N)),
+                  "line %d: dfs_trsm_largest_gemm's %lld x %lld x %lld is not the largest made",
+                  line, (long long)top.m, (long long)top.n, (long long)top.k);
     /* A unchanged, B's padding unchanged */
     ck_assert_msg(!memcmp(A0, bufA, (size_t)nA * sizeof(double)), "line %d: A changed", line);
     for (int64_t e = 0; e < nB; e++)
@@ -343,7 +398,7 @@ START_TEST(declines)
 {
     for (int at = 1; at <= 2; at++)
         for (int left = 0; left < 2; left++) {
-            static const double alpha = 2.0, pm[2] = {-1.0, 1.0};
+            static const double alpha = 3.0, pm[2] = {-1.0, 1.0};
             const int64_t m = left ? 10 : 3, n = left ? 3 : 10, k = 10;
             double *A = calloc((size_t)(k * k), sizeof(double)), B[30], B0[30];
             for (int64_t i = 0; i < k; i++)
@@ -395,6 +450,8 @@ START_TEST(records)
     dfs_trsm t;
     ck_assert(dfs_l3_to_trsm(&c, 0, &pm[0], &pm[1], &t));
     ck_assert_int_eq(dfs_trsm_scratch(&t, 2), 0); /* one block: no scratch, no GEMM */
+    dfs_gemm_call g;
+    ck_assert(!dfs_trsm_largest_gemm(&t, 2, &g));
     ck_assert_int_eq(dfs_trsm_scratch(&t, 1), 2);
     ck_assert(!dfs_trsm_forward(&t));
     c.type = DFS_C64;
