@@ -79,8 +79,9 @@ static void build(const cfg *c, uint64_t seed, double **A, double **B0, double *
         const int64_t i = e % c->lda, j = e / c->lda;
         const int used = i < k && l3_in_tri(c->lower, i, j) && !(i == j && c->unit);
         for (int p = 0; p < w; p++) {
-            const double v = i == j ? (uniform() < 0 ? -1.0 : 1.0) * (d0 + 0.5 * uniform())
-                                    : uniform() / (double)k;
+            /* the diagonal's sign drawn first, then its size (one order on every compiler) */
+            const double sign = i == j && uniform() < 0 ? -1.0 : 1.0;
+            const double v = i == j ? sign * (d0 + 0.5 * uniform()) : uniform() / (double)k;
             (*A)[w * e + p] = used ? v : gt_qnan();
         }
     }

@@ -275,8 +275,8 @@ static void run_case(const cfg *c, int line)
         const int64_t i = e % lda, j = e / lda;
         const int used = i < k && in_tri(c->lower, i, j) && !(i == j && c->unit);
         /* a well-conditioned triangle: |diagonal| in [1, 2), the rest small */
-        const double v = i == j ? (uniform() < 0 ? -1.0 : 1.0) * (1.5 + 0.5 * uniform())
-                                : uniform() / (double)k;
+        const double sign = i == j && uniform() < 0 ? -1.0 : 1.0; /* drawn before the size */
+        const double v = i == j ? sign * (1.5 + 0.5 * uniform()) : uniform() / (double)k;
         bufA[e] = used ? v : NAN;
     }
     for (int64_t e = 0; e < nB; e++)
