@@ -82,81 +82,49 @@ DFS_EXPORT cublasStatus_t cublasDgemmStridedBatched_64(
  * CUBLAS_COMPUTE_64F (dfs_check_ex_types); every other call goes to cuBLAS untouched. */
 #define EX_TYPE(at) ((at) == CUDA_C_64F ? DFS_C64 : DFS_R64)
 
-DFS_EXPORT cublasStatus_t cublasGemmEx(cublasHandle_t h, cublasOperation_t ta,
-                                       cublasOperation_t tb, int m, int n, int k,
-                                       const void *alpha, const void *A, cudaDataType at, int lda,
-                                       const void *B, cudaDataType bt, int ldb, const void *beta,
-                                       void *C, cudaDataType ct, int ldc,
-                                       cublasComputeType_t ctype, cublasGemmAlgo_t algo)
-{
-    if (!dfs_check_ex_types(at, bt, ct, ctype)) {
-        if (!DFS_REAL(cublasGemmEx))
-            return CUBLAS_STATUS_NOT_INITIALIZED;
-        cublasStatus_t st = DFS_REAL(cublasGemmEx)(h, ta, tb, m, n, k, alpha, A, at, lda, B, bt,
-                                                   ldb, beta, C, ct, ldc, ctype, algo);
-        dfs_trace_forwarded("cublasGemmEx", m, n, k, st);
-        return st;
+#define GEMMEX(name, api, I)                                                                       \
+    DFS_EXPORT cublasStatus_t name(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb,   \
+                                   I m, I n, I k, const void *alpha, const void *A,                \
+                                   cudaDataType at, I lda, const void *B, cudaDataType bt, I ldb,  \
+                                   const void *beta, void *C, cudaDataType ct, I ldc,              \
+                                   cublasComputeType_t ctype, cublasGemmAlgo_t algo)               \
+    {                                                                                              \
+        if (!dfs_check_ex_types(at, bt, ct, ctype)) {                                              \
+            if (!DFS_REAL(name))                                                                   \
+                return CUBLAS_STATUS_NOT_INITIALIZED;                                              \
+            cublasStatus_t st = DFS_REAL(name)(h, ta, tb, m, n, k, alpha, A, at, lda, B, bt, ldb,  \
+                                               beta, C, ct, ldc, ctype, algo);                     \
+            dfs_trace_forwarded(#name, m, n, k, st);                                               \
+            return st;                                                                             \
+        }                                                                                          \
+        return gemm_t(api, EX_TYPE(at), h, ta, tb, m, n, k, alpha, A, lda, 0, B, ldb, 0, beta, C,  \
+                      ldc, 0, 1, algo);                                                            \
     }
-    return gemm_t(DFS_API_GEMMEX, EX_TYPE(at), h, ta, tb, m, n, k, alpha, A, lda, 0, B, ldb, 0,
-                  beta, C, ldc, 0, 1, algo);
-}
+GEMMEX(cublasGemmEx, DFS_API_GEMMEX, int)
+GEMMEX(cublasGemmEx_64, DFS_API_GEMMEX_64, int64_t)
 
-DFS_EXPORT cublasStatus_t cublasGemmEx_64(cublasHandle_t h, cublasOperation_t ta,
-                                          cublasOperation_t tb, int64_t m, int64_t n, int64_t k,
-                                          const void *alpha, const void *A, cudaDataType at,
-                                          int64_t lda, const void *B, cudaDataType bt, int64_t ldb,
-                                          const void *beta, void *C, cudaDataType ct, int64_t ldc,
-                                          cublasComputeType_t ctype, cublasGemmAlgo_t algo)
-{
-    if (!dfs_check_ex_types(at, bt, ct, ctype)) {
-        if (!DFS_REAL(cublasGemmEx_64))
-            return CUBLAS_STATUS_NOT_INITIALIZED;
-        cublasStatus_t st = DFS_REAL(cublasGemmEx_64)(h, ta, tb, m, n, k, alpha, A, at, lda, B, bt,
-                                                      ldb, beta, C, ct, ldc, ctype, algo);
-        dfs_trace_forwarded("cublasGemmEx_64", m, n, k, st);
-        return st;
+#define GEMMEX_STRIDED(name, api, I)                                                               \
+    DFS_EXPORT cublasStatus_t name(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb,   \
+                                   I m, I n, I k, const void *alpha, const void *A,                \
+                                   cudaDataType at, I lda, long long sA, const void *B,            \
+                                   cudaDataType bt, I ldb, long long sB, const void *beta,         \
+                                   void *C, cudaDataType ct, I ldc, long long sC, I batch,         \
+                                   cublasComputeType_t ctype, cublasGemmAlgo_t algo)               \
+    {                                                                                              \
+        if (!dfs_check_ex_types(at, bt, ct, ctype)) {                                              \
+            if (!DFS_REAL(name))                                                                   \
+                return CUBLAS_STATUS_NOT_INITIALIZED;                                              \
+            cublasStatus_t st =                                                                    \
+                DFS_REAL(name)(h, ta, tb, m, n, k, alpha, A, at, lda, sA, B, bt, ldb, sB, beta, C, \
+                               ct, ldc, sC, batch, ctype, algo);                                   \
+            dfs_trace_forwarded(#name, m, n, k, st);                                               \
+            return st;                                                                             \
+        }                                                                                          \
+        return gemm_t(api, EX_TYPE(at), h, ta, tb, m, n, k, alpha, A, lda, sA, B, ldb, sB, beta,   \
+                      C, ldc, sC, batch, algo);                                                    \
     }
-    return gemm_t(DFS_API_GEMMEX_64, EX_TYPE(at), h, ta, tb, m, n, k, alpha, A, lda, 0, B, ldb, 0,
-                  beta, C, ldc, 0, 1, algo);
-}
-
-DFS_EXPORT cublasStatus_t cublasGemmStridedBatchedEx(
-    cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m, int n, int k,
-    const void *alpha, const void *A, cudaDataType at, int lda, long long sA, const void *B,
-    cudaDataType bt, int ldb, long long sB, const void *beta, void *C, cudaDataType ct, int ldc,
-    long long sC, int batch, cublasComputeType_t ctype, cublasGemmAlgo_t algo)
-{
-    if (!dfs_check_ex_types(at, bt, ct, ctype)) {
-        if (!DFS_REAL(cublasGemmStridedBatchedEx))
-            return CUBLAS_STATUS_NOT_INITIALIZED;
-        cublasStatus_t st = DFS_REAL(cublasGemmStridedBatchedEx)(
-            h, ta, tb, m, n, k, alpha, A, at, lda, sA, B, bt, ldb, sB, beta, C, ct, ldc, sC, batch,
-            ctype, algo);
-        dfs_trace_forwarded("cublasGemmStridedBatchedEx", m, n, k, st);
-        return st;
-    }
-    return gemm_t(DFS_API_GEMMEX_STRIDED, EX_TYPE(at), h, ta, tb, m, n, k, alpha, A, lda, sA, B,
-                  ldb, sB, beta, C, ldc, sC, batch, algo);
-}
-
-DFS_EXPORT cublasStatus_t cublasGemmStridedBatchedEx_64(
-    cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int64_t m, int64_t n, int64_t k,
-    const void *alpha, const void *A, cudaDataType at, int64_t lda, long long sA, const void *B,
-    cudaDataType bt, int64_t ldb, long long sB, const void *beta, void *C, cudaDataType ct,
-    int64_t ldc, long long sC, int64_t batch, cublasComputeType_t ctype, cublasGemmAlgo_t algo)
-{
-    if (!dfs_check_ex_types(at, bt, ct, ctype)) {
-        if (!DFS_REAL(cublasGemmStridedBatchedEx_64))
-            return CUBLAS_STATUS_NOT_INITIALIZED;
-        cublasStatus_t st = DFS_REAL(cublasGemmStridedBatchedEx_64)(
-            h, ta, tb, m, n, k, alpha, A, at, lda, sA, B, bt, ldb, sB, beta, C, ct, ldc, sC, batch,
-            ctype, algo);
-        dfs_trace_forwarded("cublasGemmStridedBatchedEx_64", m, n, k, st);
-        return st;
-    }
-    return gemm_t(DFS_API_GEMMEX_STRIDED_64, EX_TYPE(at), h, ta, tb, m, n, k, alpha, A, lda, sA, B,
-                  ldb, sB, beta, C, ldc, sC, batch, algo);
-}
+GEMMEX_STRIDED(cublasGemmStridedBatchedEx, DFS_API_GEMMEX_STRIDED, int)
+GEMMEX_STRIDED(cublasGemmStridedBatchedEx_64, DFS_API_GEMMEX_STRIDED_64, int64_t)
 
 /* ---------- ZGEMM ---------- */
 
