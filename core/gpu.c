@@ -222,6 +222,12 @@ unsigned dfs_grid_dim(int64_t n, int64_t cap)
     return (unsigned)(n < 1 ? 1 : n < cap ? n : cap);
 }
 
+void dfs_grid_2d(int64_t n, unsigned *gx, unsigned *gy)
+{
+    *gx = dfs_grid_dim(n, 65535);
+    *gy = dfs_grid_dim((n + *gx - 1) / *gx, 65535);
+}
+
 int dfs_sm_count(int device)
 {
     int n = 0;

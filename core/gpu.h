@@ -55,6 +55,9 @@ int dfs_launch(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
 
 /* A grid dimension for n blocks: n clamped to [1, cap] (a grid-stride loop takes the rest). */
 unsigned dfs_grid_dim(int64_t n, int64_t cap);
+/* A two-dimensional grid for n blocks, each dimension at most 65535 (*gx * *gy >= n up to that
+ * cap; a grid-stride loop over blockIdx.y * gridDim.x + blockIdx.x takes the rest). */
+void dfs_grid_2d(int64_t n, unsigned *gx, unsigned *gy);
 
 /* Multiprocessors of a device (80 if it cannot be asked). */
 int dfs_sm_count(int device);

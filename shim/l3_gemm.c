@@ -200,40 +200,35 @@ cublasStatus_t dfs_l3_through_gemm(const dfs_engine *e, const dfs_ctx *x, const 
 
 /* ---------- pointer-array batches (ptr_batch.h) ---------- */
 
-typedef struct {
-    const dfs_engine *e;
-    const dfs_ctx *x;
-} pb_run;
-
 static int pb_gather(void *p, const dfs_l3_batch *b)
 {
-    return dfs_l3_gather_gpu(b, (CUstream)((const pb_run *)p)->x->stream);
+    return dfs_l3_gather_gpu(b, (CUstream)((const run *)p)->x->stream);
 }
 
 static int pb_scatter(void *p, const dfs_l3_batch *b)
 {
-    return dfs_l3_scatter_gpu(b, (CUstream)((const pb_run *)p)->x->stream);
+    return dfs_l3_scatter_gpu(b, (CUstream)((const run *)p)->x->stream);
 }
 
 static cublasStatus_t pb_gemm(void *p, const dfs_gemm_call *g)
 {
-    const pb_run *r = p;
+    const run *r = p;
     return r->e->gemm(r->x, g);
 }
 
 static cublasStatus_t pb_native(void *p, const dfs_gemm_call *g)
 {
-    return dfs_engines[0]->gemm(((const pb_run *)p)->x, g);
+    return dfs_engines[0]->gemm(((const run *)p)->x, g);
 }
 
 static double *pb_alloc(void *p, size_t bytes)
 {
-    return (double *)(uintptr_t)dfs_temp_alloc(bytes, (CUstream)((const pb_run *)p)->x->stream);
+    return (double *)(uintptr_t)dfs_temp_alloc(bytes, (CUstream)((const run *)p)->x->stream);
 }
 
 static void pb_free(void *p, double *d)
 {
-    dfs_temp_free((CUdeviceptr)(uintptr_t)d, (CUstream)((const pb_run *)p)->x->stream);
+    dfs_temp_free((CUdeviceptr)(uintptr_t)d, (CUstream)((const run *)p)->x->stream);
 }
 
 cublasStatus_t dfs_ptr_batch_through_gemm(const dfs_engine *e, const dfs_ctx *x,
@@ -241,7 +236,7 @@ cublasStatus_t dfs_ptr_batch_through_gemm(const dfs_engine *e, const dfs_ctx *x,
 {
     if (!e->gemm || (c->type == DFS_C64 && !(e->caps & DFS_CAP_COMPLEX)))
         return DFS_STATUS_DECLINED;
-    pb_run r = {e, x};
+    run r = {e, x, 0, 0};
     const dfs_ptr_batch_ops ops = {pb_gather, pb_scatter, pb_gemm,  pb_native,
                                    pb_alloc,  pb_free,    e->name, &r};
     return dfs_ptr_batch_run(c, x->pointer_mode == CUBLAS_POINTER_MODE_HOST,

@@ -46,11 +46,6 @@ int64_t dfs_trsm_order(const dfs_trsm *t)
     return t->left ? t->m : t->n;
 }
 
-static int64_t min64(int64_t a, int64_t b)
-{
-    return a < b ? a : b;
-}
-
 /* Right-hand sides: columns of B on the left, rows on the right. */
 static int64_t rhs(const dfs_trsm *t)
 {

@@ -25,7 +25,8 @@ int dfs_l3_copy_gpu(const dfs_l3_copy *cp, CUstream st)
         return 1;
     dfs_l3_copy a = *cp;
     const int64_t tiles = ((a.rows + 31) / 32) * ((a.cols + 31) / 32);
-    const unsigned gx = dfs_grid_dim(tiles, 65535), gy = dfs_grid_dim((tiles + gx - 1) / gx, 65535);
+    unsigned gx, gy;
+    dfs_grid_2d(tiles, &gx, &gy);
     return dfs_launch(k[a.cplx ? K_ZCOPY : K_COPY], gx, gy, 1, 32, 8, st, &a) != 0;
 }
 
@@ -57,8 +58,8 @@ static int batch_move(int kernel, const dfs_l3_batch *b, CUstream st)
         return 1;
     dfs_l3_batch a = *b;
     const int64_t blocks = (a.count * a.cols + DFS_L3_BATCH_WARPS - 1) / DFS_L3_BATCH_WARPS;
-    const unsigned gx = dfs_grid_dim(blocks, 65535),
-                   gy = dfs_grid_dim((blocks + gx - 1) / gx, 65535);
+    unsigned gx, gy;
+    dfs_grid_2d(blocks, &gx, &gy);
     return dfs_launch(k[kernel], gx, gy, 1, 32, DFS_L3_BATCH_WARPS, st, &a) != 0;
 }
 

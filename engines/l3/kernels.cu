@@ -1,8 +1,10 @@
 /* kernels.cu — the Level-3 helper kernels: the copy kernel (args.h: moves, zeros and ones
- * only) and TRSM's diagonal solve (solve.h).  Each block of the copy takes 32 x 32 tiles of dst;
+ * only), TRSM's diagonal solve (solve.h) and the pointer-array batches' gather and scatter
+ * (batch.h).  Each block of the copy takes 32 x 32 tiles of dst;
  * what it reads of src along src's columns (coalesced) goes through shared memory, the tile as
  * it lies (for dst(i, j) = src(i, j)) and transposed (src(j, i)) where the mode needs it. */
 #include "args.h"
+#include "batch.h"
 #include "solve.h"
 
 #define TILE 32
@@ -215,7 +217,6 @@ extern "C" __global__ void __launch_bounds__(ZSOLVE_RHS * ZSOLVE_ROWS)
  * column, coalesced on both sides), DFS_L3_BATCH_WARPS warps a block, a grid-stride loop over
  * the count x cols columns; complex elements moved as their two doubles (a column of rows
  * complex elements is 2 rows doubles, contiguous on both sides).  Moves only. */
-#include "batch.h"
 
 template <bool to_packed>
 static __device__ __forceinline__ void dfs_l3_batch_move(const dfs_l3_batch &a)

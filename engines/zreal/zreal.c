@@ -16,7 +16,8 @@ DFS_MODULE(module, dfs_zreal_fatbin, ZR_KERNELS);
 static int stage(CUfunction f, CUstream st, dfs_zr_stage_args *a)
 {
     const int64_t tiles = ((a->R + 31) / 32) * ((a->Q + 31) / 32);
-    const unsigned gx = dfs_grid_dim(tiles, 65535), gy = dfs_grid_dim((tiles + gx - 1) / gx, 65535);
+    unsigned gx, gy;
+    dfs_grid_2d(tiles, &gx, &gy);
     return dfs_launch(f, gx, gy, dfs_grid_dim(a->batch, 65535), 32, 8, st, a);
 }
 
