@@ -20,8 +20,9 @@
  *   5. valid calls that only cuBLAS computes (DFS_ARGS_NATIVE): complex SYRK, SYRKX, SYR2K with
  *      op C, and HERK, HERKX, HER2K with op T, which cuBLAS accepts (measured: Zsyrk C, Zherk,
  *      Zher2k, Zherkx T; assumed alike for Zsyrkx and Zsyr2k) although the reference BLAS rejects
- *      them and what they compute was not probed; and an output C that overlaps an input other
- *      than as the in-place TRMM (C = B with ldc = ldb) and TRSM (B is the output) do: TRMM
+ *      them and what they compute was not probed; and an output C that shares an element with an
+ *      input (overlap(): exact for blocks of one matrix, as cuSOLVER passes its panel and
+ *      trailing matrix) other than as the in-place TRMM (C = B with ldc = ldb) and TRSM (B is the output) do: TRMM
  *      with C = B and ldc != ldb is accepted (measured), the others are undefined in the docs.
  *
  * On real data op C is op T (measured accepted for Dsyrk, Dsyrkx, Dsyr2k), as for GEMM.  The
@@ -46,22 +47,52 @@ static dfs_args invalid(cublasStatus_t *status, cublasStatus_t s)
     return DFS_ARGS_INVALID;
 }
 
-/* The bytes a column-major rows x cols matrix with leading dimension ld spans from p. */
+/* A column-major rows x cols matrix with leading dimension ld at p (elements of es bytes). */
 typedef struct {
-    uintptr_t lo, hi;
-} span;
+    uintptr_t p;
+    int64_t rows, cols, ld;
+} mat;
 
-static span extent(const void *p, int64_t rows, int64_t cols, int64_t ld, size_t elsize)
+static mat matrix(const void *p, int64_t rows, int64_t cols, int64_t ld)
 {
-    span s = {(uintptr_t)p, (uintptr_t)p};
-    if (p && rows > 0 && cols > 0)
-        s.hi = s.lo + (uintptr_t)(((cols - 1) * ld + rows) * (int64_t)elsize);
-    return s;
+    return (mat){(uintptr_t)p, rows, cols, ld};
 }
 
-static int overlap(span a, span b)
+/* The bytes [lo, hi) that x spans (lo = hi when it is empty or NULL). */
+static void extent(mat x, size_t es, uintptr_t *lo, uintptr_t *hi)
 {
-    return a.lo < b.hi && b.lo < a.hi;
+    *lo = *hi = x.p;
+    if (x.p && x.rows > 0 && x.cols > 0)
+        *hi = x.p + (uintptr_t)(((x.cols - 1) * x.ld + x.rows) * (int64_t)es);
+}
+
+/* Whether [a, a + n) meets [0, len) (n > 0). */
+static int meets(int64_t a, int64_t n, int64_t len)
+{
+    return a < len && a + n > 0;
+}
+
+/* Whether x and y share an element.  Their spans must meet; when they do and both have the same
+ * leading dimension ld with whole elements between them (LAPACK's blocks of one matrix, as
+ * cuSOLVER passes them: the panel, the trailing matrix, the diagonal block), exactly: y's
+ * column j starts at row r = d mod ld of x's column c + j (d = y - x in elements, c = d div ld)
+ * and, where r + rows(y) > ld, runs on into the top of column c + j + 1; it meets x where
+ * those rows and columns do.  Otherwise (other leading dimensions, or an offset of part of an
+ * element) the spans decide. */
+static int overlap(mat x, mat y, size_t es)
+{
+    uintptr_t xl, xh, yl, yh;
+    extent(x, es, &xl, &xh);
+    extent(y, es, &yl, &yh);
+    if (!(xl < yh && yl < xh))
+        return 0;
+    const intptr_t bytes = (intptr_t)(y.p - x.p);
+    if (x.ld != y.ld || x.ld <= 0 || bytes % (intptr_t)es != 0)
+        return 1;
+    const int64_t d = (int64_t)(bytes / (intptr_t)es), ld = x.ld;
+    const int64_t c = d >= 0 ? d / ld : -((-d + ld - 1) / ld), r = d - c * ld; /* 0 <= r < ld */
+    return (r < x.rows && meets(c, y.cols, x.cols)) ||
+           (r + y.rows > ld && meets(c + 1, y.cols, x.cols));
 }
 
 static int rank_k(dfs_l3_kind k)
@@ -74,23 +105,23 @@ static int hermitian(dfs_l3_kind k)
     return k == DFS_L3_HERK || k == DFS_L3_HERKX || k == DFS_L3_HER2K || k == DFS_L3_HEMM;
 }
 
-/* Whether C, the output, overlaps an input in a way cuBLAS does not define (step 5). */
+/* Whether C, the output, overlaps an input in a way cuBLAS does not define (step 5): shares an
+ * element with it (overlap). */
 static int aliased(const dfs_l3_call *c, int64_t ka)
 {
     const size_t es = c->type == DFS_C64 ? 16 : 8;
-    const span C = extent(c->C, c->m, c->n, c->ldc, es);
+    const mat C = matrix(c->C, c->m, c->n, c->ldc), A = matrix(c->A, ka, ka, c->lda);
     if (c->kind == DFS_L3_TRSM) /* B is C */
-        return overlap(C, extent(c->A, ka, ka, c->lda, es));
+        return overlap(C, A, es);
     if (c->kind == DFS_L3_TRMM && c->B == c->C)
-        return c->ldb != c->ldc || overlap(C, extent(c->A, ka, ka, c->lda, es));
+        return c->ldb != c->ldc || overlap(C, A, es);
     if (rank_k(c->kind)) {
         const int64_t rows = c->trans == CUBLAS_OP_N ? c->n : c->k,
                       cols = c->trans == CUBLAS_OP_N ? c->k : c->n;
-        return overlap(C, extent(c->A, rows, cols, c->lda, es)) ||
-               overlap(C, extent(c->B, rows, cols, c->ldb, es));
+        return overlap(C, matrix(c->A, rows, cols, c->lda), es) ||
+               overlap(C, matrix(c->B, rows, cols, c->ldb), es);
     }
-    return overlap(C, extent(c->A, ka, ka, c->lda, es)) ||
-           overlap(C, extent(c->B, c->m, c->n, c->ldb, es));
+    return overlap(C, A, es) || overlap(C, matrix(c->B, c->m, c->n, c->ldb), es);
 }
 
 dfs_args dfs_check_l3(cublasHandle_t h, const dfs_l3_call *c, cublasStatus_t *status)

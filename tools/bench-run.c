@@ -16,7 +16,7 @@
 #define ROUNDS 7 /* --host-overhead rounds */
 
 const char *const dfs_bench_routine_names[BENCH_ROUTINES] = {"dgemm", "dgemv", "ddot", "sgemm",
-                                                             "zgemm", "dsyrk", "dtrsm"};
+                                                             "zgemm", "dsyrk", "dtrsm", "dtrmm"};
 
 static const char *const data_names[] = {"", "mixed", "under", "subnormal"};
 
@@ -161,6 +161,12 @@ void dfs_bench_operands(cublasHandle_t h, const options *o, operands *d)
         d->C = device_random(m * n, o, NULL, -1, 0, 0, 0, 0);
         CUDA_CHECK(cudaMalloc((void **)&d->C0, (m * n > 0 ? m * n : 1) * sizeof *d->C0));
         CUDA_CHECK(cudaMemcpy(d->C0, d->C, m * n * sizeof *d->C0, cudaMemcpyDeviceToDevice));
+    } else if (o->r == DTRMM) { /* C = alpha op(A) B: A m x m (lower read), B and C m x n */
+        d->lda = o->m;
+        d->ldb = o->m;
+        d->A = device_random(m * m, o, NULL, 0, m, m, m, o->ta != CUBLAS_OP_N);
+        d->B = device_random(m * n, o, NULL, 1, m, n, m, 0);
+        d->C = device_random(m * n, o, NULL, -1, 0, 0, 0, 0);
     } else if (o->r == DGEMV) {
         d->lda = o->m;
         /* --data under (the only class for vectors) scales every element alike */
@@ -216,6 +222,10 @@ static cublasStatus_t issue(cublasHandle_t h, const options *o, const operands *
         return cublasDtrsm(h, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, o->ta,
                            CUBLAS_DIAG_NON_UNIT, m, o->n, d->alpha, d->A, d->lda, d->C,
                            o->m > 1 ? o->m : 1);
+    case DTRMM: /* cublasDtrmm_v2 (out of place), left, lower, non-unit: C = alpha op(A) B */
+        return cublasDtrmm(h, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, o->ta,
+                           CUBLAS_DIAG_NON_UNIT, m, o->n, d->alpha, d->A, d->lda, d->B, d->ldb,
+                           d->C, o->m > 1 ? o->m : 1);
     case ZGEMM: /* cublasZgemm_v2 */
         return cublasZgemm(h, o->ta, o->tb, m, o->n, o->k, &d->zalpha,
                            (const cuDoubleComplex *)d->A, d->lda, (const cuDoubleComplex *)d->B,
@@ -273,7 +283,7 @@ static void print_scalars(const options *o)
 {
     if (o->r == DGEMM || o->r == DGEMV || o->r == DSYRK) {
         printf(",%.17g,%.17g\n", o->alpha, o->beta);
-    } else if (o->r == DTRSM) {
+    } else if (o->r == DTRSM || o->r == DTRMM) {
         printf(",%.17g,\n", o->alpha);
     } else if (o->r == ZGEMM) {
         print_complex(o->alpha, o->alpha_im);
@@ -291,7 +301,7 @@ static void print_dims(const options *o, int m)
     dfs_csv_field(o->no_shim ? "no-shim" : mode && *mode ? mode : "auto");
     if (o->r == DDOT)
         printf(",,%d,,", o->n);
-    else if (o->r == DGEMV || o->r == DTRSM)
+    else if (o->r == DGEMV || o->r == DTRSM || o->r == DTRMM)
         printf(",%d,%d,,%s", m, o->n, op_name(o));
     else if (o->r == DSYRK)
         printf(",%d,%d,%d,%s", o->n, o->n, o->k, op_name(o));
@@ -395,7 +405,8 @@ void dfs_bench_gpu(cublasHandle_t h, const options *o, const operands *d)
     } else if (o->r == DSYRK) { /* the triangle's n (n + 1) / 2 outputs, k products each */
         flops = n * (n + 1) * k;
         bytes = 8 * (n * k + n * (n + 1) / 2);
-    } else if (o->r == DTRSM) { /* m^2 n multiply-adds; A's triangle, B read and written */
+    } else if (o->r == DTRSM || o->r == DTRMM) { /* m^2 n multiply-adds; A's triangle, B
+                                                   * read, B or C written */
         flops = m * m * n;
         bytes = 8 * (m * (m + 1) / 2 + 2 * m * n);
     } else if (o->r == DGEMV) {

@@ -7,8 +7,8 @@
 #include <cublas_v2.h>
 #include <cuda_runtime_api.h>
 
-typedef enum { DGEMM, DGEMV, DDOT, SGEMM, ZGEMM, DSYRK, DTRSM } routine;
-#define BENCH_ROUTINES 7
+typedef enum { DGEMM, DGEMV, DDOT, SGEMM, ZGEMM, DSYRK, DTRSM, DTRMM } routine;
+#define BENCH_ROUTINES 8
 
 /* The routines' names, as on the command line and in the CSV's routine column. */
 extern const char *const dfs_bench_routine_names[BENCH_ROUTINES];
@@ -31,7 +31,8 @@ typedef struct {
 
 typedef struct {
     double *A, *B, *C; /* dgemv: A, x, y; ddot: x, y, result; zgemm: interleaved (re, im);
-                        * dsyrk: A, -, C; dtrsm: A (lower, unit-free), -, B */
+                        * dsyrk: A, -, C; dtrsm: A (lower, unit-free), -, B;
+                        * dtrmm: A (lower), B, C */
     float *fA, *fB, *fC; /* sgemm */
     int lda, ldb;
     const double *alpha, *beta; /* host pointer mode */

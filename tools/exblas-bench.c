@@ -22,6 +22,10 @@
  *                   strict lower part from the data scaled by 1/M, its diagonal 1 + |a_ii|: well
  *                   conditioned), B M x N restored before every run (not timed); gflops counted
  *                   as M^2 N / t
+ *   exblas-bench dtrmm M N [--op N|T] [options]
+ *                   cublasDtrmm_v2 (out of place), left, lower, non-unit: C = alpha op(A) B, A
+ *                   M x M from the data (its lower triangle read), B and C M x N; gflops counted
+ *                   as M^2 N / t
  * Options:
  *   --reps R        timed runs (default 10)          --warmup W   untimed runs first (default 3)
  *   --shim PATH     the libdfshim.so to preload (default ../shim/libdfshim.so next to this
@@ -46,7 +50,7 @@
  *                   op(B) zero on those rows for the even columns of C (half the outputs see only
  *                   tiny products); under, everything about 1e-160 (the products underflow);
  *                   subnormal, op(A) x 2^-1000 and op(B) x 2^-40 (subnormal products)
- *   --alpha A, --beta B  (dgemm, dgemv, zgemm, dsyrk; dtrsm: --alpha; default 1 and 0) the
+ *   --alpha A, --beta B  (dgemm, dgemv, zgemm, dsyrk; dtrsm, dtrmm: --alpha; default 1, 0) the
  *                   scalars, host pointer mode;
  *                   with beta != 0 C (y) starts from random data and each run reads it
  *   --alpha-im A, --beta-im B  (zgemm; default 0) the scalars' imaginary parts
@@ -116,13 +120,15 @@ static void usage(FILE *f)
           "       exblas-bench dsyrk N K [--op N|T] [options]   (lower; C is N x N)\n"
           "       exblas-bench dtrsm M N [--op N|T] [options]   (left, lower, non-unit; B is\n"
           "                   M x N, restored before every run)\n"
+          "       exblas-bench dtrmm M N [--op N|T] [options]   (out of place, left, lower,\n"
+          "                   non-unit: C = alpha op(A) B, B and C M x N)\n"
           "options: --reps R (10)  --warmup W (3)  --shim PATH  --no-shim\n"
           "         --host-overhead [--calls N (200)] [--quick-return]   (dgemm, zgemm)\n"
           "         --phi X   data (U - 0.5) exp(X N) instead of uniform in [-1,1) (X >= 0)\n"
           "         --data mixed|under|subnormal   (dgemm, sgemm, zgemm; under also dgemv,\n"
           "                   ddot) 1e+-300 columns with zero partners, products that\n"
           "                   underflow, subnormal products (on top of --phi; zgemm: both parts)\n"
-          "         --alpha A  --beta B   (dgemm, dgemv, zgemm, dsyrk; dtrsm alpha)\n"
+          "         --alpha A  --beta B   (dgemm, dgemv, zgemm, dsyrk; dtrsm, dtrmm alpha)\n"
           "         --alpha-im A  --beta-im B   (zgemm; 0 and 0) their imaginary parts\n"
           "         --check S   max relative and normwise errors of S sampled entries of C\n"
           "                     against the correctly rounded result (CPU), after the timed\n"
@@ -199,7 +205,7 @@ static int parse_args(int argc, char **argv, options *o)
 {
     if (argc < 2)
         return -1;
-    static const int ndims[BENCH_ROUTINES] = {3, 2, 1, 3, 3, 2, 2}; /* as routine's order */
+    static const int ndims[BENCH_ROUTINES] = {3, 2, 1, 3, 3, 2, 2, 2}; /* as routine's order */
     int r = -1;
     for (int i = 0; i < BENCH_ROUTINES; i++)
         if (!strcmp(argv[1], dfs_bench_routine_names[i]))
@@ -289,13 +295,13 @@ static int parse_args(int argc, char **argv, options *o)
         return -1;
     }
     if (scalars && o->r != DGEMM && o->r != DGEMV && o->r != ZGEMM && o->r != DSYRK &&
-        o->r != DTRSM) {
+        o->r != DTRSM && o->r != DTRMM) {
         fprintf(stderr, "exblas-bench: --alpha and --beta are for dgemm, dgemv, zgemm and dsyrk "
-                        "(dtrsm: --alpha)\n");
+                        "(dtrsm, dtrmm: --alpha)\n");
         return -1;
     }
-    if (o->r == DTRSM && o->beta != 0) {
-        fprintf(stderr, "exblas-bench: dtrsm takes no --beta\n");
+    if ((o->r == DTRSM || o->r == DTRMM) && o->beta != 0) {
+        fprintf(stderr, "exblas-bench: dtrsm and dtrmm take no --beta\n");
         return -1;
     }
     if (scalars_im && o->r != ZGEMM) {

@@ -394,6 +394,69 @@ START_TEST(l3_native_only)
 }
 END_TEST
 
+/* Blocks of one matrix (leading dimension 40, as cuSOLVER passes LAPACK's blocks): disjoint ones
+ * are computed, those that share an element (or may: other leading dimensions) only by cuBLAS. */
+START_TEST(l3_blocks_of_one_matrix)
+{
+    static double P[40 * 40];
+    const int64_t L = 40;
+#define AT(i, j) (P + (i) + (j) * L)
+    /* potrf's update: SYRK (upper, op T) of the trailing matrix A22 by the panel A12 */
+    dfs_l3_call c = l3(DFS_L3_SYRK, DFS_R64);
+    c.uplo = CUBLAS_FILL_MODE_UPPER;
+    c.trans = T;
+    c.m = c.n = 30, c.k = 10;
+    c.A = AT(0, 10), c.lda = L; /* k x n */
+    c.C = AT(10, 10), c.ldc = L;
+    L3(OK, c, "SYRK: the trailing matrix by the panel above it");
+    c.C = AT(9, 10);
+    L3(NATIVE, c, "SYRK: C's first row the panel's last");
+    c.C = AT(10, 10), c.ldc = L - 1;
+    L3(NATIVE, c, "SYRK: another leading dimension, spans meet");
+    /* lower, op N: A21 (n x k, left of C) */
+    c = l3(DFS_L3_SYRK, DFS_R64);
+    c.m = c.n = 30, c.k = 10;
+    c.A = AT(10, 0), c.lda = L;
+    c.C = AT(10, 10), c.ldc = L;
+    L3(OK, c, "SYRK: the trailing matrix by the panel left of it");
+    c.C = AT(10, 9);
+    L3(NATIVE, c, "SYRK: C's first column the panel's last");
+    /* potrf / getrf's TRSM: B = A12 beside the diagonal block A11 */
+    c = l3(DFS_L3_TRSM, DFS_R64);
+    c.m = 10, c.n = 30;
+    c.A = AT(0, 0), c.lda = L;
+    c.B = c.C = AT(0, 10), c.ldb = c.ldc = L; /* the record's C is B (shim/level3.c) */
+    L3(OK, c, "TRSM: B right of A");
+    c.B = c.C = AT(10, 0);
+    L3(OK, c, "TRSM: B below A");
+    c.B = c.C = AT(9, 0);
+    L3(NATIVE, c, "TRSM: B's first row A's last");
+    c.B = c.C = AT(0, 9);
+    L3(NATIVE, c, "TRSM: B's first column A's last");
+    /* columns that run past ld: A's last rows wrap into the next column's top (P(38..41, j) is
+     * rows 38, 39 of column j and 0, 1 of column j + 1) */
+    c = l3(DFS_L3_SYMM, DFS_R64);
+    c.m = 4, c.n = 4, c.k = 4;
+    c.A = AT(38, 0), c.lda = L;
+    c.B = bufB, c.ldb = 4;
+    c.C = AT(0, 3), c.ldc = L; /* rows 0..3 of columns 3..6; A's wrap reaches column 4 */
+    L3(NATIVE, c, "SYMM: C on A's wrapped rows");
+    c.C = AT(2, 1);            /* rows 2..5 of columns 1..4: below A's wrapped rows 0, 1 */
+    L3(OK, c, "SYMM: C beside A's wrapped rows");
+    c.C = AT(0, 5);            /* columns 5..8: right of A (whose wrap ends in column 4) */
+    L3(OK, c, "SYMM: C right of A");
+    /* complex: elements of 16 bytes, a block an odd number of doubles away */
+    c = l3(DFS_L3_TRSM, DFS_C64);
+    c.m = 5, c.n = 5;
+    c.A = AT(0, 0), c.lda = L / 2;
+    c.B = c.C = AT(10, 0), c.ldb = c.ldc = L / 2; /* rows 5..9 of column 0 (complex) */
+    L3(OK, c, "ZTRSM: B below A");
+    c.B = c.C = AT(9, 0);                 /* half an element off: the spans decide */
+    L3(NATIVE, c, "ZTRSM: B half an element off A's rows");
+#undef AT
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("check");
@@ -407,6 +470,7 @@ int main(void)
     tcase_add_test(t, l3_enums_and_sizes);
     tcase_add_test(t, l3_leading_dimensions);
     tcase_add_test(t, l3_native_only);
+    tcase_add_test(t, l3_blocks_of_one_matrix);
     suite_add_tcase(s, t);
     SRunner *r = srunner_create(s);
     srunner_run_all(r, CK_NORMAL);
