@@ -219,6 +219,10 @@ typedef struct dfs_engine {
      * (../shim/l3_trsm.h): a constant of the engine, never tuned to the device (the results of a
      * reproducible engine depend on it); 0: DFS_TRSM_NB. */
     int trsm_nb;
+    /* 1: the engine's TRSM contract is native FP64's, so the sweep may leave parts to cuBLAS's
+     * TRSM: its leaves, and every part whose update GEMM gemm_prefers_native gives to native
+     * (l3_trsm.h's ops->trsm).  0: every solve and GEMM the engine's or the shared kernels'. */
+    int trsm_native_parts;
     /* The panels into which the shim cuts a triangle of output (SYRK, SYR2K, SYRKX and their
      * Hermitian forms) or a TRMM's blocks when it computes them through this engine's GEMM
      * (../shim/l3_mm.h): more panels compute fewer zeros and outputs of the other triangle,

@@ -54,6 +54,40 @@ static cublasStatus_t gemm(void *p, const dfs_gemm_call *g)
     return st;
 }
 
+/* A part of a TRSM sweep on cuBLAS's TRSM (an engine's trsm_native_parts): a record of its own
+ * through the native engine's Level-3 entry; B is written, so a GEMM declined later runs on
+ * cuBLAS too. */
+static cublasStatus_t native_trsm(void *p, const dfs_trsm *s)
+{
+    run *r = p;
+    const dfs_l3_call c = {.api = s->cplx ? DFS_API_cublasZtrsm_v2_64 : DFS_API_cublasDtrsm_v2_64,
+                           .kind = DFS_L3_TRSM,
+                           .type = s->cplx ? DFS_C64 : DFS_R64,
+                           .side = s->left ? CUBLAS_SIDE_LEFT : CUBLAS_SIDE_RIGHT,
+                           .uplo = s->lower ? CUBLAS_FILL_MODE_LOWER : CUBLAS_FILL_MODE_UPPER,
+                           .trans = !s->trans ? CUBLAS_OP_N : s->conj ? CUBLAS_OP_C : CUBLAS_OP_T,
+                           .diag = s->unit ? CUBLAS_DIAG_UNIT : CUBLAS_DIAG_NON_UNIT,
+                           .m = s->m,
+                           .n = s->n,
+                           .k = s->left ? s->m : s->n,
+                           .alpha = s->alpha,
+                           .A = s->A,
+                           .lda = s->lda,
+                           .B = s->B,
+                           .ldb = s->ldb,
+                           .C = s->B,
+                           .ldc = s->ldb};
+    r->gemms++;
+    return dfs_engines[0]->level3(r->x, &c);
+}
+
+/* Whether the engine leaves a GEMM of g's shape to native (its cost model). */
+static int gemm_native(void *p, const dfs_gemm_call *g)
+{
+    const run *r = p;
+    return r->e->gemm_prefers_native && r->e->gemm_prefers_native(r->x->dev, g, r->x->options);
+}
+
 static int solve(void *p, const dfs_l3_solve *sv)
 {
     const run *r = p;
@@ -89,15 +123,19 @@ static cublasStatus_t trsm(const dfs_engine *e, const dfs_ctx *x, const dfs_l3_c
     if (e->gemm_prefers_native && dfs_trsm_largest_gemm(&t, nb, &top) &&
         e->gemm_prefers_native(x->dev, &top, x->options))
         return DFS_STATUS_PREFER_NATIVE;
-    const int64_t need = dfs_trsm_scratch(&t, nb);
+    /* the first block's scratch (none when parts go to cuBLAS's TRSM), and after it the
+     * GEMMs' constants in device pointer mode (when there are GEMMs) */
+    const int parts = e->trsm_native_parts;
+    const int gemms = dfs_trsm_order(&t) > nb;
+    const int64_t need = parts ? 0 : dfs_trsm_scratch(&t, nb), consts = dev && gemms ? 2 * z : 0;
     CUstream st = (CUstream)x->stream;
     const CUdeviceptr base =
-        need > 0 ? dfs_temp_alloc((size_t)(need + 2 * z) * sizeof(double), st) : 0;
-    if (need > 0 && !base)
+        need + consts > 0 ? dfs_temp_alloc((size_t)(need + consts) * sizeof(double), st) : 0;
+    if (need + consts > 0 && !base)
         return DFS_STATUS_DECLINED;
     double *scratch = (double *)(uintptr_t)base;
     cublasStatus_t s = CUBLAS_STATUS_SUCCESS;
-    if (dev && need > 0) {
+    if (consts > 0) {
         double *pm_d = scratch + need;
         const CUdeviceptr w = (CUdeviceptr)(uintptr_t)pm_d; /* little-endian: high word second */
         t.minus_one = pm_d;
@@ -108,7 +146,8 @@ static cublasStatus_t trsm(const dfs_engine *e, const dfs_ctx *x, const dfs_l3_c
             s = CUBLAS_STATUS_EXECUTION_FAILED;
     }
     run r = {e, x, 0, 1};
-    const dfs_trsm_ops ops = {solve, copy, gemm, &r};
+    const dfs_trsm_ops ops = {solve, copy, gemm, &r, parts ? native_trsm : NULL,
+                              parts ? gemm_native : NULL};
     if (s == CUBLAS_STATUS_SUCCESS)
         s = dfs_trsm_run(&t, nb, scratch, &ops);
     s = finish(&r, s);

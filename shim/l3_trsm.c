@@ -142,22 +142,45 @@ static cublasStatus_t copy(const dfs_trsm *t, const dfs_trsm_ops *ops, const dou
     return ops->copy(ops->ctx, &cp) ? CUBLAS_STATUS_EXECUTION_FAILED : CUBLAS_STATUS_SUCCESS;
 }
 
-int dfs_trsm_largest_gemm(const dfs_trsm *t, int64_t nb, dfs_gemm_call *g)
+/* The update GEMM of a part of len > nb rows of B' (J's X applied to R): its shape and ops in g
+ * (no pointers). */
+static void part_gemm(const dfs_trsm *t, int64_t len, int64_t nb, dfs_gemm_call *g)
 {
-    const int64_t order = dfs_trsm_order(t);
-    if (order <= nb)
-        return 0;
-    const int64_t leaves = (order + nb - 1) / nb, h = (leaves + 1) / 2 * nb;
+    const int64_t leaves = (len + nb - 1) / nb, h = (leaves + 1) / 2 * nb;
     memset(g, 0, sizeof *g);
     g->api = t->cplx ? DFS_API_ZGEMM_64 : DFS_API_DGEMM_64;
     g->type = t->cplx ? DFS_C64 : DFS_R64;
     g->transa = t->left && t->trans ? CUBLAS_OP_T : CUBLAS_OP_N;
     g->transb = !t->left && t->trans ? CUBLAS_OP_T : CUBLAS_OP_N;
-    g->m = t->left ? order - h : t->m;
-    g->n = t->left ? t->n : order - h;
+    g->m = t->left ? len - h : t->m;
+    g->n = t->left ? t->n : len - h;
     g->k = h;
     g->batch = 1;
+}
+
+int dfs_trsm_largest_gemm(const dfs_trsm *t, int64_t nb, dfs_gemm_call *g)
+{
+    const int64_t order = dfs_trsm_order(t);
+    if (order <= nb)
+        return 0;
+    part_gemm(t, order, nb, g);
     return 1;
+}
+
+/* The part of rows j..j+len of B' as a TRSM of its own: T's diagonal block, those rows of B',
+ * alpha while they are untouched (first), else 1. */
+static dfs_trsm sub_trsm(const dfs_trsm *t, int64_t j, int64_t len, int first)
+{
+    const int z = t->cplx ? 2 : 1;
+    dfs_trsm s = *t;
+    s.A = t->A + z * (j + j * t->lda);
+    if (t->left)
+        s.m = len;
+    else
+        s.n = len;
+    s.B = rows(t, t->B, t->ldb, j);
+    s.alpha = first ? t->alpha : t->one;
+    return s;
 }
 
 /* The recursion's state: the first leaf is solved in scratch (leading dimension lds) and copied
@@ -178,6 +201,16 @@ typedef struct {
 static cublasStatus_t part(sweep *w, int64_t j, int64_t len, int first)
 {
     const dfs_trsm *t = w->t;
+    const dfs_trsm_ops *ops = w->ops;
+    if (ops->trsm) { /* a leaf, or a part whose update the engine leaves to native: cuBLAS's */
+        dfs_gemm_call g;
+        if (len > w->nb)
+            part_gemm(t, len, w->nb, &g);
+        if (len <= w->nb || (ops->gemm_native && ops->gemm_native(ops->ctx, &g))) {
+            const dfs_trsm s = sub_trsm(t, j, len, first);
+            return ops->trsm(ops->ctx, &s);
+        }
+    }
     if (len <= w->nb) {
         if (!first || !w->scratch) /* a leaf in B (the only one: no scratch, no GEMM) */
             return solve(t, w->ops, j, len, rows(t, t->B, t->ldb, j), t->ldb, first);
@@ -214,7 +247,7 @@ cublasStatus_t dfs_trsm_run(const dfs_trsm *t, int64_t nb, double *scratch,
                             const dfs_trsm_ops *ops)
 {
     const int64_t order = dfs_trsm_order(t);
-    sweep w = {t, ops, nb, t->left ? nb : (t->m > 0 ? t->m : 1), order > nb ? scratch : NULL,
-               0, 0, 0};
+    sweep w = {t, ops, nb, t->left ? nb : (t->m > 0 ? t->m : 1),
+               order > nb && !ops->trsm ? scratch : NULL, 0, 0, 0};
     return part(&w, 0, order, 1);
 }

@@ -23,7 +23,9 @@
  * one of the smallest.
  *
  * The first block is solved in scratch and copied into B only after the first GEMM succeeded, so
- * that an engine declining that GEMM leaves B untouched.  With one block (order <= nb) there is
+ * that an engine declining that GEMM leaves B untouched.  An engine whose contract is native
+ * FP64's may instead leave parts to cuBLAS's TRSM (dfs_trsm_ops.trsm): every leaf, and every
+ * part whose update GEMM it would leave to native, is then one cuBLAS call in place.  With one block (order <= nb) there is
  * no GEMM: the solve alone.
  *
  * Complex data: the same sweep with complex solves and complex GEMMs (two doubles an element;
@@ -70,6 +72,14 @@ typedef struct {
     /* one GEMM of the call's type (batch 1), alpha and beta in the call's pointer mode */
     cublasStatus_t (*gemm)(void *ctx, const dfs_gemm_call *g);
     void *ctx;
+    /* Optional (NULL: not used).  trsm: the part sub (a TRSM record of its own: a diagonal block
+     * of A, the rows of B' beside it, alpha or 1) solved by cuBLAS's TRSM; gemm_native: 1 where
+     * the engine leaves a GEMM of g's shape to native arithmetic.  With trsm, every leaf is one
+     * such call instead of the solve (no scratch), and so is, with gemm_native too, every part
+     * whose own update GEMM (J's X applied to R) the engine leaves to native: native arithmetic
+     * where the engine would not be faster, in the fewest calls. */
+    cublasStatus_t (*trsm)(void *ctx, const dfs_trsm *sub);
+    int (*gemm_native)(void *ctx, const dfs_gemm_call *g);
 } dfs_trsm_ops;
 
 /* The shape (and ops, type) of the sweep's largest GEMM, the top-level update, in g (no
@@ -77,9 +87,10 @@ typedef struct {
 int dfs_trsm_largest_gemm(const dfs_trsm *t, int64_t nb, dfs_gemm_call *g);
 
 /* t through ops in blocks of nb (1 <= nb <= DFS_L3_SOLVE_MAX), scratch: dfs_trsm_scratch(t, nb)
- * doubles.  SUCCESS; the first status other than SUCCESS a GEMM returns (nothing further is
- * done; B untouched when it is the first GEMM's); or CUBLAS_STATUS_EXECUTION_FAILED when a
- * solve or copy fails (B untouched when no GEMM ran before). */
+ * doubles (none, NULL, with ops->trsm).  SUCCESS; the first status other than SUCCESS a GEMM
+ * or ops->trsm returns (nothing further is done; B untouched when it is the first GEMM's and
+ * no ops->trsm ran before it); or CUBLAS_STATUS_EXECUTION_FAILED when a solve or copy fails (B
+ * untouched when no GEMM ran before). */
 cublasStatus_t dfs_trsm_run(const dfs_trsm *t, int64_t nb, double *scratch,
                             const dfs_trsm_ops *ops);
 

@@ -80,8 +80,10 @@ const dfs_engine dfs_engine_int8 = {
     .caps = DFS_CAP_COMPLEX,
     .gemm = int8_gemm,
     .gemm_prefers_native = int8_gemm_prefers_native,
-    /* TRSM: fewer, larger GEMMs (each splits both operands into residues) */
+    /* TRSM: fewer, larger GEMMs (each splits both operands into residues); native FP64's
+     * contract, so the parts whose update native does faster are one cuBLAS TRSM each */
     .trsm_nb = 256,
+    .trsm_native_parts = 1,
     /* SYRK...: two panels (H100, DSYRK 4096 with native=never: 2.89 ms against 4.60 with eight) */
     .l3_panels = 2,
 };

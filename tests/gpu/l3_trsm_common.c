@@ -49,7 +49,7 @@ static void twin(const cfg *c, const double *A, double *B)
     if (!dfs_l3_to_trsm(&call, 0, &pm[0], &pm[l3t.type->w], &t))
         gt_fatal("the twin does not take this TRSM");
     double *s = gt_hmalloc((size_t)(dfs_trsm_scratch(&t, l3t.nb) + 1) * sizeof(double));
-    const dfs_trsm_ops ops = {twin_solve, twin_copy, l3t.type->twin_gemm, NULL};
+    const dfs_trsm_ops ops = {twin_solve, twin_copy, l3t.type->twin_gemm, NULL, NULL, NULL};
     if (dfs_trsm_run(&t, l3t.nb, s, &ops) != CUBLAS_STATUS_SUCCESS)
         gt_fatal("the twin failed");
     free(s);

@@ -16,6 +16,10 @@
  *     X op(A) on the right), in long double, within 8 order 2^-53 (|A| |X| + |alpha B|) per
  *     element, on well-conditioned systems, with NaN in A's other triangle, padding and unit
  *     diagonal (never read: a NaN read shows in X).
+ * Each case also runs with parts left to a stand-in cuBLAS TRSM (ops->trsm: every leaf; with
+ * ops->gemm_native, every part whose update GEMM has k <= 2 nb), which records the part and
+ * solves it by a sweep of its own: the same checks over all the calls, every solve inside a
+ * part, and no GEMM outside them that the engine would leave to native.
  * Besides: a first GEMM declined leaves B untouched, a later one stops the sweep; one block
  * needs no scratch and no GEMM. */
 #include "../../include/reprohost.h"
@@ -35,10 +39,14 @@ static int64_t nA, nB, nS;
 static dfs_trsm T; /* the case being run */
 static char problem[256];
 static int gemm_calls, decline_at;
+static int depth;         /* inside stand_trsm */
+static int64_t native_k;  /* stand_gemm_native: GEMMs of k <= native_k left to native */
+static int64_t case_nb;   /* the case's blocks (a part's own sweep too) */
 
 enum { MAXREC = 512 };
 typedef struct {
-    char what;     /* 'S' solve, 'G' GEMM */
+    char what;     /* 'S' solve, 'G' GEMM, 'P' a part left to the stand-in cuBLAS TRSM */
+    char in_part;  /* made inside such a part (its stand-in's own sweep) */
     int64_t j, jb; /* the block of B' (its X, for a GEMM) */
     int64_t r0, rn; /* a GEMM's rows of B' */
     double scale, beta, alpha;
@@ -96,7 +104,8 @@ static int stand_solve(void *ctx, const dfs_l3_solve *s)
     if (!in_s && bprow(s->B) != j)
         misuse("a solve of rows of B' other than its triangle's");
     if (nrec < MAXREC)
-        recs[nrec++] = (rec){'S', j, s->n, 0, 0, s->scale ? *s->scale : s->scale_h, 0, 0};
+        recs[nrec++] = (rec){'S', depth > 0, j, s->n, 0, 0, s->scale ? *s->scale : s->scale_h,
+                             0, 0};
     dfs_l3_solve_host(s);
     return 0;
 }
@@ -154,10 +163,40 @@ static cublasStatus_t stand_gemm(void *ctx, const dfs_gemm_call *g)
     if (a != want || (T.left ? g->lda : g->ldb) != T.lda)
         misuse("a GEMM whose A operand is not op(A)'s block beside the diagonal block");
     if (nrec < MAXREC)
-        recs[nrec++] = (rec){'G', jx, jb, r0, rn, 0, *g->beta, *g->alpha};
+        recs[nrec++] = (rec){'G', depth > 0, jx, jb, r0, rn, 0, *g->beta, *g->alpha};
     repro_dgemm_host(opc(g->transa), opc(g->transb), g->m, g->n, g->k, *g->alpha, g->A, g->lda,
                      g->B, g->ldb, *g->beta, g->C, g->ldc);
     return CUBLAS_STATUS_SUCCESS;
+}
+
+/* cuBLAS's TRSM on a part: recorded, then solved by a sweep of its own through the plain
+ * stand-ins (no scratch: its first block solved in B), whose solves and GEMMs check_order sees
+ * with the rest (the part's A is T's diagonal block, its B the rows of B' beside it). */
+static cublasStatus_t stand_trsm(void *ctx, const dfs_trsm *sub)
+{
+    (void)ctx;
+    const int64_t len = T.left ? sub->m : sub->n;
+    if (sub->left != T.left || sub->lower != T.lower || sub->trans != T.trans ||
+        sub->unit != T.unit || (T.left ? sub->n != T.n : sub->m != T.m) || sub->lda != T.lda ||
+        sub->ldb != T.ldb || len < 1 || sub->A < bufA || (sub->A - bufA) % (T.lda + 1) != 0 ||
+        bprow(sub->B) != (sub->A - bufA) / (T.lda + 1) ||
+        (sub->alpha != T.alpha && sub->alpha != T.one)) {
+        misuse("a part that is not a diagonal block of T with its rows of B'");
+        return CUBLAS_STATUS_INVALID_VALUE;
+    }
+    if (nrec < MAXREC)
+        recs[nrec++] = (rec){'P', 0, bprow(sub->B), len, 0, 0, *sub->alpha, 0, 0};
+    const dfs_trsm_ops plain = {stand_solve, stand_copy, stand_gemm, NULL, NULL, NULL};
+    depth++;
+    const cublasStatus_t st = dfs_trsm_run(sub, case_nb, NULL, &plain);
+    depth--;
+    return st;
+}
+
+static int stand_gemm_native(void *ctx, const dfs_gemm_call *g)
+{
+    (void)ctx;
+    return g->k <= native_k;
 }
 
 /* ---------- data ---------- */
@@ -181,6 +220,7 @@ typedef struct {
     int left, lower, trans, unit, dev;
     int64_t m, n, nb;
     double alpha;
+    int parts; /* 1: leaves to the stand-in cuBLAS TRSM; 2: and parts whose GEMM has k <= 2 nb */
 } cfg;
 
 /* op(A)(i, j) as TRSM reads it */
@@ -209,6 +249,8 @@ static void check_order(const cfg *c, int64_t k, int fwd, int line)
 #define BEFORE(q, r) (fwd ? (q) < (r) : (q) > (r))
     for (int i = 0; i < nrec; i++) {
         const rec *x = &recs[i];
+        if (x->what == 'P')
+            continue; /* its solves and GEMMs follow it */
         if (x->what == 'S') {
             solves++;
             ck_assert_msg(x->jb >= 1 && x->jb <= c->nb && x->j >= 0 && x->j + x->jb <= k,
@@ -311,7 +353,11 @@ static void run_case(const cfg *c, int line)
     problem[0] = 0;
     nrec = 0;
     gemm_calls = 0;
-    const dfs_trsm_ops ops = {stand_solve, stand_copy, stand_gemm, NULL};
+    case_nb = c->nb;
+    native_k = c->parts == 2 ? 2 * c->nb : 0;
+    const dfs_trsm_ops ops = {stand_solve, stand_copy, stand_gemm, NULL,
+                              c->parts ? stand_trsm : NULL,
+                              c->parts == 2 ? stand_gemm_native : NULL};
     const cublasStatus_t st = dfs_trsm_run(&T, c->nb, bufS, &ops);
     ck_assert_msg(!problem[0], "line %d: %s", line, problem);
     ck_assert_msg(st == CUBLAS_STATUS_SUCCESS, "line %d: status %d", line, (int)st);
@@ -319,6 +365,18 @@ static void run_case(const cfg *c, int line)
     const int fwd = (c->lower != 0) == (c->left ? c->trans == 0 : c->trans != 0);
     ck_assert_int_eq(dfs_trsm_forward(&T), fwd);
     check_order(c, k, fwd, line);
+    /* with parts: every solve inside one; a part is a leaf or one whose own update GEMM (k: the
+     * first half of its blocks) goes native; no GEMM outside the parts that would */
+    for (int i = 0; c->parts && i < nrec; i++) {
+        const rec *x = &recs[i];
+        const int64_t blocks = (x->jb + c->nb - 1) / c->nb, h = (blocks + 1) / 2 * c->nb;
+        ck_assert_msg(x->what != 'S' || x->in_part, "line %d: a solve outside the parts", line);
+        ck_assert_msg(x->what != 'P' || x->jb <= c->nb || h <= native_k,
+                      "line %d: a part of %lld rows (its GEMM's k %lld) left to cuBLAS", line,
+                      (long long)x->jb, (long long)h);
+        ck_assert_msg(x->what != 'G' || x->in_part || x->jb > native_k,
+                      "line %d: a GEMM of k %lld outside the parts", line, (long long)x->jb);
+    }
     /* dfs_trsm_largest_gemm: the largest GEMM made, its shape and ops */
     dfs_gemm_call top;
     const int has_top = dfs_trsm_largest_gemm(&T, c->nb, &top);
@@ -382,13 +440,15 @@ START_TEST(sweep)
             for (int lower = 0; lower < 2; lower++)
                 for (int trans = 0; trans < 3; trans++)
                     for (int unit = 0; unit < 2; unit++)
-                        for (int dev = 0; dev < 2; dev++) {
-                            const int64_t o = shapes[s][0], r = shapes[s][1];
-                            const cfg c = {left,         lower,        trans,
-                                           unit,         dev,          left ? o : r,
-                                           left ? r : o, shapes[s][2], alphas[line % 3]};
-                            run_case(&c, ++line);
-                        }
+                        for (int dev = 0; dev < 2; dev++)
+                            for (int parts = 0; parts < 3; parts++) {
+                                const int64_t o = shapes[s][0], r = shapes[s][1];
+                                const cfg c = {left,         lower,        trans,
+                                               unit,         dev,          left ? o : r,
+                                               left ? r : o, shapes[s][2], alphas[line % 3],
+                                               parts};
+                                run_case(&c, ++line);
+                            }
 }
 END_TEST
 
@@ -424,7 +484,7 @@ START_TEST(declines)
             nrec = 0;
             gemm_calls = 0;
             decline_at = at;
-            const dfs_trsm_ops ops = {stand_solve, stand_copy, stand_gemm, NULL};
+            const dfs_trsm_ops ops = {stand_solve, stand_copy, stand_gemm, NULL, NULL, NULL};
             ck_assert_int_eq(dfs_trsm_run(&T, 4, S, &ops), DFS_STATUS_DECLINED);
             ck_assert_msg(!problem[0], "%s", problem);
             ck_assert_int_eq(gemm_calls, at);

@@ -133,7 +133,7 @@ static void run(int left, int lower, cublasOperation_t op, int unit, int64_t m, 
     const int64_t need = dfs_trsm_scratch(&t, nb);
     double *s = malloc((size_t)(need + 2) * sizeof(double));
     gemms = bad_gemm = 0;
-    const dfs_trsm_ops ops = {stand_solve, stand_copy, stand_gemm, NULL};
+    const dfs_trsm_ops ops = {stand_solve, stand_copy, stand_gemm, NULL, NULL, NULL};
     ck_assert_int_eq(dfs_trsm_run(&t, nb, s, &ops), CUBLAS_STATUS_SUCCESS);
     ck_assert_msg(!bad_gemm, "line %d: a real or odd GEMM, copy or solve", line);
     ck_assert_int_eq(gemms, (order + nb - 1) / nb - 1);
