@@ -22,8 +22,9 @@
  *      Zher2k, Zherkx T; assumed alike for Zsyrkx and Zsyr2k) although the reference BLAS rejects
  *      them and what they compute was not probed; and an output C that shares an element with an
  *      input (overlap(): exact for blocks of one matrix, as cuSOLVER passes its panel and
- *      trailing matrix) other than as the in-place TRMM (C = B with ldc = ldb) and TRSM (B is the output) do: TRMM
- *      with C = B and ldc != ldb is accepted (measured), the others are undefined in the docs.
+ *      trailing matrix) other than as the in-place TRMM (C = B with ldc = ldb) and TRSM (B is
+ *      the output) do: TRMM with C = B and ldc != ldb is accepted (measured), the others are
+ *      undefined in the docs.
  *
  * On real data op C is op T (measured accepted for Dsyrk, Dsyrkx, Dsyr2k), as for GEMM.  The
  * scalars' values are not looked at here (they may be in device memory): the shim's dispatch

@@ -25,8 +25,8 @@
  * The first block is solved in scratch and copied into B only after the first GEMM succeeded, so
  * that an engine declining that GEMM leaves B untouched.  An engine whose contract is native
  * FP64's may instead leave parts to cuBLAS's TRSM (dfs_trsm_ops.trsm): every leaf, and every
- * part whose update GEMM it would leave to native, is then one cuBLAS call in place.  With one block (order <= nb) there is
- * no GEMM: the solve alone.
+ * part whose update GEMM it would leave to native, is then one cuBLAS call in place.  With one
+ * block (order <= nb) there is no GEMM: the solve alone.
  *
  * Complex data: the same sweep with complex solves and complex GEMMs (two doubles an element;
  * alpha, -1 and 1 complex).  op C: T is conj(A)^T on the left and conj(A) on the right (the
