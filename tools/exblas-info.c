@@ -162,10 +162,14 @@ static void print_decision(const dfs_config *cfg, const dfs_device *dev,
              * engine has a complex GEMM */
             const char *types = en->caps & DFS_CAP_COMPLEX ? "double and complex" : "double";
             const char *rest = en->caps & DFS_CAP_COMPLEX ? "" : "; complex natively";
-            static char via[128];
+            static char via[192];
             if (r == DFS_R_TRSM)
-                snprintf(via, sizeof via, " (%s in blocks of %d through its GEMM%s)", types,
-                         en->trsm_nb > 0 ? en->trsm_nb : DFS_TRSM_NB, rest);
+                snprintf(via, sizeof via, " (%s in blocks of %d through its GEMM%s%s)", types,
+                         en->trsm_nb > 0 ? en->trsm_nb : DFS_TRSM_NB,
+                         en->trsm_native_parts ? "; its leaves, and the parts native does "
+                                                 "faster, on cuBLAS's TRSM"
+                                               : "",
+                         rest);
             else if (r == DFS_R_SYMM)
                 snprintf(via, sizeof via, " (%s through its GEMM%s)", types, rest);
             else /* a triangle of output, or TRMM's blocks, in the engine's panels */

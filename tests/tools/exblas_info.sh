@@ -54,6 +54,8 @@ for r in syr2k trmm; do
     check "$r: repro's GEMM" "$out" "$r +m?=?[0-9 ]*.*-> $via_gemm"
 done
 check "symm: repro's GEMM" "$out" "symm +m?=?[0-9 ]*.*-> repro \(double and complex through its GEMM\)"
+out=$(EXBLAS_MODE=int8 "$info" --trsm 16384,16384 2>&1)
+check "trsm: int8's parts on cuBLAS's TRSM" "$out" "trsm +m=16384 n=16384 +-> int8 \(double and complex in blocks of 256 through its GEMM; its leaves, and the parts native does faster, on cuBLAS's TRSM\)"
 out=$(EXBLAS_MODE=fast "$info" 2>&1)
 check "fast: syrk native (its rule)" "$out" "syrk .*-> native +\[rule"
 out=$(EXBLAS_MODE=accurate "$info" 2>&1)
