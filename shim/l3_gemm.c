@@ -126,8 +126,9 @@ static cublasStatus_t trsm(const dfs_engine *e, const dfs_ctx *x, const dfs_l3_c
     /* the first block's scratch (none when parts go to cuBLAS's TRSM), and after it the
      * GEMMs' constants in device pointer mode (when there are GEMMs) */
     const int parts = e->trsm_native_parts;
-    const int gemms = dfs_trsm_order(&t) > nb;
-    const int64_t need = parts ? 0 : dfs_trsm_scratch(&t, nb), consts = dev && gemms ? 2 * z : 0;
+    const int has_gemms = dfs_trsm_order(&t) > nb;
+    const int64_t need = parts ? 0 : dfs_trsm_scratch(&t, nb);
+    const int64_t consts = dev && has_gemms ? 2 * z : 0;
     CUstream st = (CUstream)x->stream;
     const CUdeviceptr base =
         need + consts > 0 ? dfs_temp_alloc((size_t)(need + consts) * sizeof(double), st) : 0;
