@@ -48,7 +48,7 @@ static cublasStatus_t int8_dgemm(const dfs_ctx *x, const dfs_gemm_call *c)
     const dfs_crt_gemm_opts o = {
         0, ch.moduli,
         (size_t)dfs_option_int(x->options, &int8_options, "workspace_mb") << 20, ch.record,
-        ch.seq, DFS_CRT_KGROUPS_ONE};
+        ch.seq, DFS_CRT_KGROUPS_ONE, 0, NULL, NULL};
     return dfs_crt_dgemm_gpu(x, c, &o);
 }
 

@@ -25,7 +25,9 @@
     X(DFS_OZ_K_CRT_VERIFY24, dfs_crt_finish_verify24)                                              \
     X(DFS_OZ_K_CRT_VERIFY_WIDE, dfs_crt_finish_verify_wide) X(DFS_OZ_K_CRT_REPAIR, dfs_crt_repair) \
     X(DFS_OZ_K_KGROUPS, dfs_oz_kgroups) X(DFS_OZ_K_SMALL, dfs_oz_small)                           \
-    X(DFS_OZ_K_SMALL_TILED, dfs_oz_small_tiled) X(DFS_OZ_K_SMALL_TILED1, dfs_oz_small_tiled1)
+    X(DFS_OZ_K_SMALL_TILED, dfs_oz_small_tiled) X(DFS_OZ_K_SMALL_TILED1, dfs_oz_small_tiled1)   \
+    X(DFS_OZ_K_CRT_PAIRS, dfs_crt_finish_pairs)                                                    \
+    X(DFS_OZ_K_CRT_PAIRS_WIDE, dfs_crt_finish_pairs_wide) X(DFS_OZ_K_DIRECT_PAIRS, dfs_oz_direct_pairs)
 #define DFS_OZ_KERNEL_ID(id, symbol) id,
 enum { DFS_OZ_KERNELS(DFS_OZ_KERNEL_ID) DFS_OZ_K_COUNT };
 #undef DFS_OZ_KERNEL_ID
@@ -178,6 +180,13 @@ typedef struct {
     int kgroups;
     const int *tauA1, *tauB1, *needA1, *needB1, *bitsA1, *bitsB1;
     const double *nrmA1, *nrmB1, *ssA1, *ssB1;
+    /* complex row pairs (crt_gemm.h's zpairs; one group): rows 2i and 2i+1 of op(A) give Re and
+     * Im of C's row i (C, ldc: its real view), each pair by dfs_crt_finish_pairs, the pairs it
+     * lists by dfs_oz_direct_pairs (crt_zpair.h); the complex scalars as device pointers
+     * (zalpha_d, zbeta_d: two doubles each) or values.  blk's alpha and beta unused. */
+    int zpairs;
+    const double *zalpha_d, *zbeta_d;
+    double zalpha[2], zbeta[2];
 } dfs_crt_finish_args;
 
 #endif

@@ -102,12 +102,14 @@ static size_t carve(CUdeviceptr base, int64_t m, int64_t n, int64_t kp, int64_t 
 typedef struct {
     int64_t m, n, kp;
     int P, fast, groups; /* planes: N moduli per group (and fast, the magnitudes) */
+    int pairs;           /* complex row pairs: the plan is over pairs of rows (bm even) */
     const dfs_oz_tuning *t;
 } plan_in;
 
-static int eval_block(const void *ctx, int64_t bm, int64_t bn, size_t *need, double *cost)
+static int eval_block(const void *ctx, int64_t bmp, int64_t bn, size_t *need, double *cost)
 {
     const plan_in *p = ctx;
+    const int64_t bm = p->pairs ? 2 * bmp : bmp;
     layout dry; /* carve() only counting */
     *need = carve(0, p->m, p->n, p->kp, bm, bn, p->P, p->fast, p->groups, &dry);
     /* the finish steps through the sums in 32-bit offsets (dfs_crt_reconstruct) */
@@ -215,17 +217,20 @@ static cublasStatus_t one_gemm(const run *R, const dfs_gemm_call *c, const doubl
     unsigned long long seq = 0;
     const int N = moduli(R, k > 0 ? k : 1, &seq);
     volatile dfs_oz_fb_dev *fb = verify ? dfs_oz_fb_slot(DFS_OZ_FB_MODULI, R->x->device) : NULL;
-    const int groups = kgroups_of(R, k, fb), G = groups == 2 ? 2 : 1;
+    const int pairs = verify && R->o->zpairs;
+    const int groups = pairs ? 0 : kgroups_of(R, k, fb), G = groups == 2 ? 2 : 1;
     /* planes: the moduli of each group, and (fast) the magnitudes (crt_check.h) */
     const int fast = !verify, P = G * N + fast;
     int64_t bm = 0, bn = 0;
-    const plan_in pin = {m, n, kp, P, fast, groups, dfs_oz_tuning_ctx(R->x)};
-    const size_t need = dfs_oz_plan_blocks(m, n, R->o->workspace, eval_block, &pin, &bm, &bn);
+    const plan_in pin = {m, n, kp, P, fast, groups, pairs, dfs_oz_tuning_ctx(R->x)};
+    const size_t need = dfs_oz_plan_blocks(pairs ? m / 2 : m, n, R->o->workspace, eval_block,
+                                           &pin, &bm, &bn);
+    bm = pairs ? 2 * bm : bm;
     if (dfs_log_on(DFS_LOG_TRACE))
-        dfs_log(DFS_LOG_TRACE, "%s: dgemm %lld x %lld x %lld on int8 tensor cores: %d moduli "
+        dfs_log(DFS_LOG_TRACE, "%s: %s %lld x %lld x %lld on int8 tensor cores: %d moduli "
                 "(%d bits and more per element)%s, blocks %lld x %lld, workspace %zu bytes",
-                verify ? "repro" : "int8", (long long)m, (long long)n, (long long)k, N,
-                dfs_crt_scale_bits(N, k > 0 ? k : 1),
+                verify ? "repro" : "int8", pairs ? "zgemm (row pairs of parts)" : "dgemm",
+                (long long)m, (long long)n, (long long)k, N, dfs_crt_scale_bits(N, k > 0 ? k : 1),
                 G == 2 ? " in each of two groups of the inner dimension" : "", (long long)bm,
                 (long long)bn, need);
     if (!need)
@@ -298,6 +303,14 @@ static cublasStatus_t one_gemm(const run *R, const dfs_gemm_call *c, const doubl
     dfs_oz_finish_ws_fields(&f.blk, &l.c, l.list, verify, seq);
     dfs_oz_finish_call_fields(&f.blk, R->x, c, A, B, C);
     f.kgroups = G;
+    f.zpairs = pairs;
+    if (pairs && dev_scalars) {
+        f.zalpha_d = R->o->zalpha;
+        f.zbeta_d = R->o->zbeta;
+    } else if (pairs) {
+        memcpy(f.zalpha, R->o->zalpha, sizeof f.zalpha);
+        memcpy(f.zbeta, R->o->zbeta, sizeof f.zbeta);
+    }
     if (G == 2) {
         f.tauA1 = g->r1.tauA, f.tauB1 = g->r1.tauB, f.needA1 = g->r1.needA;
         f.needB1 = g->r1.needB, f.bitsA1 = g->bitsA, f.bitsB1 = g->bitsB;
@@ -376,11 +389,14 @@ static cublasStatus_t one_gemm(const run *R, const dfs_gemm_call *c, const doubl
             const int64_t gy = (nb + 3) / 4;
             /* and the verifying ones for 21 to 24 with one group (the counts correct rounding
              * takes on most data from n = 1024 on) */
-            const int vk = N > DFS_CRT_FAST_MODULI   ? DFS_OZ_K_CRT_VERIFY_WIDE
+            const int wide = N > DFS_CRT_FAST_MODULI;
+            const int vk = pairs  ? (wide ? DFS_OZ_K_CRT_PAIRS_WIDE : DFS_OZ_K_CRT_PAIRS)
+                           : wide ? DFS_OZ_K_CRT_VERIFY_WIDE
                            : N >= 21 && G == 1 ? DFS_OZ_K_CRT_VERIFY21 + (N - 21)
                                                : DFS_OZ_K_CRT_VERIFY;
+            const int64_t threads_x = pairs ? mb / 2 : mb; /* a thread per pair of rows */
             err |= dfs_launch(R->k[verify ? vk : fk],
-                              (unsigned)((mb + DFS_OZ_FINISH_THREADS - 1) /
+                              (unsigned)((threads_x + DFS_OZ_FINISH_THREADS - 1) /
                                          DFS_OZ_FINISH_THREADS),
                               (unsigned)(gy < 65535 ? gy : 65535), 1, DFS_OZ_FINISH_THREADS, 1,
                               R->st, &f);
@@ -389,8 +405,12 @@ static cublasStatus_t one_gemm(const run *R, const dfs_gemm_call *c, const doubl
                                   (unsigned)((mb + DFS_CRT_TILE - 1) / DFS_CRT_TILE),
                                   (unsigned)((nb + DFS_CRT_TILE - 1) / DFS_CRT_TILE), 1, 256, 1,
                                   R->st, &f);
-            err |= dfs_launch(R->k[DFS_OZ_K_DIRECT], (unsigned)R->sms * 4, 1, 1,
-                              32 * DFS_OZ_DIRECT_WARPS, 1, R->st, &f.blk);
+            if (pairs)
+                err |= dfs_launch(R->k[DFS_OZ_K_DIRECT_PAIRS], (unsigned)R->sms * 8, 1, 1,
+                                  32 * DFS_OZ_ZPAIR_WARPS, 1, R->st, &f);
+            else
+                err |= dfs_launch(R->k[DFS_OZ_K_DIRECT], (unsigned)R->sms * 4, 1, 1,
+                                  32 * DFS_OZ_DIRECT_WARPS, 1, R->st, &f.blk);
         }
     }
     if (err)
@@ -414,6 +434,8 @@ cublasStatus_t dfs_crt_dgemm_gpu(const dfs_ctx *x, const dfs_gemm_call *c,
                                  const dfs_crt_gemm_opts *o)
 {
     if (c->k >= DFS_CRT_MAX_K) /* int32 sums could overflow */
+        return DFS_STATUS_DECLINED;
+    if (o->zpairs && (!o->verify || c->m % 2)) /* pairs: repro's, whole pairs */
         return DFS_STATUS_DECLINED;
     run R;
     R.x = x;

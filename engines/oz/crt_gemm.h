@@ -19,6 +19,13 @@ typedef struct {
     /* verify: the inner dimension in groups (kgroups.h): DFS_CRT_KGROUPS_AUTO (two when the
      * last call's split), _ONE (never; no classes made), _TWO (always two) */
     int kgroups;
+    /* verify: complex row pairs (crt_zpair.h; one group, kgroups unused): c is the real
+     * representation by row pairs (c->m even; C its real view) and zalpha, zbeta the complex
+     * scalars, two doubles each, host or device pointers as the call's pointer mode; c->alpha
+     * only says whether alpha is zero (in device pointer mode a device double, 0 when alpha is:
+     * the rows passes then read no operand) and c->beta is unused. */
+    int zpairs;
+    const double *zalpha, *zbeta;
 } dfs_crt_gemm_opts;
 enum { DFS_CRT_KGROUPS_AUTO, DFS_CRT_KGROUPS_ONE, DFS_CRT_KGROUPS_TWO };
 

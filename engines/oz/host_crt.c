@@ -3,12 +3,16 @@
  * plain loops and the same per-output finish (crt_finish.h), so the GPU's bits can be checked.
  * Verifying (fast = 0): every output is RN(alpha op(A) op(B) + beta C), the same bits as
  * dfs_oz_gemm_host; an output the truncated product cannot decide, or one with a special
- * operand, is computed exactly and directly.  fast = 1: the int8 engine's result. */
+ * operand, is computed exactly and directly.  fast = 1: the int8 engine's result.  Complex with
+ * complex scalars: the row pairs (crt_zpair.h), each part rounded once. */
 #include "host_crt.h"
 
 #include "crt_finish.h"
+#include "crt_zpair.h"
 #include "host_common.h"
 #include "kgroups.h"
+
+#include "../common/xcombine.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -71,15 +75,147 @@ void dfs_oz_crt_gemm_host(int transa, int transb, int64_t m, int64_t n, int64_t 
                                 moduli, fast, 1, st);
 }
 
+/* The complex scalars of a call on row pairs (crt_zpair.h). */
+typedef struct {
+    double alpha[2], beta[2];
+} zscal;
+
+/* Both parts of C's output (r / 2, c) from rows r and r + 1 of the row pairs' op(A) (g), each
+ * rounded once, exactly: the CPU's counterpart of dfs_oz_direct_pairs.  out: C's element. */
+static void exact_zoutput(const gemm_in *g, int64_t r, int64_t c, const zscal *z, double *out)
+{
+    int64_t w[2 * DFS_X_WORDS + DFS_X_ZSCRATCH];
+    dfs_xacc s[2];
+    unsigned f[2] = {0, 0};
+    for (int p = 0; p < 2; p++) {
+        dfs_x_init(&s[p], w + p * DFS_X_WORDS, DFS_X_WORDS, DFS_X_LSB);
+        for (int64_t q = 0; (z->alpha[0] != 0 || z->alpha[1] != 0) && q < g->k; q++) {
+            const double a = opA(g->ta, g->A, g->lda, r + p, q), b = opB(g->tb, g->B, g->ldb, q, c);
+            const unsigned fl = dfs_x_product_flags(a, b);
+            f[p] |= fl;
+            if (!fl && a != 0 && b != 0)
+                dfs_x_add_product(&s[p], a, b, 0);
+        }
+    }
+    const int read_c = z->beta[0] != 0 || z->beta[1] != 0;
+    dfs_xacc tr = dfs_x_trim(&s[0]), ti = dfs_x_trim(&s[1]);
+    dfs_x_zaxpby(&tr, f[0], &ti, f[1], z->alpha, z->beta, read_c ? out[0] : 0.0,
+                 read_c ? out[1] : 0.0, w + 2 * DFS_X_WORDS, out);
+}
+
+static void crt_host(const gemm_in *g, double alpha, double beta, double *C, int64_t ldc,
+                     int moduli, int fast, int kgroups, const zscal *z, dfs_oz_stats *st);
+
 void dfs_oz_crt_gemm_host_groups(int transa, int transb, int64_t m, int64_t n, int64_t k,
                                  double alpha, const double *A, int64_t lda, const double *B,
                                  int64_t ldb, double beta, double *C, int64_t ldc, int moduli,
                                  int fast, int kgroups, dfs_oz_stats *st)
 {
+    const gemm_in g = {transa, transb, m, n, k, A, B, lda, ldb};
+    crt_host(&g, alpha, beta, C, ldc, moduli, fast, kgroups, NULL, st);
+}
+
+int dfs_oz_crt_zgemm_host(int transa, int transb, int64_t m, int64_t n, int64_t k,
+                          const double alpha[2], const double *A, int64_t lda, const double *B,
+                          int64_t ldb, const double beta[2], double *C, int64_t ldc, int moduli,
+                          dfs_oz_stats *st)
+{
     memset(st, 0, sizeof *st);
     if (m <= 0 || n <= 0)
+        return 0;
+    const size_t kk = k > 0 ? (size_t)k : 1;
+    double *Ap = malloc(4 * (size_t)m * kk * sizeof *Ap), *Bp = malloc(2 * kk * (size_t)n * sizeof *Bp);
+    if (!Ap || !Bp) {
+        free(Ap);
+        free(Bp);
+        return -1;
+    }
+    /* op(X)(r, q) of the complex X (op 0 N, 1 T, 2 C), its parts */
+    for (int64_t q = 0; q < k; q++) {
+        for (int64_t i = 0; i < m; i++) {
+            const double *e = transa ? A + 2 * (q + i * lda) : A + 2 * (i + q * lda);
+            const double ar = e[0], ai = transa == 2 ? -e[1] : e[1];
+            double *col0 = Ap + 2 * q * 2 * m, *col1 = col0 + 2 * m;
+            col0[2 * i] = ar, col1[2 * i] = -ai, col0[2 * i + 1] = ai, col1[2 * i + 1] = ar;
+        }
+        for (int64_t j = 0; j < n; j++) {
+            const double *e = transb ? B + 2 * (j + q * ldb) : B + 2 * (q + j * ldb);
+            Bp[2 * q + j * 2 * k] = e[0];
+            Bp[2 * q + 1 + j * 2 * k] = transb == 2 ? -e[1] : e[1];
+        }
+    }
+    const gemm_in g = {0, 0, 2 * m, n, 2 * k, Ap, Bp, 2 * m, 2 * k > 0 ? 2 * k : 1};
+    zscal z;
+    memcpy(z.alpha, alpha, sizeof z.alpha);
+    memcpy(z.beta, beta, sizeof z.beta);
+    crt_host(&g, 1.0, 0.0, C, 2 * ldc, moduli, 0, 1, &z, st);
+    free(Ap);
+    free(Bp);
+    return 0;
+}
+
+/* Row pairs (crt_zpair.h): both parts of every output of the complex C (ldc: its real view),
+ * by dfs_crt_output_pair where the residues decide them, else exact_zoutput. */
+static void pair_outputs(const gemm_in *g, const dfs_crt_step *step, int usable,
+                         const dfs_oz_row *ia, const dfs_oz_row *ib, const int *bA, const int *bB,
+                         const signed char *RA, const signed char *RB, const zscal *z, double *C,
+                         int64_t ldc, dfs_oz_stats *st)
+{
+    const int64_t m = g->m, n = g->n, k = g->k, kk = k > 0 ? k : 1;
+    const int nmod = step->tab.n;
+    const int with_c = z->beta[0] != 0 || z->beta[1] != 0;
+    for (int64_t c = 0; c < n; c++)
+        for (int64_t r = 0; r < m; r += 2) {
+            double *out = &C[r + c * ldc];
+            int how = DFS_OZ_LISTED;
+            double v[2];
+            if (usable) {
+                int32_t sums[2][DFS_CRT_MODULI];
+                dfs_crt_vrow ra[2], rb;
+                for (int p = 0; p < 2; p++) {
+                    for (int l = 0; l < nmod; l++) {
+                        const signed char *x = RA + ((size_t)l * m + r + p) * kk;
+                        const signed char *y = RB + ((size_t)l * n + c) * kk;
+                        int32_t s = 0;
+                        for (int64_t q = 0; q < k; q++)
+                            s += (int32_t)x[q] * (int32_t)y[q];
+                        sums[p][l] = s;
+                    }
+                    const dfs_oz_row ri = ia[r + p];
+                    ra[p] = (dfs_crt_vrow){ri.tau, bA[r + p], dfs_oz_row_l1(ri, k),
+                                           dfs_oz_row_l2sq(ri, k)};
+                }
+                rb = (dfs_crt_vrow){ib[c].tau, bB[c], dfs_oz_row_l1(ib[c], k),
+                                    dfs_oz_row_l2sq(ib[c], k)};
+                const double cv[2] = {with_c ? out[0] : 0.0, with_c ? out[1] : 0.0};
+                int lower, need;
+                how = dfs_crt_output_pair(step, sums[0], sums[1], 1, &ra[0], &ra[1], &rb,
+                                          ia[r].special || ia[r + 1].special || ib[c].special,
+                                          z->alpha, z->beta, cv, nmod > DFS_CRT_FAST_MODULI, v,
+                                          &lower, &need);
+                if (how == DFS_OZ_UNDECIDED && need > 0 && need <= DFS_CRT_MODULI + 1)
+                    st->need[need] += 2;
+            }
+            if (how == DFS_OZ_WRITTEN) {
+                out[0] = v[0];
+                out[1] = v[1];
+            } else {
+                exact_zoutput(g, r, c, z, out);
+                st->slow += 2;
+            }
+        }
+}
+
+static void crt_host(const gemm_in *gp, double alpha, double beta, double *C, int64_t ldc,
+                     int moduli, int fast, int kgroups, const zscal *z, dfs_oz_stats *st)
+{
+    memset(st, 0, sizeof *st);
+    const gemm_in g = *gp;
+    const int64_t m = g.m, n = g.n, k = g.k;
+    const double *A = g.A, *B = g.B;
+    const int64_t lda = g.lda, ldb = g.ldb;
+    if (m <= 0 || n <= 0)
         return;
-    const gemm_in g = {transa, transb, m, n, k, A, B, lda, ldb};
     dfs_crt_step step;
     memset(&step, 0, sizeof step);
     const int most = fast ? DFS_CRT_FAST_MODULI : DFS_CRT_MODULI;
@@ -90,7 +226,8 @@ void dfs_oz_crt_gemm_host_groups(int transa, int transb, int64_t m, int64_t n, i
     step.verify = !fast;
     step.k = k;
     dfs_crt_step_bits(&step);
-    const int G = !fast && kgroups == 2 && k >= 2 ? 2 : 1;
+    const int G = !fast && !z && kgroups == 2 && k >= 2 ? 2 : 1;
+    int64_t n_out = n; /* the real outputs' loop (row pairs: none) */
     const size_t kk = k > 0 ? (size_t)k : 1;
     /* per group: rows, columns, bits; planes: the moduli of each group (fast: the magnitudes) */
     dfs_oz_row *ia = calloc((size_t)(G * m), sizeof *ia), *ib = calloc((size_t)(G * n), sizeof *ib);
@@ -119,7 +256,11 @@ void dfs_oz_crt_gemm_host_groups(int transa, int transb, int64_t m, int64_t n, i
     }
     st->slices_a = st->slices_b = nmod;
     int64_t win[DFS_OZ_WIN], res[DFS_OZ_RWIN];
-    for (int64_t c = 0; c < n; c++)
+    if (z) {
+        pair_outputs(&g, &step, usable, ia, ib, bA, bB, RA, RB, z, C, ldc, st);
+        n_out = 0;
+    }
+    for (int64_t c = 0; c < n_out; c++)
         for (int64_t r = 0; r < m; r++) {
             double *out = &C[r + c * ldc];
             int done = 0;

@@ -12,9 +12,12 @@
  *                         modulo each modulus (then cuBLAS: one int8 GEMM per modulus, exact);
  *   dfs_crt_finish_*      per output: the product reconstructed, rounded, alpha and beta (fast:
  *                         the int8 engine), or correctly rounded or listed (verify: repro);
- *                         crt_finish.h. */
+ *                         crt_finish.h;
+ *   dfs_crt_finish_pairs  and dfs_oz_direct_pairs: the same for repro's complex outputs with
+ *                         complex scalars, a row pair each (kernels_zpairs.cuh). */
 #include "args.h"
 #include "crt_finish.h"
+#include "crt_zpair.h"
 #include "device.cuh"
 #include "kernels_rows.cuh"
 #include "kernels_small.cuh"
@@ -503,3 +506,5 @@ extern "C" __global__ void __launch_bounds__(256)
             *out = dfs_crt_axpby(alpha, acc[i][j], beta, beta != 0 ? *out : 0.0);
         }
 }
+
+#include "kernels_zpairs.cuh"

@@ -11,6 +11,8 @@
 #define DFS_OZ_FINISH_THREADS 128 /* threads per block of the finish kernels */
 #define DFS_OZ_DIRECT_WARPS 8     /* warps (outputs at a time) per block of the direct kernel */
 #define DFS_OZ_DIRECT_TERMS 8     /* the terms of each of its lanes' expansions */
+#define DFS_OZ_ZPAIR_WARPS 4      /* warps (pairs at a time) per block of the complex direct
+                                   * kernel (shared memory: two accumulators and scratch each) */
 #define DFS_OZ_SMALL_WARPS 4      /* warps per block of repro's small kernel (dfs_oz_small) */
 #define DFS_OZ_SMALL_LANES 4      /* its lanes per output (a power of two, at most 32) */
 #define DFS_OZ_SMALL_TERMS 6      /* the terms of each lane's expansion */

@@ -70,7 +70,8 @@ DFS_HD int dfs_oz_w_top(const uint64_t *m, int nw, int n)
 /* *r = RN(x 2^e0) and its margin (dfs_x_round_margin's meaning, computed on all the bits), x of
  * nw words, subnormal results included (their last bit 2^-1074).  An exact zero is +0 (as
  * dfs_x_axpby with alpha = 1, beta = 0) with no margin; a value that rounds to zero gets its
- * sign and no margin, as in dfs_x_round_margin.  Returns 0, leaving the work to the general
+ * sign, and a margin below 2^-1076 (none nearer to 2^-1075; dfs_x_round_margin gives none for
+ * these).  Returns 0, leaving the work to the general
  * path, when the value is 2^1023 or more (the result near overflow). */
 DFS_HD int dfs_oz_w_round(const uint64_t *x, int nw, int e0, double *r, int *margin)
 {
@@ -102,7 +103,11 @@ DFS_HD int dfs_oz_w_round(const uint64_t *x, int nw, int e0, double *r, int *mar
     /* the highest bit under the round bit that differs from it (dfs_x_round_margin); below e0
      * every bit is 0 */
     if (Q == 0) {
-        /* rounded to a zero: none */
+        /* rounded to a zero of the value's sign: every real within 2^(etop-1) keeps that sign
+         * and stays below 2^-1075 (which rounds to zero too) when |value| < 2^-1076; nearer to
+         * 2^-1075, none */
+        if (etop <= -1077)
+            *margin = etop - 1;
     } else if (s <= 0) {
         *margin = L - 3;
     } else if (round) {

@@ -160,7 +160,8 @@ static cublasStatus_t repro_dgemm(const dfs_ctx *x, const dfs_gemm_call *c)
         const dfs_crt_gemm_opts o = {1, 0, g.workspace, NULL, 0,
                                      kg == KGROUPS_TWO   ? DFS_CRT_KGROUPS_TWO
                                      : kg == KGROUPS_ONE ? DFS_CRT_KGROUPS_ONE
-                                                         : DFS_CRT_KGROUPS_AUTO};
+                                                         : DFS_CRT_KGROUPS_AUTO,
+                                     0, NULL, NULL};
         const cublasStatus_t s = dfs_crt_dgemm_gpu(x, c, &o);
         if (s != DFS_STATUS_DECLINED)
             return s;
@@ -179,10 +180,42 @@ static cublasStatus_t ozaki_dgemm(const dfs_ctx *x, const dfs_gemm_call *c)
     return dfs_oz_dgemm_gpu(x, c, &g);
 }
 
-/* Complex calls through the real representation (../zreal/zreal.h): each part rounded once. */
+/* The real product of a complex call's row pairs (../zreal/zreal.h, ../oz/crt_zpair.h): on the
+ * integer tensor cores only (the binary64 slices and the small kernel have no pairs). */
+static cublasStatus_t repro_pairs(const dfs_ctx *x, const dfs_gemm_call *c, const double *zalpha,
+                                  const double *zbeta)
+{
+    dfs_oz_gemm_opts g;
+    read_options(x->options, 0, &g);
+    if (dfs_option_word(x->options, &repro_options, "products") == PRODUCTS_F64)
+        return DFS_STATUS_DECLINED;
+    dfs_crt_gemm_opts o;
+    memset(&o, 0, sizeof o);
+    o.verify = 1;
+    o.workspace = g.workspace;
+    o.kgroups = DFS_CRT_KGROUPS_ONE;
+    o.zpairs = 1;
+    o.zalpha = zalpha;
+    o.zbeta = zbeta;
+    return dfs_crt_dgemm_gpu(x, c, &o);
+}
+
+/* Complex calls through the real representation (../zreal/zreal.h): each part rounded once;
+ * with real scalars on the host in the engine's real GEMM (any of its paths), else by row pairs
+ * on the integer tensor cores. */
 static cublasStatus_t repro_gemm(const dfs_ctx *x, const dfs_gemm_call *c)
 {
-    return c->type == DFS_C64 ? dfs_zr_gemm(x, c, repro_dgemm, 1) : repro_dgemm(x, c);
+    if (c->type != DFS_C64)
+        return repro_dgemm(x, c);
+    if (x->pointer_mode != CUBLAS_POINTER_MODE_DEVICE && c->alpha[1] == 0.0 && c->beta[1] == 0.0)
+        return dfs_zr_gemm(x, c, repro_dgemm, 1);
+    const cublasStatus_t s = dfs_zr_gemm_pairs(x, c, repro_pairs);
+    if (s == DFS_STATUS_DECLINED)
+        dfs_log_once(DFS_LOG_INFO, "repro-zpairs", "repro: a complex GEMM with complex or "
+                     "device-pointer scalars that the integer tensor cores cannot take (k >= "
+                     "2^16, products=f64, or too little workspace): declined (natively, or on "
+                     "the rule's fallback= engine; said once)");
+    return s;
 }
 
 const dfs_engine dfs_engine_repro = {

@@ -7,18 +7,23 @@
 
 /* Planes of op(X) (R x Q, X interleaved complex with leading dimension ld, op 0/1/2 for N/T/C):
  * for r < R, q < Q and every batch entry z,
- *     re[z sp + r + q ldp] = Re op(X)(r, q)    (and re2 likewise when not NULL),
- *     im[...]  = Im op(X)(r, q),               im2[...] = -Im op(X)(r, q) (when not NULL).
- * one: when not NULL, one[0] = 1 and one[1] = 0 are written too (device scalars for the real
- * call in device pointer mode).  A grid of 32 x 32 tiles of (r, q), blocks of 32 x 8 threads. */
+ *     re[z sp + r rs + q ldp] = Re op(X)(r, q)    (and re2 likewise when not NULL),
+ *     im[...]  = Im op(X)(r, q),                  im2[...] = -Im op(X)(r, q) (when not NULL),
+ * rs the planes' row stride (0: 1).  one: when not NULL, one[0] = 1 and one[1] = 0 are written
+ * too (device scalars for the real call in device pointer mode).  zalpha: when not NULL, the
+ * call's complex alpha on the device: where it is zero X is not read (zeros are written, as
+ * cuBLAS reads no operand then), and when anz is not NULL, *anz = 0 there, else 1.  A grid of
+ * 32 x 32 tiles of (r, q), blocks of 32 x 8 threads. */
 typedef struct {
     const double *X;
     int64_t ld, sx;
     int op;
     int64_t R, Q, batch;
     double *re, *re2, *im, *im2;
-    int64_t ldp, sp;
+    int64_t rs, ldp, sp;
     double *one;
+    const double *zalpha;
+    double *anz;
 } dfs_zr_stage_args;
 
 /* C(i, j) from the real product's planes P (m x 2n, leading dimension m, batch stride sp): S =

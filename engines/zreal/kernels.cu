@@ -12,11 +12,16 @@
 extern "C" __global__ void __launch_bounds__(256) dfs_zr_stage(dfs_zr_stage_args a)
 {
     __shared__ double2 sh[TILE][TILE + 1]; /* [r][q] */
-    if (a.one && blockIdx.x == 0 && blockIdx.y == 0 && blockIdx.z == 0 && threadIdx.x == 0 &&
-        threadIdx.y == 0) {
+    const int first = blockIdx.x == 0 && blockIdx.y == 0 && blockIdx.z == 0 && threadIdx.x == 0 &&
+                      threadIdx.y == 0;
+    if (a.one && first) {
         a.one[0] = 1.0;
         a.one[1] = 0.0;
     }
+    const int read = !a.zalpha || a.zalpha[0] != 0.0 || a.zalpha[1] != 0.0;
+    if (a.anz && first)
+        *a.anz = read ? 1.0 : 0.0;
+    const int64_t rs = a.rs ? a.rs : 1;
     const int64_t rt = (a.R + TILE - 1) / TILE;
     const int64_t tiles = rt * ((a.Q + TILE - 1) / TILE);
     for (int64_t z = blockIdx.z; z < a.batch; z += gridDim.z)
@@ -30,7 +35,7 @@ extern "C" __global__ void __launch_bounds__(256) dfs_zr_stage(dfs_zr_stage_args
                 const int s = threadIdx.x;
                 const int64_t r = a.op ? r0 + u : r0 + s, q = a.op ? q0 + s : q0 + u;
                 double2 v = make_double2(0.0, 0.0);
-                if (r < a.R && q < a.Q)
+                if (read && r < a.R && q < a.Q)
                     dfs_z_op_elem(X, a.ld, a.op, r, q, &v.x, &v.y);
                 sh[r - r0][q - q0] = v;
             }
@@ -39,7 +44,7 @@ extern "C" __global__ void __launch_bounds__(256) dfs_zr_stage(dfs_zr_stage_args
                 const int64_t r = r0 + threadIdx.x, q = q0 + u;
                 if (r < a.R && q < a.Q) {
                     const double2 v = sh[threadIdx.x][u];
-                    const int64_t o = z * a.sp + r + q * a.ldp;
+                    const int64_t o = z * a.sp + r * rs + q * a.ldp;
                     a.re[o] = v.x;
                     a.im[o] = v.y;
                     if (a.re2)

@@ -111,3 +111,61 @@ cublasStatus_t dfs_zr_gemm(const dfs_ctx *x, const dfs_gemm_call *c, dfs_zr_real
     dfs_temp_free(base, st);
     return r;
 }
+
+cublasStatus_t dfs_zr_gemm_pairs(const dfs_ctx *x, const dfs_gemm_call *c,
+                                 dfs_zr_pairs_gemm real)
+{
+    const CUfunction *k = dfs_module_kernels(&module);
+    if (!k)
+        return DFS_STATUS_DECLINED;
+    CUstream st = (CUstream)x->stream;
+    const int dev = x->pointer_mode == CUBLAS_POINTER_MODE_DEVICE;
+    const int64_t m = c->m, n = c->n, kk = c->k, nb = c->batch;
+    const int stage_b = c->transb != CUBLAS_OP_N;
+    /* planes: A' 2m x 2k and (op(B) not N) B' 2k x n per batch entry, one device double */
+    const int64_t sa = 2 * m * 2 * kk, sb = stage_b ? 2 * kk * n : 0;
+    const size_t bytes = (size_t)(nb * (sa + sb) + 1) * sizeof(double);
+    const CUdeviceptr base = dfs_temp_alloc(bytes, st);
+    if (!base)
+        return DFS_STATUS_DECLINED;
+    double *Ap = (double *)(uintptr_t)base, *Bp = Ap + nb * sa, *anz = Bp + nb * sb;
+    int err = 0;
+    dfs_zr_stage_args s;
+    memset(&s, 0, sizeof s);
+    s.batch = nb;
+    s.zalpha = dev ? c->alpha : NULL;
+    s.rs = 2;
+    /* A': row 2i (Ar, -Ai) and row 2i+1 (Ai, Ar), q by q */
+    s.X = c->A, s.ld = c->lda, s.sx = c->strideA, s.op = (int)c->transa, s.R = m, s.Q = kk;
+    s.re = Ap, s.im = Ap + 1, s.re2 = Ap + 1 + 2 * m, s.im2 = Ap + 2 * m;
+    s.ldp = 4 * m, s.sp = sa, s.anz = dev ? anz : NULL;
+    err |= stage(k[K_STAGE], st, &s);
+    if (stage_b) { /* B': the parts of op(B)(q, j) in rows 2q and 2q+1 */
+        s.X = c->B, s.ld = c->ldb, s.sx = c->strideB, s.op = (int)c->transb, s.R = kk, s.Q = n;
+        s.re = Bp, s.im = Bp + 1, s.re2 = s.im2 = NULL, s.ldp = 2 * kk, s.sp = sb, s.anz = NULL;
+        err |= stage(k[K_STAGE], st, &s);
+    }
+    cublasStatus_t r = CUBLAS_STATUS_EXECUTION_FAILED;
+    if (!err) {
+        static const double h_one = 1.0, h_zero = 0.0;
+        dfs_gemm_call g = *c;
+        g.type = DFS_R64;
+        g.api = nb > 1 || c->strideA || c->strideB || c->strideC ? DFS_API_DGEMM_STRIDED_64
+                                                                 : DFS_API_DGEMM_64;
+        g.transa = g.transb = CUBLAS_OP_N;
+        g.m = 2 * m;
+        g.k = 2 * kk;
+        g.A = Ap, g.lda = 2 * m, g.strideA = sa;
+        if (stage_b)
+            g.B = Bp, g.ldb = 2 * kk, g.strideB = sb;
+        else
+            g.B = c->B, g.ldb = 2 * c->ldb, g.strideB = 2 * c->strideB;
+        g.C = c->C, g.ldc = 2 * c->ldc, g.strideC = 2 * c->strideC;
+        g.algo = CUBLAS_GEMM_DEFAULT;
+        g.alpha = dev ? anz : &h_one;
+        g.beta = dev ? anz : &h_zero; /* unused */
+        r = real(x, &g, c->alpha, c->beta);
+    }
+    dfs_temp_free(base, st);
+    return r;
+}

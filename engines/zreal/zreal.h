@@ -26,4 +26,19 @@ typedef cublasStatus_t (*dfs_zr_real_gemm)(const dfs_ctx *x, const dfs_gemm_call
 cublasStatus_t dfs_zr_gemm(const dfs_ctx *x, const dfs_gemm_call *c, dfs_zr_real_gemm real,
                            int exact);
 
+/* The real representation by row pairs, for an engine that rounds each part once whatever the
+ * scalars (repro on the Ozaki scheme II: ../oz/crt_zpair.h): with op(A)'s row i and q < k,
+ *     op(A)'(2i, 2q) = Ar,  op(A)'(2i, 2q+1) = -Ai,  op(A)'(2i+1, 2q) = Ai,  op(A)'(2i+1, 2q+1) = Ar
+ * (2m x 2k, staged) against op(B)'(2q + p, j) = part p of op(B)(q, j) (2k x n: B itself viewed
+ * as real when op(B) = N, else staged), so that output (2i, j) of the real product is Re S(i, j)
+ * and (2i+1, j) is Im S(i, j), and C viewed as real (2m x n, leading dimension 2 ldc) is where
+ * they belong.  The real call gets alpha standing for whether alpha is zero (host: 1; device: a
+ * device double the staging writes, 0 when alpha is, and then no operand is read) and the
+ * complex scalars apart, as given (host or device pointers).  Returns its status, or
+ * DFS_STATUS_DECLINED (C untouched) when the temporaries cannot be had or it declines. */
+typedef cublasStatus_t (*dfs_zr_pairs_gemm)(const dfs_ctx *x, const dfs_gemm_call *c,
+                                            const double *zalpha, const double *zbeta);
+cublasStatus_t dfs_zr_gemm_pairs(const dfs_ctx *x, const dfs_gemm_call *c,
+                                 dfs_zr_pairs_gemm real);
+
 #endif

@@ -5,8 +5,8 @@
  * scratch (shim/ptr_batch.h).
  *
  * Every call's trace line (EXBLAS_LOG=trace into a file) says which engine ran it.  Checked:
- *   - the engine: native in native mode; otherwise the mode's engine, but for the complex calls
- *     repro declines (device-pointer or non-real scalars: run natively);
+ *   - the engine: native in native mode; otherwise the mode's engine (repro's complex GEMM takes
+ *     any scalars);
  *   - ran natively: the whole C buffer (padding included) and the status bit for bit those of the
  *     real cuBLAS's batched call (found with dlsym on libcublas's own handle);
  *   - ran on an engine: the whole C buffer bit for bit what the same engine gives entry by entry
@@ -192,12 +192,10 @@ static cublasStatus_t call_batched(int real, const bcase *c, const void *alpha, 
 }
 
 /* The engine the call must run on. */
-static const char *expected_engine(const bcase *c)
+static const char *expected_engine(void)
 {
     if (native)
         return "native";
-    if (gt_mode_is("repro") && apis[c->api].cplx && (c->dev || c->nonreal))
-        return "native"; /* repro's complex GEMM declines these scalars */
     return gt_mode_engine();
 }
 
@@ -416,7 +414,7 @@ static void run_case(const bcase *c)
     const int grouped = log_has(log, groups);
     if (!engine_of(log, apis[c->api].trace, ran, sizeof ran))
         gt_fail("no trace line holding \"%s\"", apis[c->api].trace);
-    const char *want = expected_engine(c);
+    const char *want = expected_engine();
     if (strcmp(ran, want))
         gt_fail("ran on %s, expected %s", ran, want);
     if (c->groups && strcmp(ran, "native") && !grouped)

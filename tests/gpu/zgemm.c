@@ -4,12 +4,12 @@
  * cublasZgemm (cublas.h: operation characters, alpha and beta by value, cublasGetError).
  *
  * The reference depends on the mode (gt_mode_engine()):
- *   repro         where the engine computes complex GEMM (host pointer mode, alpha and beta
- *                 real, alpha != 0: each part rounded once by the real engine, ../../engines/
- *                 zreal/zreal.h), every output bit for bit the correctly rounded CPU ZGEMM
- *                 dfs_repro_zgemm_host (NaN as below; every entry point must have a case where
- *                 the real cuBLAS differs from it and the shim does not); elsewhere (it
- *                 declines) bit for bit the real cuBLAS call.
+ *   repro         where the engine computes complex GEMM (every call but alpha = 0 on the
+ *                 host: real host scalars through its real GEMM, complex or device ones by row
+ *                 pairs, ../../engines/zreal/zreal.h; each part rounded once), every output bit
+ *                 for bit the correctly rounded CPU ZGEMM dfs_repro_zgemm_host (NaN as below;
+ *                 every entry point must have a case where the real cuBLAS differs from it and
+ *                 the shim does not); elsewhere bit for bit the real cuBLAS call.
  *   int8, df      every part within the engine's bound of the correctly rounded value r:
  *                 |c - r| <= T s + 2^-52 |r| + 2^-1060 with s = (|alpha_r| + |alpha_i|) sum_q
  *                 (|ar| + |ai|)(|br| + |bi|) + (|beta_r| + |beta_i|)(|cr| + |ci|) and T = (2k +
@@ -301,8 +301,8 @@ static void run_one(const zprob *p, const zlay *L, int api, int dev)
     gt_d2h(hS, dCs, (size_t)span * 16);
     check_sentinel(p, L, nb, hS, span);
     char msg[320];
-    /* repro computes host-mode calls with real alpha != 0 and real beta; the rest is native */
-    const int repro_computes = !dev && al->y == 0.0 && be->y == 0.0 && al->x != 0.0;
+    /* repro computes every call but alpha = 0 on the host (left to the real cuBLAS) */
+    const int repro_computes = dev || al->x != 0.0 || al->y != 0.0;
     twin = accurate_repro && repro_computes ? hTw2 : hTw;
     if (ref == REF_NATIVE || (ref == REF_REPRO && !repro_computes)) {
         const int64_t nd = cmp_outputs(p, L, nb, hS, hR, 1, msg, sizeof msg);

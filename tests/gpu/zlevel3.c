@@ -7,9 +7,9 @@
  * (7 is stored there); the triangular one with zeros and 1 + 0i on a unit diagonal; SYR2K's and
  * HER2K's [op(A) op(B)] times [op(B); op(A)]^T (^H), one sum of 2k products; C's diagonal read
  * with Im 0 (3 is stored there) and written with Im 0 for HERK, HERKX, HER2K.  By mode:
- *   repro       bit for bit where its complex GEMM rounds each part once (alpha and beta real,
- *               on the host); otherwise the call runs natively (repro declines it) and is held
- *               to native's bound below, as is a HER2K with a complex alpha in every mode;
+ *   repro       bit for bit (its complex GEMM rounds each part once whatever the scalars), but
+ *               a HER2K with a complex alpha or device scalars, which runs natively in every
+ *               mode and is held to native's bound below;
  *   dd, accurate  within 1 ulp of each part plus 2^-100 (2k + 2) S;
  *   df          within 4 (2k + 2) 2^-48 S + 2 ulp;
  *   others      within 4 (2k + 2) 2^-52 S + 1 ulp (native's own class);
@@ -33,7 +33,7 @@ enum { K_SYRK, K_HERK, K_SYRKX, K_HERKX, K_SYR2K, K_HER2K, K_SYMM, K_HEMM, K_TRM
 static const char *const kname[K_COUNT] = {"zsyrk", "zherk", "zsyrkx", "zherkx", "zsyr2k",
                                            "zher2k", "zsymm", "zhemm", "ztrmm"};
 
-static int repro, accurate; /* the mode */
+static int repro; /* the mode */
 
 static int herm(int k)
 {
@@ -185,21 +185,13 @@ static void dense(const cfg *c, const image *im, double *P, double *Q)
         }
 }
 
-/* Whether repro's complex GEMM takes c's scalars (real, on the host; HER2K's alpha real). */
-static int real_host_scalars(const cfg *c, int dev)
-{
-    return !dev && c->alpha[1] == 0.0 && (c->kind == K_TRMM || c->beta[1] == 0.0);
-}
-
 /* Whether c runs natively although the mode names an engine: HER2K with a complex alpha or
- * device scalars in every mode (its k-concatenation needs alpha real and seen on the host); under
- * repro (and accurate's repro from order 256) scalars its complex GEMM declines. */
+ * device scalars in every mode (its k-concatenation needs alpha real and seen on the host).
+ * repro's complex GEMM takes any scalars (real ones on the host through its real GEMM, the
+ * others by row pairs). */
 static int declined(const cfg *c, int dev)
 {
-    const int64_t mn = c->m < c->n ? c->m : c->n, md = mn < c->k ? mn : c->k;
-    if (c->kind == K_HER2K && (c->alpha[1] != 0.0 || dev))
-        return 1;
-    return (repro || (accurate && md >= 256)) && !real_host_scalars(c, dev);
+    return c->kind == K_HER2K && (c->alpha[1] != 0.0 || dev);
 }
 
 static void build(const cfg *c, uint64_t seed, image *im)
@@ -412,7 +404,6 @@ int main(void)
               "each part bit for bit the correctly rounded one where repro computes it",
               "each part within the mode's bound of the correctly rounded one");
     repro = gt_mode_is("repro");
-    accurate = gt_mode_is("accurate");
     for (int k = K_SYRK; k <= K_HER2K; k++)
         rank_k_group(k);
     symm_group(K_SYMM);

@@ -1,16 +1,13 @@
 /* zlevel3_trsm — the complex TRSM computed through an engine (shim/l3_trsm.h: diagonal solves
  * by the engines/l3 complex kernel, updates by the engine's complex GEMM): cublasZtrsm_v2,
  * cublasZtrsm_v2_64 and the legacy cublasZtrsm through the shim.  By mode (gt_mode_engine()):
- *   repro            where it computes the call (alpha real and on the host, or a single block:
- *                    the solve alone), every part of X bit for bit the CPU twin of the same
- *                    blocked algorithm (dfs_trsm_run with nb = 256, the complex solve of
- *                    engines/l3/solve.h on the CPU, repro_zgemm_host for the updates); otherwise
- *                    (its complex GEMM declines the first update: the call runs natively) the
- *                    backward-error bound below;
+ *   repro            every part of X bit for bit the CPU twin of the same blocked algorithm
+ *                    (dfs_trsm_run with nb = 256, the complex solve of engines/l3/solve.h on the
+ *                    CPU, repro_zgemm_host for the updates; its complex GEMM takes any scalars);
  *   other engines    X with a small backward error: |op(A) X - alpha B| (left; X op(A) on the
  *                    right, complex, in long double) within c (order + 2) (|op(A)| |X| +
- *                    |alpha B|) per element, c = 2^-49 (dd, accurate, int8, fast, and repro's
- *                    declined calls), 2^-43 (df), 2^-39 (others).  op C conjugates A.
+ *                    |alpha B|) per element, c = 2^-49 (dd, accurate, int8, fast), 2^-43 (df),
+ *                    2^-39 (others).  op C conjugates A.
  * In every mode B's padding rows keep their bits (NaN sentinels), A holds NaN in its other
  * triangle, its padding and, with a unit diagonal, on the diagonal (never read: a NaN read
  * would show in X).  Cases: side L/R, uplo L/U, op N/T/C, diag N/U; orders 1, 7, 33, nb, nb + 1
@@ -76,12 +73,6 @@ static long double complex opa(const cfg *c, const double *A, int64_t i, int64_t
     return CMPLXL(e[0], c->trans == 2 ? -e[1] : e[1]);
 }
 
-/* Whether repro computes c (else its first update is declined: the call runs natively). */
-static int computed(const cfg *c, int dev)
-{
-    return l3t_order(c) <= l3t.nb || (!dev && c->alpha[1] == 0.0);
-}
-
 /* got (B after the call) against the twin (exact) or the residual bound, the padding against
  * B0.  Fails the case at the first bad element. */
 static void check(const cfg *c, const double *A, const double *B0, const double *want,
@@ -138,7 +129,7 @@ static void check(const cfg *c, const double *A, const double *B0, const double 
 
 /* ---------- the cases ---------- */
 
-static const l3t_type ztrsm = {"ztrsm", 2, 1.0, call, twin_gemm, check, computed};
+static const l3t_type ztrsm = {"ztrsm", 2, 1.0, call, twin_gemm, check, NULL};
 
 int main(void)
 {

@@ -8,6 +8,8 @@
 #include "ozfamily_test.h"
 
 #include "../common/gen.h"
+#include "../../engines/oz/crt_zpair.h"
+#include "../../engines/oz/host_crt.h"
 
 /* A sum with IEEE's special values beside it: the exact finite part, and whether a NaN term,
  * a +Inf and a -Inf term were seen. */
@@ -268,6 +270,160 @@ START_TEST(zgemm_correctly_rounded)
 }
 END_TEST
 
+/* repro's ZGEMM with complex scalars on the GPU's row pairs (engines/oz/host_crt.c's
+ * dfs_oz_crt_zgemm_host, the GPU's steps and per-pair finish on the CPU): every part against
+ * the MPFR reference, bit for bit, across moduli counts from too few to wide (more than 24),
+ * and a good share of the parts decided by the pair finish (not all sent the exact way). */
+START_TEST(zgemm_pairs_correctly_rounded)
+{
+    rng r = rng_seed(79);
+    static const int gens[] = {G_PHI0, G_PHI2, G_PHI4, G_PHI8, G_MIXED, G_SUBNORMAL, G_ZEROS,
+                               G_ERANGE};
+    static const int mods[] = {8, 14, 18, 21, 24, 27};
+    const int ngen = (int)(sizeof gens / sizeof gens[0]);
+    long parts = 0, zeros = 0, specials = 0, kinds[ZK_COUNT] = {0}, slow = 0, decided[6] = {0};
+    long plain = 0, plain_slow = 0, sub = 0, sub_dec = 0;
+    for (int it = 0; it < 1500; it++) {
+        const int ta = it % 3, tb = (it / 3) % 3, kind = (it / 9) % ZK_COUNT;
+        const int g = gens[below(&r, ngen)], mi = (int)below(&r, 6);
+        const int64_t m = 1 + below(&r, 5), n = 1 + below(&r, 4);
+        const int64_t k = it % 17 == 0 ? 0 : it % 13 == 0 ? 1 : 1 + below(&r, 60);
+        const int64_t ra = ta ? k : m, ca = ta ? m : k, rb = tb ? n : k, cb = tb ? k : n;
+        const int64_t lda = (ra > 0 ? ra : 1) + below(&r, 2), ldb = (rb > 0 ? rb : 1) + below(&r, 2),
+                      ldc = m + below(&r, 2);
+        double *A = calloc((size_t)(2 * lda * (ca > 0 ? ca : 1)), sizeof *A);
+        double *B = calloc((size_t)(2 * ldb * (cb > 0 ? cb : 1)), sizeof *B);
+        double *C = malloc((size_t)(2 * ldc * n) * sizeof *C), *C0 = malloc((size_t)(2 * ldc * n) * sizeof *C0);
+        zfill(&r, kind, g, A, lda * ca);
+        zfill(&r, kind == ZK_CANCEL ? ZK_GEN : kind, g == G_MIXED ? G_PHI1 : g, B, ldb * cb);
+        /* every third call: products that underflow (narrow data times 2^-540 each side) */
+        const int under = it % 3 == 1 && (g == G_PHI0 || g == G_PHI2);
+        for (int64_t e = 0; under && e < 2 * lda * ca; e++)
+            A[e] *= 0x1p-540;
+        for (int64_t e = 0; under && e < 2 * ldb * cb; e++)
+            B[e] *= 0x1p-540;
+        gen_fill(&r, G_PHI2, C, 2 * ldc * n);
+        /* complex scalars mostly (real ones too: the pairs take any) */
+        const double *al = zscal[below(&r, NZS)], *be = zscal[below(&r, NZS)];
+        if (be[0] == 0 && be[1] == 0)
+            for (int64_t e = 0; e < 2 * ldc * n; e++)
+                C[e] = NAN; /* not read */
+        memcpy(C0, C, (size_t)(2 * ldc * n) * sizeof *C);
+        dfs_oz_stats st;
+        ck_assert_int_eq(dfs_oz_crt_zgemm_host(ta, tb, m, n, k, al, A, lda, B, ldb, be, C, ldc,
+                                               mods[mi], &st), 0);
+        slow += st.slow;
+        decided[mi] += 2 * m * n - st.slow;
+        /* plain calls: narrow data, no Inf/NaN, scalars of like parts (not 0, not 3 + 1e-300 i:
+         * their terms lie too far apart for the registers), enough moduli */
+        const int odd_al = al[0] == 0 && al[1] == 0, odd_s = fabs(al[1]) < 1e-200 && al[1] != 0;
+        const int odd_b = (be[1] != 0 && fabs(be[1]) < 1e-200) || fabs(al[0]) < 1e-300;
+        if (mods[mi] >= 21 && kind != ZK_SPECIAL && (g == G_PHI0 || g == G_PHI2) && !odd_al &&
+            !odd_s && !odd_b && !(be[0] == 0x1p-1074 || fabs(be[1]) > 1e200) && k > 1 && !under) {
+            plain += 2 * m * n;
+            plain_slow += st.slow;
+        }
+        if (under && kind != ZK_SPECIAL && mods[mi] >= 21 && !odd_al && !odd_s && !odd_b && k > 1) {
+            sub += 2 * m * n;
+            sub_dec += 2 * m * n - st.slow;
+        }
+        for (int64_t j = 0; j < n; j++)
+            for (int64_t i = 0; i < m; i++) {
+                double want[2];
+                zref(ta, tb, i, j, k, al, A, lda, B, ldb, be, C0 + 2 * (i + j * ldc), want);
+                const double *got = C + 2 * (i + j * ldc);
+                for (int p = 0; p < 2; p++) {
+                    if (!same(got[p], want[p]))
+                        ck_abort_msg("zgemm pairs %s part, op %d %d, %lldx%lldx%lld, kind %d, gen "
+                                     "%s, %d moduli, alpha %g%+gi beta %g%+gi, (%lld, %lld): got "
+                                     "%a, want %a", p ? "imaginary" : "real", ta, tb,
+                                     (long long)m, (long long)n, (long long)k, kind, gen_label(g),
+                                     mods[mi], al[0], al[1], be[0], be[1], (long long)i,
+                                     (long long)j, got[p], want[p]);
+                    parts++;
+                    zeros += want[p] == 0;
+                    specials += !isfinite(want[p]);
+                }
+            }
+        for (int64_t j = 0; j < n; j++) /* C's padding rows untouched */
+            for (int64_t e = 2 * m; e < 2 * ldc; e++)
+                ck_assert(same(C[2 * j * ldc + e], C0[2 * j * ldc + e]));
+        kinds[kind]++;
+        free(A);
+        free(B);
+        free(C);
+        free(C0);
+    }
+    summary("zgemm on row pairs", "ops N/T/C both sides, k 0..60, 8-27 moduli", parts, kinds,
+            zeros, specials);
+    printf("repro: zgemm on row pairs (CPU): %ld parts the exact way; decided by the pairs with "
+           "8 / 14 / 18 / 21 / 24 / 27 moduli: %ld / %ld / %ld / %ld / %ld / %ld; plain calls "
+           "(phi 0-2, ordinary scalars, 21 moduli or more): %ld of %ld parts the exact way; "
+           "underflowing products: %ld of %ld parts decided\n",
+           slow, decided[0], decided[1], decided[2], decided[3], decided[4], decided[5],
+           plain_slow, plain, sub_dec, sub);
+    fflush(stdout);
+    REQUIRE(slow > 100 && sub_dec * 2 > sub);
+    REQUIRE(plain > 300 && plain_slow * 10 < plain); /* the pairs decide the plain ones */
+}
+END_TEST
+
+/* The value of the two's complement integer x of nw words, exactly (precision 400). */
+static void words_value(mpfr_t v, const uint64_t *x, int nw)
+{
+    mpfr_set_ui(v, 0, MPFR_RNDN);
+    for (int i = nw - 1; i >= 0; i--) {
+        mpfr_mul_2ui(v, v, 32, MPFR_RNDN); /* exact at this precision */
+        mpfr_add_ui(v, v, (unsigned long)(x[i] >> 32), MPFR_RNDN);
+        mpfr_mul_2ui(v, v, 32, MPFR_RNDN);
+        mpfr_add_ui(v, v, (unsigned long)(x[i] & 0xffffffffu), MPFR_RNDN);
+    }
+    if (x[nw - 1] >> 63) { /* negative: minus 2^(64 nw) */
+        mpfr_t t;
+        mpfr_init2(t, 400);
+        mpfr_set_ui_2exp(t, 1, (mpfr_exp_t)(64 * nw), MPFR_RNDN);
+        mpfr_sub(v, v, t, MPFR_RNDN);
+        mpfr_clear(t);
+    }
+}
+
+/* The pair finish puts both parts' integers on one grid (crt_zpair.h's dfs_crt_pair_shift):
+ * X 2^s in five words, exactly, or a refusal only when it would not fit. */
+START_TEST(zpair_shift)
+{
+    rng r = rng_seed(80);
+    mpfr_t a, b;
+    mpfr_init2(a, 400);
+    mpfr_init2(b, 400);
+    long shifted = 0, refused = 0;
+    for (int it = 0; it < 20000; it++) {
+        const int nw = below(&r, 2) ? 3 : DFS_OZ_XW, s = (int)below(&r, 70);
+        uint64_t x[DFS_OZ_XW] = {0}, y[DFS_OZ_XW];
+        const int top = (int)below(&r, (unsigned)nw); /* the highest non-sign word */
+        for (int i = 0; i <= top; i++)
+            x[i] = next64(&r);
+        if (next64(&r) & 1)
+            for (int i = 0; i < nw; i++) /* negate: two's complement */
+                x[i] = ~x[i];
+        if (!dfs_crt_pair_shift(x, nw, s, y)) {
+            refused++;
+            REQUIRE(top >= DFS_OZ_XW - 2); /* only values near the top of five words */
+            continue;
+        }
+        words_value(a, x, nw);
+        mpfr_mul_2si(a, a, s, MPFR_RNDN);
+        words_value(b, y, DFS_OZ_XW);
+        REQUIRE(mpfr_equal_p(a, b));
+        shifted++;
+    }
+    mpfr_clear(a);
+    mpfr_clear(b);
+    printf("repro: the pair finish's shift to one grid: %ld exact, %ld refused (too wide)\n",
+           shifted, refused);
+    REQUIRE(shifted > 15000);
+}
+END_TEST
+
 /* ZGEMV (dfs_repro_zgemv_host): output i is zref's (i, 0) of op(A) times x as a K x 1 op(B)
  * read with op T from x's first element (negative increments from the end) with ld = incx. */
 START_TEST(zgemv_correctly_rounded)
@@ -345,5 +501,7 @@ END_TEST
 void repro_complex_tests(TCase *t)
 {
     tcase_add_test(t, zgemm_correctly_rounded);
+    tcase_add_test(t, zgemm_pairs_correctly_rounded);
+    tcase_add_test(t, zpair_shift);
     tcase_add_test(t, zgemv_correctly_rounded);
 }

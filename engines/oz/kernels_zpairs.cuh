@@ -1,0 +1,120 @@
+/* kernels_zpairs.cuh — repro's ZGEMM with complex (or device) scalars on the Ozaki scheme II,
+ * part of kernels.cu: the real product of the row-pair representation (crt_zpair.h) finished a
+ * pair of rows at a time, each part of each output rounded once; the pairs it cannot decide
+ * computed exactly, a warp per pair. */
+
+/* The complex scalars of a pairs call (device pointers or values). */
+__device__ __forceinline__ void pair_scalars(const dfs_crt_finish_args &a, double *alpha,
+                                             double *beta)
+{
+    for (int p = 0; p < 2; p++) {
+        alpha[p] = a.zalpha_d ? a.zalpha_d[p] : a.zalpha[p];
+        beta[p] = a.zbeta_d ? a.zbeta_d[p] : a.zbeta[p];
+    }
+}
+
+/* The finish of one block of C in pairs (dfs_crt_output_pair): a thread per pair of the block's
+ * rows 2p and 2p + 1 (r0 and bm even), the grid's y along the columns as in the verifying
+ * finish.  Listed and undecided pairs go to the list by their first row.  Each pair counts as
+ * two outputs in the counters. */
+template <int WIDE> __device__ __forceinline__ void crt_finish_pairs(const dfs_crt_finish_args &a)
+{
+    __shared__ unsigned hist[DFS_CRT_VNEED_BINS];
+    const dfs_oz_finish_args &b = a.blk;
+    const int64_t r = 2 * ((int64_t)blockIdx.x * blockDim.x + threadIdx.x);
+    const int64_t gr = b.r0 + r;
+    double alpha[2], beta[2];
+    pair_scalars(a, alpha, beta);
+    const int with_c = beta[0] != 0 || beta[1] != 0;
+    const uint32_t stride = (uint32_t)(b.bm * b.bn);
+    for (int i = threadIdx.x; i < DFS_CRT_VNEED_BINS; i += blockDim.x)
+        hist[i] = 0;
+    __syncthreads();
+    out_tally t = {0, 0, 0};
+    dfs_crt_vrow ra[2] = {{0, 0, 0.0, 0.0}, {0, 0, 0.0, 0.0}};
+    int specA = 0;
+    if (r < b.bm)
+        for (int p = 0; p < 2; p++) {
+            ra[p] = {b.tauA[gr + p], a.bitsA[gr + p], b.nrmA[gr + p], a.ssA[gr + p]};
+            specA |= b.needA[gr + p] == DFS_OZ_SPECIAL;
+        }
+    for (int64_t c = blockIdx.y; c < b.bn; c += gridDim.y) {
+        int how = DFS_OZ_WRITTEN, lower = 0;
+        if (r < b.bm) {
+            const int64_t gc = b.c0 + c;
+            double *out = b.C + gr + gc * b.ldc;
+            const double cv[2] = {with_c ? out[0] : 0.0, with_c ? out[1] : 0.0};
+            const dfs_crt_vrow rb = {b.tauB[gc], a.bitsB[gc], b.nrmB[gc], a.ssB[gc]};
+            const int32_t *cl = a.Cl + c * b.bm + r;
+            double v[2];
+            int need = 0;
+            how = dfs_crt_output_pair(&a.step, cl, cl + 1, stride, &ra[0], &ra[1], &rb,
+                                      specA || b.needB[gc] == DFS_OZ_SPECIAL, alpha, beta, cv,
+                                      WIDE, v, &lower, &need);
+            if (need > 0 && need < DFS_CRT_VNEED_BINS)
+                atomicAdd(&hist[need], 2u);
+            if (how == DFS_OZ_WRITTEN) {
+                out[0] = v[0];
+                out[1] = v[1];
+            } else { /* C kept as it was: the direct kernel reads it for beta C */
+                b.list[atomicAdd(b.count, 1u)] = pack_rc(r, c);
+            }
+        }
+        tally_output(&t, how, lower);
+        tally_output(&t, how, lower);
+    }
+    tally_flush(b.stats, b.seq, r == 0 && blockIdx.y == 0, t);
+    __syncthreads();
+    for (int i = threadIdx.x; i < DFS_CRT_VNEED_BINS; i += blockDim.x)
+        if (hist[i] && a.vneed)
+            atomicAdd(&a.vneed[i], (unsigned long long)hist[i]);
+}
+
+extern "C" __global__ void __launch_bounds__(DFS_OZ_FINISH_THREADS)
+    dfs_crt_finish_pairs(const __grid_constant__ dfs_crt_finish_args a)
+{
+    crt_finish_pairs<0>(a);
+}
+
+extern "C" __global__ void __launch_bounds__(DFS_OZ_FINISH_THREADS)
+    dfs_crt_finish_pairs_wide(const __grid_constant__ dfs_crt_finish_args a)
+{
+    crt_finish_pairs<1>(a);
+}
+
+/* One warp per listed pair (r even): the products of rows r and r + 1 of op(A)' with the column
+ * into an exact accumulator each (warp_exact_sums), both parts of alpha S + beta C rounded once
+ * (zfinish_output: the CPU twin's dfs_x_zaxpby).  alpha = 0: A and B not read (S = +0). */
+extern "C" __global__ void __launch_bounds__(32 * DFS_OZ_ZPAIR_WARPS)
+    dfs_oz_direct_pairs(const __grid_constant__ dfs_crt_finish_args f)
+{
+    __shared__ long long wa[DFS_OZ_ZPAIR_WARPS][2][DFS_X_WORDS];
+    __shared__ long long ws[DFS_OZ_ZPAIR_WARPS][DFS_X_ZSCRATCH];
+    const dfs_oz_finish_args &a = f.blk;
+    const int lane = threadIdx.x & 31, wp = threadIdx.x / 32;
+    const int64_t count = (int64_t)*(volatile unsigned *)a.count;
+    double alpha[2], beta[2];
+    pair_scalars(f, alpha, beta);
+    const int64_t K = alpha[0] != 0 || alpha[1] != 0 ? a.k : 0;
+    for (int64_t it = (int64_t)blockIdx.x * DFS_OZ_ZPAIR_WARPS + wp; it < count;
+         it += (int64_t)gridDim.x * DFS_OZ_ZPAIR_WARPS) {
+        const uint32_t rc = a.list[it];
+        const int64_t gr = a.r0 + (rc & 0xffffu), gc = a.c0 + (rc >> 16);
+        const double *x0 = a.A + gr * a.ars, *x1 = x0 + a.ars, *y = a.B + gc * a.bcs;
+        long long *const w[2] = {wa[wp][0], wa[wp][1]};
+        zero_words(wa[wp][0], 2 * DFS_X_WORDS, lane, 32);
+        __syncwarp();
+        unsigned g[2];
+        warp_exact_sums<2>(
+            w, K,
+            [&](int64_t q, double *u, double *v) {
+                u[0] = x0[q * a.aqs];
+                u[1] = x1[q * a.aqs];
+                v[0] = v[1] = y[q * a.bqs];
+            },
+            g);
+        __syncwarp();
+        zfinish_output(w[0], w[1], ws[wp], g[0], g[1], alpha, beta, a.C + gr + gc * a.ldc);
+        __syncwarp();
+    }
+}
