@@ -180,7 +180,7 @@ typedef struct {
     int kgroups;
     const int *tauA1, *tauB1, *needA1, *needB1, *bitsA1, *bitsB1;
     const double *nrmA1, *nrmB1, *ssA1, *ssB1;
-    /* complex row pairs (crt_gemm.h's zpairs; one group): rows 2i and 2i+1 of op(A) give Re and
+    /* complex row pairs (crt_gemm.h's zpairs): rows 2i and 2i+1 of op(A) give Re and
      * Im of C's row i (C, ldc: its real view), each pair by dfs_crt_finish_pairs, the pairs it
      * lists by dfs_oz_direct_pairs (crt_zpair.h); the complex scalars as device pointers
      * (zalpha_d, zbeta_d: two doubles each) or values.  blk's alpha and beta unused. */

@@ -218,7 +218,7 @@ static cublasStatus_t one_gemm(const run *R, const dfs_gemm_call *c, const doubl
     const int N = moduli(R, k > 0 ? k : 1, &seq);
     volatile dfs_oz_fb_dev *fb = verify ? dfs_oz_fb_slot(DFS_OZ_FB_MODULI, R->x->device) : NULL;
     const int pairs = verify && R->o->zpairs;
-    const int groups = pairs ? 0 : kgroups_of(R, k, fb), G = groups == 2 ? 2 : 1;
+    const int groups = kgroups_of(R, k, fb), G = groups == 2 ? 2 : 1;
     /* planes: the moduli of each group, and (fast) the magnitudes (crt_check.h) */
     const int fast = !verify, P = G * N + fast;
     int64_t bm = 0, bn = 0;

@@ -19,7 +19,7 @@ typedef struct {
     /* verify: the inner dimension in groups (kgroups.h): DFS_CRT_KGROUPS_AUTO (two when the
      * last call's split), _ONE (never; no classes made), _TWO (always two) */
     int kgroups;
-    /* verify: complex row pairs (crt_zpair.h; one group, kgroups unused): c is the real
+    /* verify: complex row pairs (crt_zpair.h): c is the real
      * representation by row pairs (c->m even; C its real view) and zalpha, zbeta the complex
      * scalars, two doubles each, host or device pointers as the call's pointer mode; c->alpha
      * only says whether alpha is zero (in device pointer mode a device double, 0 when alpha is:

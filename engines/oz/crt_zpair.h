@@ -11,9 +11,11 @@
  * (dfs_crt_bound, units 2^(ta_p + tb)), each part of
  *     Re = RN(ar Sr - ai Si + br cr - bi ci),   Im = RN(ar Si + ai Sr + br ci + bi cr)
  * is rounded once from the exact X's (wint.h's dfs_oz_w_combine_regs, both X's on one grid)
- * and kept where it cannot change for any S within the bounds: the part moves by at most
- * |a1| E_1 + |a2| E_2 <= 2 max(|ar|, |ai|) max_p(E_p 2^(ta_p + tb)), which must fit in the
- * rounding's margin (steps.h's dfs_oz_decided, with one more bit).  What it cannot decide, or
+ * and kept where it cannot change for any S within the bounds: part q moves by less than
+ * |a1| E_q + |a2| E_(1-q) (E_p = E_p 2^(ta_p + tb)), which must fit in its rounding's margin (as
+ * steps.h's dfs_oz_decided; one more bit for the two terms).  With the inner dimension in two
+ * groups (kgroups.h) each part comes from its larger group, the other bounded, as in the real
+ * finish (dfs_crt_output's eo).  What it cannot decide, or
  * hold, goes to the exact way (the direct kernel's pairs; host_crt.c's exact_zoutput): a special
  * operand, alpha = 0, k = 0, non-finite scalars or c, terms too far apart for the registers, a
  * result near overflow, and a part that is an exact zero or rounds to one from just below
@@ -30,65 +32,104 @@ typedef struct {
     double nrm, ss;
 } dfs_crt_vrow;
 
-/* X (nw words, two's complement) times 2^s into DFS_OZ_XW words; 0 when it would not fit. */
-DFS_HD int dfs_crt_pair_shift(const uint64_t *x, int nw, int s, uint64_t *r)
+/* X (nw words, two's complement) times 2^s into nr >= nw words (nr <= DFS_OZ_XW); 0 when it
+ * would not fit. */
+DFS_HD int dfs_crt_pair_shift(const uint64_t *x, int nw, int s, uint64_t *r, int nr)
 {
     uint64_t m[DFS_OZ_XW], t[DFS_OZ_XW];
     const int neg = dfs_oz_w_abs(x, nw, m);
     DFS_UNROLLED
     for (int w = 0; w < DFS_OZ_XW; w++) {
+        if (w >= nr)
+            break;
         if (w >= nw)
             m[w] = 0;
         r[w] = 0;
     }
-    const int top = dfs_oz_w_top(m, DFS_OZ_XW, 64 * DFS_OZ_XW);
-    if (top >= 0 && top + s > 64 * DFS_OZ_XW - 3)
+    const int top = dfs_oz_w_top(m, nr, 64 * nr);
+    if (top >= 0 && top + s > 64 * nr - 3)
         return 0;
-    dfs_oz_w_shl(m, DFS_OZ_XW, s, t, DFS_OZ_XW);
-    dfs_oz_w_addsub(r, t, DFS_OZ_XW, neg);
+    dfs_oz_w_shl(m, nr, s, t, nr);
+    dfs_oz_w_addsub(r, t, nr, neg);
     return 1;
 }
 
-/* Whether parts with truncation bounds E[p] (units 2^(ta[p] + tb)) leave a result of this
- * margin unchanged for coefficients of at most 2^(ea + 53) in magnitude. */
-DFS_HD int dfs_crt_pair_decided(const double *E, const int *ta, int tb, int ea, int margin)
+/* The exponent x with part p's error below 2^x: its truncation E[p] (units 2^(ta[p] + tb[p]))
+ * and the left-out part below 2^eo[p] (DFS_OZ_NO_EXP: none); 0 when it has no error. */
+DFS_HD int dfs_crt_pair_err(const double *E, const int *ta, const int *tb, const int *eo, int p,
+                            int *x)
 {
-    int any = 0, e = 0;
-    for (int p = 0; p < 2; p++)
-        if (E[p] != 0) {
-            const int ep = ta[p] + tb + dfs_oz_exp_up(E[p]);
-            e = any && e > ep ? e : ep;
-            any = 1;
-        }
-    return !any || e + 1 + ea + 53 <= margin;
+    const int has_e = E[p] != 0, has_o = eo[p] != DFS_OZ_NO_EXP;
+    const int xe = has_e ? ta[p] + tb[p] + dfs_oz_exp_up(E[p]) : 0;
+    if (!has_e && !has_o)
+        return 0;
+    *x = !has_o ? xe : !has_e ? eo[p] : (xe > eo[p] ? xe : eo[p]) + 1;
+    return 1;
 }
 
-/* The bounds E[p] with rows of La bits of moduli (0: the step's rows, bA[p] and bB bits). */
-DFS_HD void dfs_crt_pair_bounds(const dfs_crt_step *st, int L, const dfs_crt_vrow *const *ra,
-                                const dfs_crt_vrow *rb, double *E, int *ta)
+/* Whether both parts keep their roundings (margins mg[q]) for every S within the errors: part q
+ * = a1 S_q + a2 S_(1-q) + ... moves by less than |a1| 2^x_q + |a2| 2^x_(1-q), each term below
+ * 2^(ea + 53 + x) for a coefficient a = ma 2^ea (none for a zero coefficient), and terms left
+ * out of the rounding below 2^slack (DFS_OZ_NO_EXP: none); two terms below twice the larger,
+ * three below four times. */
+DFS_HD int dfs_crt_pair_decided(const double *E, const int *ta, const int *tb, const int *eo,
+                                const double *alpha, int slack, const int *mg)
 {
+    int x[2], has[2];
+    DFS_UNROLLED
+    for (int p = 0; p < 2; p++)
+        has[p] = dfs_crt_pair_err(E, ta, tb, eo, p, &x[p]);
+    DFS_UNROLLED
+    for (int q = 0; q < 2; q++) {
+        int n = slack != DFS_OZ_NO_EXP, e = slack;
+        DFS_UNROLLED
+        for (int t = 0; t < 2; t++) { /* t = 0: a1 = Re alpha on S_q; 1: Im alpha on S_(1-q) */
+            const int p = t ? 1 - q : q;
+            if (!has[p] || alpha[t] == 0)
+                continue;
+            uint64_t ma;
+            int ea;
+            dfs_d_split(alpha[t], &ma, &ea);
+            const int et = ea + 53 + x[p];
+            e = n && e > et ? e : et;
+            n++;
+        }
+        if (n && e + (n > 1) + (n > 2) > mg[q])
+            return 0;
+    }
+    return 1;
+}
+
+/* The bounds E[p] with rows of L bits of moduli (0: the step's rows, their bits). */
+DFS_HD void dfs_crt_pair_bounds(const dfs_crt_step *st, int L, const dfs_crt_vrow *const *ra,
+                                const dfs_crt_vrow *const *rb, double *E, int *ta, int *tb)
+{
+    DFS_UNROLLED
     for (int p = 0; p < 2; p++) {
         ta[p] = ra[p]->tau;
-        if (ra[p]->tau == DFS_OZ_NONE_TAU || rb->tau == DFS_OZ_NONE_TAU) {
+        tb[p] = rb[p]->tau;
+        if (ra[p]->tau == DFS_OZ_NONE_TAU || rb[p]->tau == DFS_OZ_NONE_TAU) {
             E[p] = 0.0;
             continue;
         }
         const int bA = L ? dfs_crt_row_bits(L, ra[p]->ss, st->k) : ra[p]->bits;
-        const int bB = L ? dfs_crt_row_bits(L, rb->ss, st->k) : rb->bits;
-        E[p] = bA > 0 && bB > 0 ? dfs_crt_bound(bA, bB, ra[p]->nrm, rb->nrm) : 1.0 / 0.0;
+        const int bB = L ? dfs_crt_row_bits(L, rb[p]->ss, st->k) : rb[p]->bits;
+        E[p] = bA > 0 && bB > 0 ? dfs_crt_bound(bA, bB, ra[p]->nrm, rb[p]->nrm) : 1.0 / 0.0;
     }
 }
 
-/* Both parts of C's output from the residue sums of rows 2i (c0[l * stride]) and 2i+1 (c1) of
- * one column (rb), their rows ra0 and ra1; special: an operand holds Inf or NaN; alpha, beta
- * the complex scalars, cv C's value (not read when beta = 0).  DFS_OZ_WRITTEN with v[0] = Re and
- * v[1] = Im, else DFS_OZ_LISTED or DFS_OZ_UNDECIDED (C untouched: the exact way).  wide: more
- * than DFS_CRT_FAST_MODULI moduli (a constant in each GPU kernel).  *lower: one modulus fewer
- * would have left it undecided; *need: for an undecided output, the fewest moduli that would
- * have decided it with the same margins (an estimate, as dfs_crt_verify_need), else 0. */
-DFS_HD int dfs_crt_output_pair(const dfs_crt_step *st, const int32_t *c0, const int32_t *c1,
-                               uint32_t stride, const dfs_crt_vrow *ra0, const dfs_crt_vrow *ra1,
-                               const dfs_crt_vrow *rb, int special, const double *alpha,
+/* Both parts of C's output: part p (0 Re, 1 Im, rows 2i and 2i+1) from its residue sums c[p]
+ * (c[p][l * stride]), its row ra[p] and column rb[p] (with the inner dimension in two groups,
+ * crt_finish.h's dfs_crt_group_pick: the part's larger group's, the other part of its sum below
+ * 2^eo[p]; else DFS_OZ_NO_EXP); special: an operand holds Inf or NaN; alpha, beta the complex
+ * scalars, cv C's value (not read when beta = 0).  DFS_OZ_WRITTEN with v[0] = Re and v[1] = Im,
+ * else DFS_OZ_LISTED or DFS_OZ_UNDECIDED (C untouched: the exact way).  wide: more than
+ * DFS_CRT_FAST_MODULI moduli (a constant in each GPU kernel).  *lower: one modulus fewer would
+ * have left it undecided; *need: for an undecided output, the fewest moduli that would have
+ * decided it with the same margins (an estimate, as dfs_crt_verify_need), else 0. */
+DFS_HD int dfs_crt_output_pair(const dfs_crt_step *st, const int32_t *const *c, uint32_t stride,
+                               const dfs_crt_vrow *const *ra, const dfs_crt_vrow *const *rb,
+                               const int *eo, int special, const double *alpha,
                                const double *beta, const double *cv, const int wide, double *v,
                                int *lower, int *need)
 {
@@ -96,19 +137,21 @@ DFS_HD int dfs_crt_output_pair(const dfs_crt_step *st, const int32_t *c0, const 
     *need = 0;
     if ((alpha[0] == 0 && alpha[1] == 0) || st->k == 0 || special)
         return DFS_OZ_LISTED;
-    const dfs_crt_vrow *ra[2] = {ra0, ra1};
     uint64_t x[2][DFS_OZ_XW];
+    const int nx = wide ? DFS_OZ_XW : 4; /* X's words, one more than the narrow X's for a shift */
     int e[2], zero[2], lo = 0, any = 0;
+    DFS_UNROLLED
     for (int p = 0; p < 2; p++) {
-        zero[p] = ra[p]->tau == DFS_OZ_NONE_TAU || rb->tau == DFS_OZ_NONE_TAU;
-        e[p] = zero[p] ? 0 : ra[p]->tau + rb->tau - ra[p]->bits - rb->bits;
+        zero[p] = ra[p]->tau == DFS_OZ_NONE_TAU || rb[p]->tau == DFS_OZ_NONE_TAU;
+        e[p] = zero[p] ? 0 : ra[p]->tau + rb[p]->tau - ra[p]->bits - rb[p]->bits;
         if (!zero[p]) {
             lo = any && lo < e[p] ? lo : e[p];
             any = 1;
         }
     }
+    DFS_UNROLLED
     for (int p = 0; p < 2; p++) {
-        const int32_t *cp = p ? c1 : c0;
+        const int32_t *cp = c[p];
         uint64_t w[DFS_OZ_XW] = {0, 0, 0, 0, 0};
         int nw = 3;
         if (!zero[p] && wide) {
@@ -122,35 +165,73 @@ DFS_HD int dfs_crt_output_pair(const dfs_crt_step *st, const int32_t *c0, const 
             dfs_crt_reconstruct(&st->tab, cp, stride, &x3, 0);
             w[0] = x3.w[0], w[1] = x3.w[1], w[2] = x3.w[2];
         }
-        /* both on the grid of 2^lo (a zero part is 0 on any grid) */
-        if (!dfs_crt_pair_shift(w, nw, zero[p] ? 0 : e[p] - lo, x[p]))
+        /* both on the grid of 2^lo (a zero part is 0 on any grid), in nx words */
+        if (!dfs_crt_pair_shift(w, nw, zero[p] ? 0 : e[p] - lo, x[p], nx))
             return DFS_OZ_LISTED;
     }
-    const int with_c = beta[0] != 0 || beta[1] != 0;
-    const double a0 = alpha[0] < 0 ? -alpha[0] : alpha[0], a1 = alpha[1] < 0 ? -alpha[1] : alpha[1];
-    const double amag = a0 > a1 ? a0 : a1;
-    uint64_t ma;
-    int ea;
-    dfs_d_split(amag, &ma, &ea);
+    int with_c = beta[0] != 0 || beta[1] != 0;
+    if (with_c && !(dfs_d_is_finite(beta[0]) && dfs_d_is_finite(beta[1]) &&
+                    dfs_d_is_finite(cv[0]) && dfs_d_is_finite(cv[1])))
+        return DFS_OZ_LISTED; /* IEEE's results, and terms left out, the exact way's */
+    /* alpha's terms and C's: when one side lies far below the other (beyond what the registers
+     * hold together), it is left out of the rounding and bounded instead (the slack) */
+    int slack = DFS_OZ_NO_EXP, drop_a = 0;
+    {
+        int hiA = DFS_OZ_NO_EXP, hiC = DFS_OZ_NO_EXP;
+        DFS_UNROLLED
+        for (int p = 0; p < 2; p++) {
+            uint64_t mg[DFS_OZ_XW], ma;
+            int ea;
+            dfs_oz_w_abs(x[p], nx, mg);
+            const int top = dfs_oz_w_top(mg, nx, 64 * nx);
+            DFS_UNROLLED
+            for (int t = 0; t < 2 && top >= 0; t++)
+                if (alpha[t] != 0 && dfs_d_is_finite(alpha[t])) {
+                    dfs_d_split(alpha[t], &ma, &ea);
+                    const int h = ea + 53 + lo + top + 1; /* |a X 2^lo| < 2^h */
+                    hiA = hiA > h ? hiA : h;
+                }
+        }
+        DFS_UNROLLED
+        for (int t = 0; with_c && t < 4; t++) { /* beta's part t / 2 times c's part t % 2 */
+            const double b = beta[t / 2], y = cv[t % 2];
+            uint64_t mb, my;
+            int eb, ey;
+            if (b == 0 || y == 0)
+                continue;
+            dfs_d_split(b, &mb, &eb);
+            dfs_d_split(y, &my, &ey);
+            hiC = hiC > eb + ey + 106 ? hiC : eb + ey + 106; /* |b y| < 2^(eb + ey + 106) */
+        }
+        const int far = 64 * nx - 64; /* well inside combine's room */
+        if (hiA != DFS_OZ_NO_EXP && hiC != DFS_OZ_NO_EXP && hiA - hiC > far) {
+            with_c = 0;
+            slack = hiC + 1;
+        } else if (hiA != DFS_OZ_NO_EXP && hiC != DFS_OZ_NO_EXP && hiC - hiA > far) {
+            drop_a = 1;
+            slack = hiA + 1;
+        }
+    }
     int margin[2];
+    DFS_UNROLLED
     for (int q = 0; q < 2; q++) { /* part q: a1 S_q + a2 S_(1-q) + b1 c_q + b2 c_(1-q) */
-        const double a2 = q ? alpha[1] : -alpha[1], b2 = q ? beta[1] : -beta[1];
-        if (!dfs_oz_w_combine_regs(x[q], x[1 - q], DFS_OZ_XW, lo, alpha[0], a2, with_c, beta[0],
+        const double a1 = drop_a ? 0.0 : alpha[0], a2 = drop_a ? 0.0 : q ? alpha[1] : -alpha[1];
+        const double b2 = q ? beta[1] : -beta[1];
+        if (!dfs_oz_w_combine_regs(x[q], x[1 - q], nx, lo, a1, a2, with_c, beta[0],
                                    with_c ? cv[q] : 0.0, b2, with_c ? cv[1 - q] : 0.0, &v[q],
                                    &margin[q]))
             return DFS_OZ_LISTED;
         if (v[q] == 0 && margin[q] == DFS_X_NO_MARGIN)
             return DFS_OZ_LISTED; /* an exact zero: its sign is the exact way's */
     }
-    const int mg = margin[0] < margin[1] ? margin[0] : margin[1];
     double E[2];
-    int ta[2];
-    dfs_crt_pair_bounds(st, 0, ra, rb, E, ta);
-    if (!dfs_crt_pair_decided(E, ta, rb->tau, ea, mg)) {
+    int ta[2], tb[2];
+    dfs_crt_pair_bounds(st, 0, ra, rb, E, ta, tb);
+    if (!dfs_crt_pair_decided(E, ta, tb, eo, alpha, slack, margin)) {
         *need = DFS_CRT_MODULI + 1;
         for (int n = st->tab.n + 1; n <= DFS_CRT_MODULI; n++) {
-            dfs_crt_pair_bounds(st, st->Ln[n], ra, rb, E, ta);
-            if (dfs_crt_pair_decided(E, ta, rb->tau, ea, mg)) {
+            dfs_crt_pair_bounds(st, st->Ln[n], ra, rb, E, ta, tb);
+            if (dfs_crt_pair_decided(E, ta, tb, eo, alpha, slack, margin)) {
                 *need = n;
                 break;
             }
@@ -158,8 +239,8 @@ DFS_HD int dfs_crt_output_pair(const dfs_crt_step *st, const int32_t *c0, const 
         return DFS_OZ_UNDECIDED;
     }
     if (st->lower_L > 0) {
-        dfs_crt_pair_bounds(st, st->lower_L, ra, rb, E, ta);
-        *lower = !dfs_crt_pair_decided(E, ta, rb->tau, ea, mg);
+        dfs_crt_pair_bounds(st, st->lower_L, ra, rb, E, ta, tb);
+        *lower = !dfs_crt_pair_decided(E, ta, tb, eo, alpha, slack, margin);
     }
     return DFS_OZ_WRITTEN;
 }

@@ -118,7 +118,7 @@ void dfs_oz_crt_gemm_host_groups(int transa, int transb, int64_t m, int64_t n, i
 int dfs_oz_crt_zgemm_host(int transa, int transb, int64_t m, int64_t n, int64_t k,
                           const double alpha[2], const double *A, int64_t lda, const double *B,
                           int64_t ldb, const double beta[2], double *C, int64_t ldc, int moduli,
-                          dfs_oz_stats *st)
+                          int kgroups, dfs_oz_stats *st)
 {
     memset(st, 0, sizeof *st);
     if (m <= 0 || n <= 0)
@@ -148,7 +148,7 @@ int dfs_oz_crt_zgemm_host(int transa, int transb, int64_t m, int64_t n, int64_t 
     zscal z;
     memcpy(z.alpha, alpha, sizeof z.alpha);
     memcpy(z.beta, beta, sizeof z.beta);
-    crt_host(&g, 1.0, 0.0, C, 2 * ldc, moduli, 0, 1, &z, st);
+    crt_host(&g, 1.0, 0.0, C, 2 * ldc, moduli, 0, kgroups, &z, st);
     free(Ap);
     free(Bp);
     return 0;
@@ -156,7 +156,13 @@ int dfs_oz_crt_zgemm_host(int transa, int transb, int64_t m, int64_t n, int64_t 
 
 /* Row pairs (crt_zpair.h): both parts of every output of the complex C (ldc: its real view),
  * by dfs_crt_output_pair where the residues decide them, else exact_zoutput. */
-static void pair_outputs(const gemm_in *g, const dfs_crt_step *step, int usable,
+static dfs_crt_vrow vrow(dfs_oz_row ri, int bits, int64_t k)
+{
+    return (dfs_crt_vrow){ri.tau, bits, dfs_oz_row_l1(ri, k), dfs_oz_row_l2sq(ri, k)};
+}
+
+/* G groups: rows ia[grp * m + r], columns ib[grp * n + c], group grp's planes from grp * nmod. */
+static void pair_outputs(const gemm_in *g, const dfs_crt_step *step, int usable, int G,
                          const dfs_oz_row *ia, const dfs_oz_row *ib, const int *bA, const int *bB,
                          const signed char *RA, const signed char *RB, const zscal *z, double *C,
                          int64_t ldc, dfs_oz_stats *st)
@@ -171,28 +177,43 @@ static void pair_outputs(const gemm_in *g, const dfs_crt_step *step, int usable,
             double v[2];
             if (usable) {
                 int32_t sums[2][DFS_CRT_MODULI];
-                dfs_crt_vrow ra[2], rb;
+                dfs_crt_vrow ra[2], rb[2];
+                int eo[2], special = 0;
+                for (int grp = 0; grp < G; grp++)
+                    special |= ia[grp * m + r].special || ia[grp * m + r + 1].special ||
+                               ib[grp * n + c].special;
                 for (int p = 0; p < 2; p++) {
+                    int d = 0; /* the part's larger group (dfs_crt_group_pick) */
+                    eo[p] = DFS_OZ_NO_EXP;
+                    if (G == 2) {
+                        const dfs_oz_row a0 = ia[r + p], a1 = ia[m + r + p], b0 = ib[c],
+                                         b1 = ib[n + c];
+                        d = dfs_crt_group_pick(
+                            dfs_crt_group_exp(a0.tau, b0.tau, dfs_oz_row_l1(a0, k),
+                                              dfs_oz_row_l1(b0, k)),
+                            dfs_crt_group_exp(a1.tau, b1.tau, dfs_oz_row_l1(a1, k),
+                                              dfs_oz_row_l1(b1, k)),
+                            &eo[p]);
+                    }
                     for (int l = 0; l < nmod; l++) {
-                        const signed char *x = RA + ((size_t)l * m + r + p) * kk;
-                        const signed char *y = RB + ((size_t)l * n + c) * kk;
+                        const size_t pl = (size_t)d * nmod + l;
+                        const signed char *x = RA + (pl * m + r + p) * kk;
+                        const signed char *y = RB + (pl * n + c) * kk;
                         int32_t s = 0;
                         for (int64_t q = 0; q < k; q++)
                             s += (int32_t)x[q] * (int32_t)y[q];
                         sums[p][l] = s;
                     }
-                    const dfs_oz_row ri = ia[r + p];
-                    ra[p] = (dfs_crt_vrow){ri.tau, bA[r + p], dfs_oz_row_l1(ri, k),
-                                           dfs_oz_row_l2sq(ri, k)};
+                    ra[p] = vrow(ia[d * m + r + p], bA[d * m + r + p], k);
+                    rb[p] = vrow(ib[d * n + c], bB[d * n + c], k);
                 }
-                rb = (dfs_crt_vrow){ib[c].tau, bB[c], dfs_oz_row_l1(ib[c], k),
-                                    dfs_oz_row_l2sq(ib[c], k)};
                 const double cv[2] = {with_c ? out[0] : 0.0, with_c ? out[1] : 0.0};
+                const int32_t *const cs[2] = {sums[0], sums[1]};
+                const dfs_crt_vrow *const rap[2] = {&ra[0], &ra[1]}, *const rbp[2] = {&rb[0],
+                                                                                      &rb[1]};
                 int lower, need;
-                how = dfs_crt_output_pair(step, sums[0], sums[1], 1, &ra[0], &ra[1], &rb,
-                                          ia[r].special || ia[r + 1].special || ib[c].special,
-                                          z->alpha, z->beta, cv, nmod > DFS_CRT_FAST_MODULI, v,
-                                          &lower, &need);
+                how = dfs_crt_output_pair(step, cs, 1, rap, rbp, eo, special, z->alpha, z->beta,
+                                          cv, nmod > DFS_CRT_FAST_MODULI, v, &lower, &need);
                 if (how == DFS_OZ_UNDECIDED && need > 0 && need <= DFS_CRT_MODULI + 1)
                     st->need[need] += 2;
             }
@@ -226,7 +247,7 @@ static void crt_host(const gemm_in *gp, double alpha, double beta, double *C, in
     step.verify = !fast;
     step.k = k;
     dfs_crt_step_bits(&step);
-    const int G = !fast && !z && kgroups == 2 && k >= 2 ? 2 : 1;
+    const int G = !fast && kgroups == 2 && k >= 2 ? 2 : 1;
     int64_t n_out = n; /* the real outputs' loop (row pairs: none) */
     const size_t kk = k > 0 ? (size_t)k : 1;
     /* per group: rows, columns, bits; planes: the moduli of each group (fast: the magnitudes) */
@@ -257,7 +278,7 @@ static void crt_host(const gemm_in *gp, double alpha, double beta, double *C, in
     st->slices_a = st->slices_b = nmod;
     int64_t win[DFS_OZ_WIN], res[DFS_OZ_RWIN];
     if (z) {
-        pair_outputs(&g, &step, usable, ia, ib, bA, bB, RA, RB, z, C, ldc, st);
+        pair_outputs(&g, &step, usable, G, ia, ib, bA, bB, RA, RB, z, C, ldc, st);
         n_out = 0;
     }
     for (int64_t c = 0; c < n_out; c++)

@@ -43,12 +43,13 @@ void dfs_oz_crt_gemm_host_groups(int transa, int transb, int64_t m, int64_t n, i
 /* ZGEMM (complex double, interleaved; transa/transb 0 = N, 1 = T, 2 = C; alpha and beta two
  * doubles each) as repro computes it with complex scalars on the GPU: the real representation
  * by row pairs (../zreal/zreal.h's dfs_zr_gemm_pairs, crt_zpair.h) on `moduli` moduli (1..36;
- * k < 2^16), each part of every output rounded once where the residues decide it, else
- * exactly (st->slow counts those parts; st->need as above, by parts).  The bits of
+ * k < 2^16; kgroups 2: the inner dimension in two groups as above), each part of every output
+ * rounded once where the residues decide it, else exactly (st->slow counts those parts; st->need
+ * as above, by parts; st->ksplit whether the groups split).  The bits of
  * ../repro/host.h's dfs_repro_zgemm_host.  Returns 0, or -1 when out of memory (C untouched). */
 int dfs_oz_crt_zgemm_host(int transa, int transb, int64_t m, int64_t n, int64_t k,
                           const double alpha[2], const double *A, int64_t lda, const double *B,
                           int64_t ldb, const double beta[2], double *C, int64_t ldc, int moduli,
-                          dfs_oz_stats *st);
+                          int kgroups, dfs_oz_stats *st);
 
 #endif

@@ -15,14 +15,16 @@ __device__ __forceinline__ void pair_scalars(const dfs_crt_finish_args &a, doubl
 
 /* The finish of one block of C in pairs (dfs_crt_output_pair): a thread per pair of the block's
  * rows 2p and 2p + 1 (r0 and bm even), the grid's y along the columns as in the verifying
- * finish.  Listed and undecided pairs go to the list by their first row.  Each pair counts as
- * two outputs in the counters. */
+ * finish; with the inner dimension in two groups each part from its larger group (its sums in
+ * the planes after group 0's), as crt_finish_verify.  Listed and undecided pairs go to the list
+ * by their first row.  Each pair counts as two outputs in the counters. */
 template <int WIDE> __device__ __forceinline__ void crt_finish_pairs(const dfs_crt_finish_args &a)
 {
     __shared__ unsigned hist[DFS_CRT_VNEED_BINS];
     const dfs_oz_finish_args &b = a.blk;
     const int64_t r = 2 * ((int64_t)blockIdx.x * blockDim.x + threadIdx.x);
     const int64_t gr = b.r0 + r;
+    const int G = a.kgroups == 2 ? 2 : 1;
     double alpha[2], beta[2];
     pair_scalars(a, alpha, beta);
     const int with_c = beta[0] != 0 || beta[1] != 0;
@@ -31,12 +33,19 @@ template <int WIDE> __device__ __forceinline__ void crt_finish_pairs(const dfs_c
         hist[i] = 0;
     __syncthreads();
     out_tally t = {0, 0, 0};
-    dfs_crt_vrow ra[2] = {{0, 0, 0.0, 0.0}, {0, 0, 0.0, 0.0}};
+    dfs_crt_vrow ra[2][2]; /* [group][part] */
     int specA = 0;
+    for (int g = 0; g < 2; g++)
+        for (int p = 0; p < 2; p++)
+            ra[g][p] = {DFS_OZ_NONE_TAU, 0, 0.0, 0.0};
     if (r < b.bm)
         for (int p = 0; p < 2; p++) {
-            ra[p] = {b.tauA[gr + p], a.bitsA[gr + p], b.nrmA[gr + p], a.ssA[gr + p]};
+            ra[0][p] = {b.tauA[gr + p], a.bitsA[gr + p], b.nrmA[gr + p], a.ssA[gr + p]};
             specA |= b.needA[gr + p] == DFS_OZ_SPECIAL;
+            if (G == 2) {
+                ra[1][p] = {a.tauA1[gr + p], a.bitsA1[gr + p], a.nrmA1[gr + p], a.ssA1[gr + p]};
+                specA |= a.needA1[gr + p] == DFS_OZ_SPECIAL;
+            }
         }
     for (int64_t c = blockIdx.y; c < b.bn; c += gridDim.y) {
         int how = DFS_OZ_WRITTEN, lower = 0;
@@ -44,12 +53,31 @@ template <int WIDE> __device__ __forceinline__ void crt_finish_pairs(const dfs_c
             const int64_t gc = b.c0 + c;
             double *out = b.C + gr + gc * b.ldc;
             const double cv[2] = {with_c ? out[0] : 0.0, with_c ? out[1] : 0.0};
-            const dfs_crt_vrow rb = {b.tauB[gc], a.bitsB[gc], b.nrmB[gc], a.ssB[gc]};
-            const int32_t *cl = a.Cl + c * b.bm + r;
+            dfs_crt_vrow rb[2] = {{b.tauB[gc], a.bitsB[gc], b.nrmB[gc], a.ssB[gc]},
+                                  {DFS_OZ_NONE_TAU, 0, 0.0, 0.0}};
+            int special = specA || b.needB[gc] == DFS_OZ_SPECIAL;
+            if (G == 2) {
+                rb[1] = {a.tauB1[gc], a.bitsB1[gc], a.nrmB1[gc], a.ssB1[gc]};
+                special |= a.needB1[gc] == DFS_OZ_SPECIAL;
+            }
+            const int32_t *cp[2];
+            const dfs_crt_vrow *rap[2], *rbp[2];
+            int eo[2];
+            for (int p = 0; p < 2; p++) {
+                int g = 0;
+                eo[p] = DFS_OZ_NO_EXP;
+                if (G == 2)
+                    g = dfs_crt_group_pick(
+                        dfs_crt_group_exp(ra[0][p].tau, rb[0].tau, ra[0][p].nrm, rb[0].nrm),
+                        dfs_crt_group_exp(ra[1][p].tau, rb[1].tau, ra[1][p].nrm, rb[1].nrm),
+                        &eo[p]);
+                cp[p] = a.Cl + c * b.bm + r + p + (int64_t)g * a.step.tab.n * stride;
+                rap[p] = &ra[g][p];
+                rbp[p] = &rb[g];
+            }
             double v[2];
             int need = 0;
-            how = dfs_crt_output_pair(&a.step, cl, cl + 1, stride, &ra[0], &ra[1], &rb,
-                                      specA || b.needB[gc] == DFS_OZ_SPECIAL, alpha, beta, cv,
+            how = dfs_crt_output_pair(&a.step, cp, stride, rap, rbp, eo, special, alpha, beta, cv,
                                       WIDE, v, &lower, &need);
             if (need > 0 && need < DFS_CRT_VNEED_BINS)
                 atomicAdd(&hist[need], 2u);

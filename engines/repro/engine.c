@@ -139,6 +139,15 @@ static dfs_oz_small_form small_form(const dfs_oz_tuning *tu, const dfs_ctx *x,
                                                                                : DFS_OZ_FORM_TILES;
 }
 
+/* The option kgroups as crt_gemm.h takes it. */
+static int kgroups(const dfs_ctx *x)
+{
+    const int kg = dfs_option_word(x->options, &repro_options, "kgroups");
+    return kg == KGROUPS_TWO   ? DFS_CRT_KGROUPS_TWO
+           : kg == KGROUPS_ONE ? DFS_CRT_KGROUPS_ONE
+                               : DFS_CRT_KGROUPS_AUTO;
+}
+
 static cublasStatus_t repro_dgemm(const dfs_ctx *x, const dfs_gemm_call *c)
 {
     dfs_oz_gemm_opts g;
@@ -156,12 +165,7 @@ static cublasStatus_t repro_dgemm(const dfs_ctx *x, const dfs_gemm_call *c)
     }
     if (products != PRODUCTS_F64) {
         /* the integer tensor cores, when they can take the call (else the binary64 slices) */
-        const int kg = dfs_option_word(x->options, &repro_options, "kgroups");
-        const dfs_crt_gemm_opts o = {1, 0, g.workspace, NULL, 0,
-                                     kg == KGROUPS_TWO   ? DFS_CRT_KGROUPS_TWO
-                                     : kg == KGROUPS_ONE ? DFS_CRT_KGROUPS_ONE
-                                                         : DFS_CRT_KGROUPS_AUTO,
-                                     0, NULL, NULL};
+        const dfs_crt_gemm_opts o = {1, 0, g.workspace, NULL, 0, kgroups(x), 0, NULL, NULL};
         const cublasStatus_t s = dfs_crt_dgemm_gpu(x, c, &o);
         if (s != DFS_STATUS_DECLINED)
             return s;
@@ -193,7 +197,7 @@ static cublasStatus_t repro_pairs(const dfs_ctx *x, const dfs_gemm_call *c, cons
     memset(&o, 0, sizeof o);
     o.verify = 1;
     o.workspace = g.workspace;
-    o.kgroups = DFS_CRT_KGROUPS_ONE;
+    o.kgroups = kgroups(x);
     o.zpairs = 1;
     o.zalpha = zalpha;
     o.zbeta = zbeta;

@@ -282,7 +282,8 @@ START_TEST(zgemm_pairs_correctly_rounded)
     static const int mods[] = {8, 14, 18, 21, 24, 27};
     const int ngen = (int)(sizeof gens / sizeof gens[0]);
     long parts = 0, zeros = 0, specials = 0, kinds[ZK_COUNT] = {0}, slow = 0, decided[6] = {0};
-    long plain = 0, plain_slow = 0, sub = 0, sub_dec = 0;
+    long plain = 0, plain_slow = 0, sub = 0, sub_dec = 0, splits = 0;
+    long mixed[2] = {0, 0}, mixed_dec[2] = {0, 0};
     for (int it = 0; it < 1500; it++) {
         const int ta = it % 3, tb = (it / 3) % 3, kind = (it / 9) % ZK_COUNT;
         const int g = gens[below(&r, ngen)], mi = (int)below(&r, 6);
@@ -310,8 +311,9 @@ START_TEST(zgemm_pairs_correctly_rounded)
                 C[e] = NAN; /* not read */
         memcpy(C0, C, (size_t)(2 * ldc * n) * sizeof *C);
         dfs_oz_stats st;
+        const int groups = 1 + (it & 1); /* one group, or two where the exponents split */
         ck_assert_int_eq(dfs_oz_crt_zgemm_host(ta, tb, m, n, k, al, A, lda, B, ldb, be, C, ldc,
-                                               mods[mi], &st), 0);
+                                               mods[mi], groups, &st), 0);
         slow += st.slow;
         decided[mi] += 2 * m * n - st.slow;
         /* plain calls: narrow data, no Inf/NaN, scalars of like parts (not 0, not 3 + 1e-300 i:
@@ -322,6 +324,12 @@ START_TEST(zgemm_pairs_correctly_rounded)
             !odd_s && !odd_b && !(be[0] == 0x1p-1074 || fabs(be[1]) > 1e200) && k > 1 && !under) {
             plain += 2 * m * n;
             plain_slow += st.slow;
+        }
+        splits += st.ksplit;
+        if (g == G_MIXED && kind != ZK_SPECIAL && mods[mi] >= 21 && !odd_al && !odd_s &&
+            !odd_b && k > 1) {
+            mixed[groups - 1] += 2 * m * n;
+            mixed_dec[groups - 1] += 2 * m * n - st.slow;
         }
         if (under && kind != ZK_SPECIAL && mods[mi] >= 21 && !odd_al && !odd_s && !odd_b && k > 1) {
             sub += 2 * m * n;
@@ -359,9 +367,11 @@ START_TEST(zgemm_pairs_correctly_rounded)
     printf("repro: zgemm on row pairs (CPU): %ld parts the exact way; decided by the pairs with "
            "8 / 14 / 18 / 21 / 24 / 27 moduli: %ld / %ld / %ld / %ld / %ld / %ld; plain calls "
            "(phi 0-2, ordinary scalars, 21 moduli or more): %ld of %ld parts the exact way; "
-           "underflowing products: %ld of %ld parts decided\n",
+           "underflowing products: %ld of %ld parts decided; 1e+-300 mixes, one group / two: "
+           "%ld of %ld / %ld of %ld decided (%ld calls split)\n",
            slow, decided[0], decided[1], decided[2], decided[3], decided[4], decided[5],
-           plain_slow, plain, sub_dec, sub);
+           plain_slow, plain, sub_dec, sub, mixed_dec[0], mixed[0], mixed_dec[1], mixed[1],
+           splits);
     fflush(stdout);
     REQUIRE(slow > 100 && sub_dec * 2 > sub);
     REQUIRE(plain > 300 && plain_slow * 10 < plain); /* the pairs decide the plain ones */
@@ -405,7 +415,7 @@ START_TEST(zpair_shift)
         if (next64(&r) & 1)
             for (int i = 0; i < nw; i++) /* negate: two's complement */
                 x[i] = ~x[i];
-        if (!dfs_crt_pair_shift(x, nw, s, y)) {
+        if (!dfs_crt_pair_shift(x, nw, s, y, DFS_OZ_XW)) {
             refused++;
             REQUIRE(top >= DFS_OZ_XW - 2); /* only values near the top of five words */
             continue;
