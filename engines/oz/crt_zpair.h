@@ -67,38 +67,45 @@ DFS_HD int dfs_crt_pair_err(const double *E, const int *ta, const int *tb, const
     return 1;
 }
 
-/* Whether both parts keep their roundings (margins mg[q]) for every S within the errors: part q
- * = a1 S_q + a2 S_(1-q) + ... moves by less than |a1| 2^x_q + |a2| 2^x_(1-q), each term below
+/* Whether part q keeps its rounding (margin mg) for every S within the errors: part q = a1 S_q
+ * + a2 S_(1-q) + ... moves by less than |a1| 2^x_q + |a2| 2^x_(1-q), each term below
  * 2^(ea + 53 + x) for a coefficient a = ma 2^ea (none for a zero coefficient), and terms left
  * out of the rounding below 2^slack (DFS_OZ_NO_EXP: none); two terms below twice the larger,
  * three below four times. */
-DFS_HD int dfs_crt_pair_decided(const double *E, const int *ta, const int *tb, const int *eo,
-                                const double *alpha, int slack, const int *mg)
+DFS_HD int dfs_crt_pair_decided_part(const double *E, const int *ta, const int *tb,
+                                     const int *eo, const double *alpha, int slack, int mg,
+                                     int q)
 {
     int x[2], has[2];
     DFS_UNROLLED
     for (int p = 0; p < 2; p++)
         has[p] = dfs_crt_pair_err(E, ta, tb, eo, p, &x[p]);
+    int n = slack != DFS_OZ_NO_EXP, e = slack;
     DFS_UNROLLED
-    for (int q = 0; q < 2; q++) {
-        int n = slack != DFS_OZ_NO_EXP, e = slack;
-        DFS_UNROLLED
-        for (int t = 0; t < 2; t++) { /* t = 0: a1 = Re alpha on S_q; 1: Im alpha on S_(1-q) */
-            const int p = t ? 1 - q : q;
-            if (!has[p] || alpha[t] == 0)
-                continue;
-            uint64_t ma;
-            int ea;
-            dfs_d_split(alpha[t], &ma, &ea);
-            const int et = ea + 53 + x[p];
-            e = n && e > et ? e : et;
-            n++;
-        }
-        if (n && e + (n > 1) + (n > 2) > mg[q])
-            return 0;
+    for (int t = 0; t < 2; t++) { /* t = 0: a1 = Re alpha on S_q; 1: Im alpha on S_(1-q) */
+        const int p = t ? 1 - q : q;
+        if (!has[p] || alpha[t] == 0)
+            continue;
+        uint64_t ma;
+        int ea;
+        dfs_d_split(alpha[t], &ma, &ea);
+        const int et = ea + 53 + x[p];
+        e = n && e > et ? e : et;
+        n++;
     }
-    return 1;
+    return !n || e + (n > 1) + (n > 2) <= mg;
 }
+
+/* Both parts (margins mg[0], mg[1]). */
+DFS_HD int dfs_crt_pair_decided(const double *E, const int *ta, const int *tb, const int *eo,
+                                const double *alpha, int slack, const int *mg)
+{
+    return dfs_crt_pair_decided_part(E, ta, tb, eo, alpha, slack, mg[0], 0) &&
+           dfs_crt_pair_decided_part(E, ta, tb, eo, alpha, slack, mg[1], 1);
+}
+
+/* A margin that stands for "decided whatever the errors" (a part settled another way). */
+#define DFS_CRT_SETTLED (1 << 28)
 
 /* The bounds E[p] with rows of L bits of moduli (0: the step's rows, their bits). */
 DFS_HD void dfs_crt_pair_bounds(const dfs_crt_step *st, int L, const dfs_crt_vrow *const *ra,
@@ -212,21 +219,50 @@ DFS_HD int dfs_crt_output_pair(const dfs_crt_step *st, const int32_t *const *c, 
             slack = hiA + 1;
         }
     }
-    int margin[2];
-    DFS_UNROLLED
-    for (int q = 0; q < 2; q++) { /* part q: a1 S_q + a2 S_(1-q) + b1 c_q + b2 c_(1-q) */
-        const double a1 = drop_a ? 0.0 : alpha[0], a2 = drop_a ? 0.0 : q ? alpha[1] : -alpha[1];
-        const double b2 = q ? beta[1] : -beta[1];
-        if (!dfs_oz_w_combine_regs(x[q], x[1 - q], nx, lo, a1, a2, with_c, beta[0],
-                                   with_c ? cv[q] : 0.0, b2, with_c ? cv[1 - q] : 0.0, &v[q],
-                                   &margin[q]))
-            return DFS_OZ_LISTED;
-        if (v[q] == 0 && margin[q] == DFS_X_NO_MARGIN)
-            return DFS_OZ_LISTED; /* an exact zero: its sign is the exact way's */
-    }
     double E[2];
     int ta[2], tb[2];
     dfs_crt_pair_bounds(st, 0, ra, rb, E, ta, tb);
+    int margin[2];
+    DFS_UNROLLED
+    for (int q = 0; q < 2; q++) { /* part q: a1 S_q + a2 S_(1-q) + b1 c_q + b2 c_(1-q) */
+        const double a2 = q ? alpha[1] : -alpha[1], b2 = q ? beta[1] : -beta[1];
+        if (!dfs_oz_w_combine_regs(x[q], x[1 - q], nx, lo, drop_a ? 0.0 : alpha[0],
+                                   drop_a ? 0.0 : a2, with_c, beta[0], with_c ? cv[q] : 0.0, b2,
+                                   with_c ? cv[1 - q] : 0.0, &v[q], &margin[q]))
+            return DFS_OZ_LISTED;
+        if (v[q] == 0 && margin[q] == DFS_X_NO_MARGIN)
+            return DFS_OZ_LISTED; /* an exact zero: its sign is the exact way's */
+        if (drop_a && margin[q] == DFS_X_NO_MARGIN) {
+            /* C's terms alone lie on a tie (dfs_oz_w_round gives no margin else), alpha's far
+             * below it: the side it rounds to is the sign of alpha's terms where that is sure
+             * (their own rounding decided and not an exact zero), the result C's terms plus any
+             * value of that sign below their lowest bit (here 2^(lsb-2)).  Between the tie and
+             * its next grid point there is no other rounding boundary. */
+            uint64_t one[DFS_OZ_XW] = {1, 0, 0, 0, 0}, m;
+            int lsb = 0, any_c = 0, mA;
+            double vA;
+            for (int t = 0; t < 2; t++) {
+                const double b = t ? b2 : beta[0], y = t ? cv[1 - q] : cv[q];
+                if (b == 0 || y == 0)
+                    continue;
+                int eb, ey;
+                dfs_d_split(b, &m, &eb);
+                dfs_d_split(y, &m, &ey);
+                lsb = any_c && lsb < eb + ey ? lsb : eb + ey;
+                any_c = 1;
+            }
+            if (!any_c || slack >= lsb - 4 ||
+                !dfs_oz_w_combine_regs(x[q], x[1 - q], nx, lo, alpha[0], a2, 0, 0.0, 0.0, 0.0,
+                                       0.0, &vA, &mA) ||
+                (vA == 0 && mA == DFS_X_NO_MARGIN) ||
+                !dfs_crt_pair_decided_part(E, ta, tb, eo, alpha, DFS_OZ_NO_EXP, mA, q))
+                return DFS_OZ_LISTED;
+            if (!dfs_oz_w_combine_regs(one, x[1 - q], nx, lsb - 2, (dfs_d_bits(vA) >> 63) ? -1.0 : 1.0, 0.0,
+                                       1, beta[0], cv[q], b2, cv[1 - q], &v[q], &margin[q]))
+                return DFS_OZ_LISTED;
+            margin[q] = DFS_CRT_SETTLED;
+        }
+    }
     if (!dfs_crt_pair_decided(E, ta, tb, eo, alpha, slack, margin)) {
         *need = DFS_CRT_MODULI + 1;
         for (int n = st->tab.n + 1; n <= DFS_CRT_MODULI; n++) {

@@ -348,6 +348,13 @@ template <int L> __device__ __forceinline__ void group_merge_sum(dfs_oz_ddsum *d
     }
 }
 
+/* Both classes' sums of a group of L lanes merged (group_merge_sum). */
+template <int L> __device__ __forceinline__ void group_merge_sum2(dfs_oz_ddsum2 *d)
+{
+    group_merge_sum<L>(&d->m);
+    group_merge_sum<L>(&d->t);
+}
+
 /* The first way's sum of one output by a group of L lanes (lane_products), in double-double
  * with the magnitudes beside it (ddsum.h), the group merged (group_merge_sum).  Every lane of the
  * warp calls it with the same K.  SCALED: the operands multiplied by the powers of two px

@@ -110,9 +110,12 @@ extern "C" __global__ void __launch_bounds__(DFS_OZ_FINISH_THREADS)
     crt_finish_pairs<1>(a);
 }
 
-/* One warp per listed pair (r even): the products of rows r and r + 1 of op(A)' with the column
- * into an exact accumulator each (warp_exact_sums), both parts of alpha S + beta C rounded once
- * (zfinish_output: the CPU twin's dfs_x_zaxpby).  alpha = 0: A and B not read (S = +0). */
+/* One warp per listed pair (r even): first both parts' sums in double-double, both classes
+ * (ddsum.h's dfs_oz_ddsum2, the lanes' shares merged), rounded where their bounds decide both
+ * parts (dfs_oz_ddsum2_zround, as the complex GEMV's finish); else the products of rows r and
+ * r + 1 of op(A)' with the column into an exact accumulator each (warp_exact_sums), both parts
+ * of alpha S + beta C rounded once (zfinish_output: the CPU twin's dfs_x_zaxpby).  alpha = 0: A
+ * and B not read (S = +0). */
 extern "C" __global__ void __launch_bounds__(32 * DFS_OZ_ZPAIR_WARPS)
     dfs_oz_direct_pairs(const __grid_constant__ dfs_crt_finish_args f)
 {
@@ -129,6 +132,31 @@ extern "C" __global__ void __launch_bounds__(32 * DFS_OZ_ZPAIR_WARPS)
         const uint32_t rc = a.list[it];
         const int64_t gr = a.r0 + (rc & 0xffffu), gc = a.c0 + (rc >> 16);
         const double *x0 = a.A + gr * a.ars, *x1 = x0 + a.ars, *y = a.B + gc * a.bcs;
+        double *out = a.C + gr + gc * a.ldc;
+        if (K > 0) {
+            dfs_oz_ddsum2 d[2] = {dfs_oz_ddsum2_zero(), dfs_oz_ddsum2_zero()};
+            for (int64_t q = lane; q < K; q += 32) {
+                const double b = y[q * a.bqs];
+                dfs_oz_ddsum2_add(&d[0], x0[q * a.aqs], b);
+                dfs_oz_ddsum2_add(&d[1], x1[q * a.aqs], b);
+            }
+            group_merge_sum2<32>(&d[0]);
+            group_merge_sum2<32>(&d[1]);
+            int done = 0;
+            if (lane == 0) {
+                const int c = beta[0] != 0 || beta[1] != 0;
+                const double cv[2] = {c ? out[0] : 0.0, c ? out[1] : 0.0};
+                double v[2];
+                /* the bound's count: every product, and five levels of merges */
+                if (dfs_oz_ddsum2_zround(&d[0], &d[1], K + 5, alpha, beta, cv, v)) {
+                    out[0] = v[0];
+                    out[1] = v[1];
+                    done = 1;
+                }
+            }
+            if (__shfl_sync(0xffffffffu, done, 0))
+                continue;
+        }
         long long *const w[2] = {wa[wp][0], wa[wp][1]};
         zero_words(wa[wp][0], 2 * DFS_X_WORDS, lane, 32);
         __syncwarp();
@@ -142,7 +170,7 @@ extern "C" __global__ void __launch_bounds__(32 * DFS_OZ_ZPAIR_WARPS)
             },
             g);
         __syncwarp();
-        zfinish_output(w[0], w[1], ws[wp], g[0], g[1], alpha, beta, a.C + gr + gc * a.ldc);
+        zfinish_output(w[0], w[1], ws[wp], g[0], g[1], alpha, beta, out);
         __syncwarp();
     }
 }

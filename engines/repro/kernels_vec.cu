@@ -87,13 +87,6 @@ __device__ __forceinline__ int64_t strided_count(int64_t first, int64_t end, int
     return first < end ? (end - 1 - first) / step + 1 : 0;
 }
 
-/* Both classes' sums of a group of L lanes merged (group_merge_sum). */
-template <int L> __device__ __forceinline__ void group_merge_sum2(dfs_oz_ddsum2 *d)
-{
-    group_merge_sum<L>(&d->m);
-    group_merge_sum<L>(&d->t);
-}
-
 #include "kernels_dot.cuh"
 
 /* ---------- GEMV ---------- */
