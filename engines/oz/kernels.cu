@@ -195,6 +195,19 @@ __device__ __forceinline__ void load_sums(int32_t *v, const int32_t *p, uint32_t
     }
 }
 
+/* A verifying finish block's counters (tally_flush) and its histogram of the moduli undecided
+ * outputs would need into a.vneed; every thread of the block calls it (first: the thread of
+ * the call's first output). */
+__device__ __forceinline__ void flush_verify_counts(const dfs_crt_finish_args &a, unsigned *hist,
+                                                    out_tally t, int first)
+{
+    tally_flush(a.blk.stats, a.blk.seq, first, t);
+    __syncthreads();
+    for (int i = threadIdx.x; i < DFS_CRT_VNEED_BINS; i += blockDim.x)
+        if (hist[i] && a.vneed)
+            atomicAdd(&a.vneed[i], (unsigned long long)hist[i]);
+}
+
 /* The verifying finish (dfs_crt_output; WIDE: more than DFS_CRT_FAST_MODULI moduli, X in five
  * words).  Threads along the rows of the block (coalesced), the grid's y along its columns,
  * several per block when there are many.  NFIX: 0, or the count of moduli as a constant (not
@@ -282,11 +295,7 @@ __device__ __forceinline__ void crt_finish_verify(const dfs_crt_finish_args &a, 
         }
         tally_output(&t, how, lower);
     }
-    tally_flush(b.stats, b.seq, r == 0 && blockIdx.y == 0, t);
-    __syncthreads();
-    for (int i = threadIdx.x; i < DFS_CRT_VNEED_BINS; i += blockDim.x)
-        if (hist[i] && a.vneed)
-            atomicAdd(&a.vneed[i], (unsigned long long)hist[i]);
+    flush_verify_counts(a, hist, t, r == 0 && blockIdx.y == 0);
 }
 
 /* The fast finish (dfs_crt_output_fast) with NFIX moduli, or any number when NFIX = 0: outputs

@@ -91,11 +91,7 @@ template <int WIDE> __device__ __forceinline__ void crt_finish_pairs(const dfs_c
         tally_output(&t, how, lower);
         tally_output(&t, how, lower);
     }
-    tally_flush(b.stats, b.seq, r == 0 && blockIdx.y == 0, t);
-    __syncthreads();
-    for (int i = threadIdx.x; i < DFS_CRT_VNEED_BINS; i += blockDim.x)
-        if (hist[i] && a.vneed)
-            atomicAdd(&a.vneed[i], (unsigned long long)hist[i]);
+    flush_verify_counts(a, hist, t, r == 0 && blockIdx.y == 0);
 }
 
 extern "C" __global__ void __launch_bounds__(DFS_OZ_FINISH_THREADS)

@@ -2,7 +2,6 @@
 #include "zreal.h"
 
 #include "../../core/gpu.h"
-#include "../../core/log.h"
 #include "args.h"
 
 #include <string.h>
@@ -21,19 +20,27 @@ static int stage(CUfunction f, CUstream st, dfs_zr_stage_args *a)
     return dfs_launch(f, gx, gy, dfs_grid_dim(a->batch, 65535), 32, 8, st, a);
 }
 
+/* The real call of a representation: c's sizes and batch, ops N, the default algorithm (the
+ * caller sets the operands, sizes and scalars that differ). */
+static dfs_gemm_call real_call(const dfs_gemm_call *c)
+{
+    dfs_gemm_call g = *c;
+    g.type = DFS_R64;
+    g.api = c->batch > 1 || c->strideA || c->strideB || c->strideC ? DFS_API_DGEMM_STRIDED_64
+                                                                   : DFS_API_DGEMM_64;
+    g.transa = g.transb = CUBLAS_OP_N;
+    g.algo = CUBLAS_GEMM_DEFAULT;
+    return g;
+}
+
 cublasStatus_t dfs_zr_gemm(const dfs_ctx *x, const dfs_gemm_call *c, dfs_zr_real_gemm real,
                            int exact)
 {
     const int dev = x->pointer_mode == CUBLAS_POINTER_MODE_DEVICE;
-    /* exact: real scalars on the host only (their imaginary parts decide the path) */
-    if (exact && (dev || c->alpha[1] != 0.0 || c->beta[1] != 0.0)) {
-        dfs_log_once(DFS_LOG_INFO, "zreal-scalars", "%s", dev ? "complex GEMM with device-pointer "
-                     "alpha and beta: not computed correctly rounded yet; declined (natively, or "
-                     "on the rule's fallback= engine; said once)" : "complex GEMM with a complex "
-                     "(non-real) alpha or beta: not computed correctly rounded yet; declined "
-                     "(natively, or on the rule's fallback= engine; said once)");
+    /* exact: real scalars on the host only (their imaginary parts decide the path; the others
+     * go by row pairs, dfs_zr_gemm_pairs) */
+    if (exact && (dev || c->alpha[1] != 0.0 || c->beta[1] != 0.0))
         return DFS_STATUS_DECLINED;
-    }
     const CUfunction *k = dfs_module_kernels(&module);
     if (!k)
         return DFS_STATUS_DECLINED;
@@ -71,17 +78,12 @@ cublasStatus_t dfs_zr_gemm(const dfs_ctx *x, const dfs_gemm_call *c, dfs_zr_real
     cublasStatus_t r = CUBLAS_STATUS_EXECUTION_FAILED;
     if (!err) {
         static const double h_one = 1.0, h_zero = 0.0;
-        dfs_gemm_call g = *c;
-        g.type = DFS_R64;
-        g.api = nb > 1 || c->strideA || c->strideB || c->strideC ? DFS_API_DGEMM_STRIDED_64
-                                                                 : DFS_API_DGEMM_64;
-        g.transa = g.transb = CUBLAS_OP_N;
+        dfs_gemm_call g = real_call(c);
         g.n = 2 * n;
         g.k = 2 * kk;
         g.A = Ap, g.lda = m, g.strideA = sa;
         g.B = Bp, g.ldb = 2 * kk, g.strideB = sb;
         g.C = P, g.ldc = m, g.strideC = sp;
-        g.algo = CUBLAS_GEMM_DEFAULT;
         if (exact) { /* host mode: the real parts of the scalars (their imaginary parts are 0) */
             g.alpha = c->alpha;
             g.beta = read_c ? c->beta : &h_zero;
@@ -148,11 +150,7 @@ cublasStatus_t dfs_zr_gemm_pairs(const dfs_ctx *x, const dfs_gemm_call *c,
     cublasStatus_t r = CUBLAS_STATUS_EXECUTION_FAILED;
     if (!err) {
         static const double h_one = 1.0, h_zero = 0.0;
-        dfs_gemm_call g = *c;
-        g.type = DFS_R64;
-        g.api = nb > 1 || c->strideA || c->strideB || c->strideC ? DFS_API_DGEMM_STRIDED_64
-                                                                 : DFS_API_DGEMM_64;
-        g.transa = g.transb = CUBLAS_OP_N;
+        dfs_gemm_call g = real_call(c);
         g.m = 2 * m;
         g.k = 2 * kk;
         g.A = Ap, g.lda = 2 * m, g.strideA = sa;
@@ -161,7 +159,6 @@ cublasStatus_t dfs_zr_gemm_pairs(const dfs_ctx *x, const dfs_gemm_call *c,
         else
             g.B = c->B, g.ldb = 2 * c->ldb, g.strideB = 2 * c->strideB;
         g.C = c->C, g.ldc = 2 * c->ldc, g.strideC = 2 * c->strideC;
-        g.algo = CUBLAS_GEMM_DEFAULT;
         g.alpha = dev ? anz : &h_one;
         g.beta = dev ? anz : &h_zero; /* unused */
         r = real(x, &g, c->alpha, c->beta);

@@ -18,7 +18,8 @@ typedef cublasStatus_t (*dfs_zr_real_gemm)(const dfs_ctx *x, const dfs_gemm_call
 
 /* The complex call c through real.  exact = 1 (an engine that rounds each output once, repro):
  * real alpha and beta (imaginary parts zero, host pointer mode) go into the real call, so each
- * part of C is the engine's rounding of Re / Im (alpha S + beta C); other scalars are declined.
+ * part of C is the engine's rounding of Re / Im (alpha S + beta C); other scalars are declined
+ * (such an engine takes them by row pairs, dfs_zr_gemm_pairs).
  * exact = 0: the real call computes S (alpha 1, beta 0) and alpha S + beta C follows in
  * binary64, as cuBLAS forms it (a term with a zero scalar left out).  Returns the real call's
  * status, or DFS_STATUS_DECLINED (C untouched) when the temporaries cannot be had, the scalars
