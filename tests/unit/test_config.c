@@ -410,7 +410,7 @@ START_TEST(config_accurate_embedded)
         ck_assert_int_eq(r.engine, lookup("repro"));
         ck_assert_int_eq(r.min_dim, 0);
     }
-    /* complex GEMM: repro, whose declined calls (complex or device scalars) go to dd */
+    /* complex GEMM: repro, whose declined calls go to dd */
     dfs_config_rule(c, &h100, DFS_R_ZGEMM, &r);
     ck_assert_int_eq(r.engine, lookup("repro"));
     ck_assert_int_eq(r.fallback_engine, lookup("dd"));
