@@ -110,6 +110,8 @@ static int eval_block(const void *ctx, int64_t bmp, int64_t bn, size_t *need, do
 {
     const plan_in *p = ctx;
     const int64_t bm = p->pairs ? 2 * bmp : bmp;
+    if (bm > 65536) /* a listed output's row in 16 bits (pairs: twice the plan's rows) */
+        return 0;
     layout dry; /* carve() only counting */
     *need = carve(0, p->m, p->n, p->kp, bm, bn, p->P, p->fast, p->groups, &dry);
     /* the finish steps through the sums in 32-bit offsets (dfs_crt_reconstruct) */
