@@ -102,16 +102,12 @@ static size_t carve(CUdeviceptr base, int64_t m, int64_t n, int64_t kp, int64_t 
 typedef struct {
     int64_t m, n, kp;
     int P, fast, groups; /* planes: N moduli per group (and fast, the magnitudes) */
-    int pairs;           /* complex row pairs: the plan is over pairs of rows (bm even) */
     const dfs_oz_tuning *t;
 } plan_in;
 
-static int eval_block(const void *ctx, int64_t bmp, int64_t bn, size_t *need, double *cost)
+static int eval_block(const void *ctx, int64_t bm, int64_t bn, size_t *need, double *cost)
 {
     const plan_in *p = ctx;
-    const int64_t bm = p->pairs ? 2 * bmp : bmp;
-    if (bm > 65536) /* a listed output's row in 16 bits (pairs: twice the plan's rows) */
-        return 0;
     layout dry; /* carve() only counting */
     *need = carve(0, p->m, p->n, p->kp, bm, bn, p->P, p->fast, p->groups, &dry);
     /* the finish steps through the sums in 32-bit offsets (dfs_crt_reconstruct) */
@@ -224,10 +220,10 @@ static cublasStatus_t one_gemm(const run *R, const dfs_gemm_call *c, const doubl
     /* planes: the moduli of each group, and (fast) the magnitudes (crt_check.h) */
     const int fast = !verify, P = G * N + fast;
     int64_t bm = 0, bn = 0;
-    const plan_in pin = {m, n, kp, P, fast, groups, pairs, dfs_oz_tuning_ctx(R->x)};
-    const size_t need = dfs_oz_plan_blocks(pairs ? m / 2 : m, n, R->o->workspace, eval_block,
+    const plan_in pin = {m, n, kp, P, fast, groups, dfs_oz_tuning_ctx(R->x)};
+    /* row pairs: blocks of whole pairs */
+    const size_t need = dfs_oz_plan_blocks(m, n, pairs ? 2 : 1, R->o->workspace, eval_block,
                                            &pin, &bm, &bn);
-    bm = pairs ? 2 * bm : bm;
     if (dfs_log_on(DFS_LOG_TRACE))
         dfs_log(DFS_LOG_TRACE, "%s: %s %lld x %lld x %lld on int8 tensor cores: %d moduli "
                 "(%d bits and more per element)%s, blocks %lld x %lld, workspace %zu bytes",

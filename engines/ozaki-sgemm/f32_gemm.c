@@ -149,7 +149,7 @@ static cublasStatus_t one_gemm(const run *R, const dfs_gemm_call *c, const doubl
     const int dev = R->x->pointer_mode == CUBLAS_POINTER_MODE_DEVICE;
     int64_t bm = 0, bn = 0;
     const plan_in pin = {m, n, k, S, dfs_oz_tuning_ctx(R->x)};
-    const size_t need = dfs_oz_plan_blocks(m, n, R->workspace, eval_block, &pin, &bm, &bn);
+    const size_t need = dfs_oz_plan_blocks(m, n, 1, R->workspace, eval_block, &pin, &bm, &bn);
     if (dfs_log_on(DFS_LOG_TRACE))
         dfs_log(DFS_LOG_TRACE, "ozaki-sgemm: dgemm %lld x %lld x %lld on binary32 products: %d "
                 "splits of %d bits, blocks %lld x %lld, workspace %zu bytes", (long long)m,

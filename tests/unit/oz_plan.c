@@ -1,7 +1,7 @@
 /* oz_plan.c — test_oz's test of dfs_oz_plan_blocks (engines/oz/plan.c), the block shapes of
  * the int8 and binary32 GEMM paths, against a brute-force search over every candidate: the
- * shape it returns is a candidate (bm = ceil(m / 2^i), bn = ceil(n / 2^j), at most 65536
- * each), the eval allows it, it fits the budget, its cost is the least of all that fit, and the
+ * shape it returns is a candidate (bm = step ceil(m / (step 2^i)) with step 1, or 2 for row
+ * pairs, bn = ceil(n / 2^j), at most 65536 each: rows of pairs past 65536 were once planned), the eval allows it, it fits the budget, its cost is the least of all that fit, and the
  * bytes returned are its need; 0 exactly when nothing fits. */
 #include "ozfamily_test.h"
 
@@ -30,13 +30,14 @@ START_TEST(plan_blocks)
     rng r = rng_seed(71);
     int fitted = 0, none = 0;
     for (int it = 0; it < 3000; it++) {
-        toy t = {1 + below(&r, it % 3 ? 5000 : 300000), 1 + below(&r, it % 5 ? 5000 : 300000),
-                 it % 4 == 0};
+        const int step = 1 + (it % 7 == 3); /* 2: row pairs, m even */
+        toy t = {step * (1 + below(&r, it % 3 ? 5000 : 300000)),
+                 1 + below(&r, it % 5 ? 5000 : 300000), it % 4 == 0};
         const size_t budget = (size_t)ldexp(1, 8 + below(&r, 30)) + (size_t)below(&r, 1000);
         double best = -1;
         for (int i = 0; i < 24; i++)
             for (int j = 0; j < 24; j++) {
-                const int64_t bm = (t.m + ((int64_t)1 << i) - 1) >> i;
+                const int64_t bm = step * ((t.m / step + ((int64_t)1 << i) - 1) >> i);
                 const int64_t bn = (t.n + ((int64_t)1 << j) - 1) >> j;
                 size_t need;
                 double cost;
@@ -45,7 +46,7 @@ START_TEST(plan_blocks)
                     best = cost;
             }
         int64_t bm = -1, bn = -1;
-        const size_t got = dfs_oz_plan_blocks(t.m, t.n, budget, toy_eval, &t, &bm, &bn);
+        const size_t got = dfs_oz_plan_blocks(t.m, t.n, step, budget, toy_eval, &t, &bm, &bn);
         if (best < 0) {
             ck_assert_msg(got == 0, "m %lld n %lld budget %zu: nothing fits, got %zu bytes",
                           (long long)t.m, (long long)t.n, budget, got);
@@ -53,11 +54,11 @@ START_TEST(plan_blocks)
             continue;
         }
         int i = 0, j = 0;
-        while (i < 24 && ((t.m + ((int64_t)1 << i) - 1) >> i) != bm)
+        while (i < 24 && step * ((t.m / step + ((int64_t)1 << i) - 1) >> i) != bm)
             i++;
         while (j < 24 && ((t.n + ((int64_t)1 << j) - 1) >> j) != bn)
             j++;
-        ck_assert_msg(i < 24 && j < 24 && bm <= 65536 && bn <= 65536,
+        ck_assert_msg(i < 24 && j < 24 && bm <= 65536 && bn <= 65536 && bm % step == 0,
                       "m %lld n %lld: %lld x %lld is not a candidate", (long long)t.m,
                       (long long)t.n, (long long)bm, (long long)bn);
         size_t need;
