@@ -27,7 +27,8 @@
     X(DFS_OZ_K_KGROUPS, dfs_oz_kgroups) X(DFS_OZ_K_SMALL, dfs_oz_small)                           \
     X(DFS_OZ_K_SMALL_TILED, dfs_oz_small_tiled) X(DFS_OZ_K_SMALL_TILED1, dfs_oz_small_tiled1)   \
     X(DFS_OZ_K_CRT_PAIRS, dfs_crt_finish_pairs)                                                    \
-    X(DFS_OZ_K_CRT_PAIRS_WIDE, dfs_crt_finish_pairs_wide) X(DFS_OZ_K_DIRECT_PAIRS, dfs_oz_direct_pairs)
+    X(DFS_OZ_K_CRT_PAIRS_WIDE, dfs_crt_finish_pairs_wide)                                          \
+    X(DFS_OZ_K_DIRECT_PAIRS, dfs_oz_direct_pairs)
 #define DFS_OZ_KERNEL_ID(id, symbol) id,
 enum { DFS_OZ_KERNELS(DFS_OZ_KERNEL_ID) DFS_OZ_K_COUNT };
 #undef DFS_OZ_KERNEL_ID

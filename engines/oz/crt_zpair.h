@@ -257,8 +257,9 @@ DFS_HD int dfs_crt_output_pair(const dfs_crt_step *st, const int32_t *const *c, 
                 (vA == 0 && mA == DFS_X_NO_MARGIN) ||
                 !dfs_crt_pair_decided_part(E, ta, tb, eo, alpha, DFS_OZ_NO_EXP, mA, q))
                 return DFS_OZ_LISTED;
-            if (!dfs_oz_w_combine_regs(one, x[1 - q], nx, lsb - 2, (dfs_d_bits(vA) >> 63) ? -1.0 : 1.0, 0.0,
-                                       1, beta[0], cv[q], b2, cv[1 - q], &v[q], &margin[q]))
+            const double side = (dfs_d_bits(vA) >> 63) ? -1.0 : 1.0;
+            if (!dfs_oz_w_combine_regs(one, x[1 - q], nx, lsb - 2, side, 0.0, 1, beta[0], cv[q],
+                                       b2, cv[1 - q], &v[q], &margin[q]))
                 return DFS_OZ_LISTED;
             margin[q] = DFS_CRT_SETTLED;
         }

@@ -124,7 +124,8 @@ int dfs_oz_crt_zgemm_host(int transa, int transb, int64_t m, int64_t n, int64_t 
     if (m <= 0 || n <= 0)
         return 0;
     const size_t kk = k > 0 ? (size_t)k : 1;
-    double *Ap = malloc(4 * (size_t)m * kk * sizeof *Ap), *Bp = malloc(2 * kk * (size_t)n * sizeof *Bp);
+    double *Ap = malloc(4 * (size_t)m * kk * sizeof *Ap);
+    double *Bp = malloc(2 * kk * (size_t)n * sizeof *Bp);
     if (!Ap || !Bp) {
         free(Ap);
         free(Bp);

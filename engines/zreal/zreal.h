@@ -29,7 +29,8 @@ cublasStatus_t dfs_zr_gemm(const dfs_ctx *x, const dfs_gemm_call *c, dfs_zr_real
 
 /* The real representation by row pairs, for an engine that rounds each part once whatever the
  * scalars (repro on the Ozaki scheme II: ../oz/crt_zpair.h): with op(A)'s row i and q < k,
- *     op(A)'(2i, 2q) = Ar,  op(A)'(2i, 2q+1) = -Ai,  op(A)'(2i+1, 2q) = Ai,  op(A)'(2i+1, 2q+1) = Ar
+ *     op(A)'(2i, 2q) = Ar,  op(A)'(2i, 2q+1) = -Ai,  op(A)'(2i+1, 2q) = Ai,
+ *     op(A)'(2i+1, 2q+1) = Ar
  * (2m x 2k, staged) against op(B)'(2q + p, j) = part p of op(B)(q, j) (2k x n: B itself viewed
  * as real when op(B) = N, else staged), so that output (2i, j) of the real product is Re S(i, j)
  * and (2i+1, j) is Im S(i, j), and C viewed as real (2m x n, leading dimension 2 ldc) is where

@@ -1,7 +1,8 @@
 /* oz_plan.c — test_oz's test of dfs_oz_plan_blocks (engines/oz/plan.c), the block shapes of
  * the int8 and binary32 GEMM paths, against a brute-force search over every candidate: the
  * shape it returns is a candidate (bm = step ceil(m / (step 2^i)) with step 1, or 2 for row
- * pairs, bn = ceil(n / 2^j), at most 65536 each: rows of pairs past 65536 were once planned), the eval allows it, it fits the budget, its cost is the least of all that fit, and the
+ * pairs, bn = ceil(n / 2^j), at most 65536 each: rows of pairs past 65536 were once
+ * planned), the eval allows it, it fits the budget, its cost is the least of all that fit, and the
  * bytes returned are its need; 0 exactly when nothing fits. */
 #include "ozfamily_test.h"
 

@@ -290,11 +290,12 @@ START_TEST(zgemm_pairs_correctly_rounded)
         const int64_t m = 1 + below(&r, 5), n = 1 + below(&r, 4);
         const int64_t k = it % 17 == 0 ? 0 : it % 13 == 0 ? 1 : 1 + below(&r, 60);
         const int64_t ra = ta ? k : m, ca = ta ? m : k, rb = tb ? n : k, cb = tb ? k : n;
-        const int64_t lda = (ra > 0 ? ra : 1) + below(&r, 2), ldb = (rb > 0 ? rb : 1) + below(&r, 2),
-                      ldc = m + below(&r, 2);
+        const int64_t lda = (ra > 0 ? ra : 1) + below(&r, 2);
+        const int64_t ldb = (rb > 0 ? rb : 1) + below(&r, 2), ldc = m + below(&r, 2);
         double *A = calloc((size_t)(2 * lda * (ca > 0 ? ca : 1)), sizeof *A);
         double *B = calloc((size_t)(2 * ldb * (cb > 0 ? cb : 1)), sizeof *B);
-        double *C = malloc((size_t)(2 * ldc * n) * sizeof *C), *C0 = malloc((size_t)(2 * ldc * n) * sizeof *C0);
+        double *C = malloc((size_t)(2 * ldc * n) * sizeof *C);
+        double *C0 = malloc((size_t)(2 * ldc * n) * sizeof *C0);
         zfill(&r, kind, g, A, lda * ca);
         zfill(&r, kind == ZK_CANCEL ? ZK_GEN : kind, g == G_MIXED ? G_PHI1 : g, B, ldb * cb);
         /* every third call: products that underflow (narrow data times 2^-540 each side) */
