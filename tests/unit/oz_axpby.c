@@ -277,6 +277,55 @@ static void add_d_term(mpfr_t v, mpfr_t t, double b, double y)
     mpfr_add(v, v, t, MPFR_RNDN);
 }
 
+/* A value that rounds to zero (|X 2^e0| below 2^-1075): dfs_oz_w_round gives the zero of its
+ * sign, and its margin (below 2^-1076) is sound in MPFR; near 2^-1075, none. */
+START_TEST(oz_round_to_zero)
+{
+    rng r = rng_seed(83);
+    mpfr_t v, t75, t76; /* 2^-1075, 2^-1076 */
+    mpfr_inits2(PREC_R, v, t75, t76, (mpfr_ptr)0);
+    mpfr_set_ui_2exp(t75, 1, -1075, MPFR_RNDN);
+    mpfr_set_ui_2exp(t76, 1, -1076, MPFR_RNDN);
+    long given = 0, none = 0, ties = 0;
+    for (int it = 0; it < 100000; it++) {
+        uint64_t x[AX_WORDS] = {0};
+        const int bits = 1 + (int)below(&r, 120); /* X's magnitude below 2^bits */
+        for (int i = 0; i < AX_WORDS && 64 * i < bits; i++)
+            x[i] = 64 * (i + 1) <= bits ? next64(&r) : next64(&r) >> (64 * (i + 1) - bits);
+        if (!(x[0] | x[1]))
+            x[0] = 1;
+        if (next64(&r) & 1) { /* negative: two's complement */
+            int carry = 1;
+            for (int i = 0; i < AX_WORDS; i++) {
+                x[i] = ~x[i] + (uint64_t)carry;
+                carry = carry && x[i] == 0;
+            }
+        }
+        const int top = -1076 - (int)below(&r, 90) + (it % 8 == 0); /* now and then near 2^-1075 */
+        const int e0 = top - bits;
+        x_to_mpfr(v, x, e0);
+        if (!(mpfr_cmpabs(v, t75) < 0))
+            continue;
+        double got;
+        int margin;
+        REQUIRE(dfs_oz_w_round(x, AX_WORDS, e0, &got, &margin));
+        REQUIRE(same_bits(got, rn_d(v)) && got == 0);
+        if (margin == DFS_X_NO_MARGIN) {
+            none++;
+            ties += mpfr_cmpabs(v, t76) >= 0;
+            continue;
+        }
+        given++;
+        REQUIRE(margin_sound(v, margin, got));
+    }
+    mpfr_clears(v, t75, t76, (mpfr_ptr)0);
+    REQUIRE(given > 50000 && none > 30 && ties == none); /* none only from 2^-1076 on */
+    printf("oz: values that round to zero: %ld margins sound in MPFR, %ld from 2^-1076 on without\n",
+           given, none);
+    fflush(stdout);
+}
+END_TEST
+
 START_TEST(oz_combine_regs)
 {
     rng r = rng_seed(62);
@@ -501,6 +550,7 @@ END_TEST
 void oz_axpby_tests(TCase *t)
 {
     tcase_add_test(t, oz_axpby_regs);
+    tcase_add_test(t, oz_round_to_zero);
     tcase_add_test(t, oz_combine_regs);
     tcase_add_test(t, oz_terms_axpby);
 }
