@@ -211,6 +211,17 @@ DFS_HD int dfs_x_add_product(dfs_xacc *a, double x, double y, int shift)
     return dfs_x_add(a, neg, (dfs_u128)mx * my, ex + ey + shift);
 }
 
+/* Adds x y to the accumulator (exactly), or its special flags (Inf, NaN: dfs_x_product_flags)
+ * to *flags; a zero product adds nothing. */
+DFS_HD void dfs_x_add_product_or_flag(dfs_xacc *a, unsigned *flags, double x, double y)
+{
+    const unsigned f = dfs_x_product_flags(x, y);
+    if (f)
+        *flags |= f;
+    else if (x != 0 && y != 0)
+        dfs_x_add_product(a, x, y, 0);
+}
+
 /* -1, 0 or +1: the sign of the value (normalises). */
 DFS_HD int dfs_x_sign(dfs_xacc *a)
 {

@@ -163,4 +163,17 @@ DFS_HD void dfs_x_zaxpby(dfs_xacc *sr, unsigned fr, dfs_xacc *si, unsigned fi,
     out[1] = vi;
 }
 
+/* A complex output on the CPU from its parts' full accumulators sr and si (flags fr, fi):
+ * their non-zero words only, as the GPU's finish takes them (dfs_x_trim), then dfs_x_zaxpby with
+ * C's value read from out when beta is not zero; out written. */
+DFS_HD void dfs_x_zfinish(const dfs_xacc *sr, unsigned fr, const dfs_xacc *si, unsigned fi,
+                          const double alpha[2], const double beta[2], int64_t *scratch,
+                          double out[2])
+{
+    const int read_c = beta[0] != 0.0 || beta[1] != 0.0;
+    dfs_xacc tr = dfs_x_trim(sr), ti = dfs_x_trim(si);
+    dfs_x_zaxpby(&tr, fr, &ti, fi, alpha, beta, read_c ? out[0] : 0.0, read_c ? out[1] : 0.0,
+                 scratch, out);
+}
+
 #endif

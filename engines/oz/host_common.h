@@ -87,11 +87,8 @@ static inline double dfs_oz_exact_output(const gemm_in *g, int64_t r, int64_t c,
     dfs_x_init(&acc, w, DFS_X_WORDS, DFS_X_LSB);
     if (alpha != 0)
         for (int64_t q = 0; q < g->k; q++) {
-            double a = opA(g->ta, g->A, g->lda, r, q), b = opB(g->tb, g->B, g->ldb, q, c);
-            unsigned f = dfs_x_product_flags(a, b);
-            flags |= f;
-            if (!f)
-                dfs_x_add_product(&acc, a, b, 0);
+            dfs_x_add_product_or_flag(&acc, &flags, opA(g->ta, g->A, g->lda, r, q),
+                                      opB(g->tb, g->B, g->ldb, q, c));
         }
     double out;
     dfs_x_axpby(&acc, flags, alpha, beta, cv, scratch, DFS_X_WORDS, &out);

@@ -91,16 +91,10 @@ static void exact_zoutput(const gemm_in *g, int64_t r, int64_t c, const zscal *z
         dfs_x_init(&s[p], w + p * DFS_X_WORDS, DFS_X_WORDS, DFS_X_LSB);
         for (int64_t q = 0; (z->alpha[0] != 0 || z->alpha[1] != 0) && q < g->k; q++) {
             const double a = opA(g->ta, g->A, g->lda, r + p, q), b = opB(g->tb, g->B, g->ldb, q, c);
-            const unsigned fl = dfs_x_product_flags(a, b);
-            f[p] |= fl;
-            if (!fl && a != 0 && b != 0)
-                dfs_x_add_product(&s[p], a, b, 0);
+            dfs_x_add_product_or_flag(&s[p], &f[p], a, b);
         }
     }
-    const int read_c = z->beta[0] != 0 || z->beta[1] != 0;
-    dfs_xacc tr = dfs_x_trim(&s[0]), ti = dfs_x_trim(&s[1]);
-    dfs_x_zaxpby(&tr, f[0], &ti, f[1], z->alpha, z->beta, read_c ? out[0] : 0.0,
-                 read_c ? out[1] : 0.0, w + 2 * DFS_X_WORDS, out);
+    dfs_x_zfinish(&s[0], f[0], &s[1], f[1], z->alpha, z->beta, w + 2 * DFS_X_WORDS, out);
 }
 
 static void crt_host(const gemm_in *g, double alpha, double beta, double *C, int64_t ldc,

@@ -18,16 +18,6 @@
 
 #include <stdlib.h>
 
-/* Adds x y to the accumulator (exactly) or to the flags (Inf, NaN). */
-static void add_product(dfs_xacc *a, unsigned *flags, double x, double y)
-{
-    const unsigned f = dfs_x_product_flags(x, y);
-    if (f)
-        *flags |= f;
-    else if (x != 0 && y != 0)
-        dfs_x_add_product(a, x, y, 0);
-}
-
 /* c = the output for the k products of the complex elements a[q sa] and b[q sb] (strides in
  * complex elements; conja, conjb: the element conjugated), alpha, beta; w: DFS_X_WORDS *
  * (2 + DFS_X_ZSCRATCH / DFS_X_WORDS) words. */
@@ -44,16 +34,12 @@ static void one_output(int64_t k, const double *a, int64_t sa, int conja, const 
         const double *pa = a + 2 * q * sa, *pb = b + 2 * q * sb;
         const double ar = pa[0], ai = conja ? -pa[1] : pa[1];
         const double br = pb[0], bi = conjb ? -pb[1] : pb[1];
-        add_product(&sr, &fr, ar, br);
-        add_product(&sr, &fr, -ai, bi);
-        add_product(&si, &fi, ar, bi);
-        add_product(&si, &fi, ai, br);
+        dfs_x_add_product_or_flag(&sr, &fr, ar, br);
+        dfs_x_add_product_or_flag(&sr, &fr, -ai, bi);
+        dfs_x_add_product_or_flag(&si, &fi, ar, bi);
+        dfs_x_add_product_or_flag(&si, &fi, ai, br);
     }
-    const int read_c = beta[0] != 0 || beta[1] != 0;
-    /* the sums' non-zero words only, as the GPU's finish takes them */
-    dfs_xacc tr = dfs_x_trim(&sr), ti = dfs_x_trim(&si);
-    dfs_x_zaxpby(&tr, fr, &ti, fi, alpha, beta, read_c ? c[0] : 0.0, read_c ? c[1] : 0.0,
-                 w + 2 * DFS_X_WORDS, c);
+    dfs_x_zfinish(&sr, fr, &si, fi, alpha, beta, w + 2 * DFS_X_WORDS, c);
 }
 
 #define ONE_OUTPUT_WORDS (2 * DFS_X_WORDS + DFS_X_ZSCRATCH)
