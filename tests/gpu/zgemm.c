@@ -56,9 +56,9 @@ static const int strided_apis[4] = {Z_SB, Z_SB_64, Z_SBEX, Z_SBEX_64};
 
 /* ---------- state, data ---------- */
 
-#define TMAX ((int64_t)20000)  /* complex elements of one tight matrix (64 x 300 at most) */
+#define TMAX ((int64_t)350000) /* complex elements of one tight matrix (70000 x 5 at most) */
 #define NBMAX 3                /* batch entries */
-#define IMG ((int64_t)1 << 17) /* complex elements of an A, B or C image on the device */
+#define IMG ((int64_t)1 << 20) /* complex elements of an A, B or C image on the device */
 
 static const cuDoubleComplex alphas[4] = {{1.0, 0.0}, {0.5, -2.0}, {0.0, 0.0}, {0.0, 1.0}};
 static const cuDoubleComplex betas[3] = {{0.0, 0.0}, {1.0, 0.0}, {-0.75, 0.25}};
@@ -433,6 +433,25 @@ static void strided_group(void)
     zgroup_engaged();
 }
 
+/* A tall product: 70000 x 3 x 5, NN and TC, Inf in row 35000 of op(A) and -Inf in a column of
+ * op(B).  repro takes a complex alpha by row pairs (op(A)' of 140000 real rows): the Inf's
+ * outputs are listed in the second block of rows, past real row 65536, where the list's 16-bit
+ * row within a block held them wrongly while blocks could span 131072 real rows (fixed
+ * 2026-11-27). */
+static void tall_group(void)
+{
+    zgroup("tall 70000x3x5 NN and TC, Inf/NaN in row 35000 of op(A) and a column of op(B), "
+           "alpha {1, 0.5-2i} x beta {0 (C NaN), -0.75+0.25i}");
+    static const int ab[3][2] = {{1, 0}, {1, 2}, {0, 2}};
+    for (int o = 0; o < 2; o++)
+        for (int c = 0; c < 3; c++) {
+            zprob p = {ops[o], ops[2 * o], 70000, 3, 5, 1, K_SPECIAL, ab[c][0], ab[c][1], 0,
+                       (uint64_t)(7000 + 3 * o + c)};
+            run_problem(&p, plain_apis, 3);
+        }
+    zgroup_engaged();
+}
+
 /* ---------- invalid arguments and quick returns ---------- */
 
 #define ST_SPAN 600 /* complex elements of C the status cases compare */
@@ -562,6 +581,7 @@ int main(void)
     ops_group();
     data_group();
     strided_group();
+    tall_group();
     status_group();
 
     GT_CUBLAS(cublasSetPointerMode_v2(h, CUBLAS_POINTER_MODE_HOST));
