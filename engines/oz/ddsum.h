@@ -30,12 +30,12 @@
  * monotone, so where both ends round to the same binary64 (the same bits: -0 and +0 differ),
  * that is RN(alpha S + beta c), the correctly rounded result, the same bits as every other repro
  * path.  The ends are rounded exactly from their three terms (dfs_oz_w_terms_axpby, wint.h).
- * For alpha = 1, beta = 0 (most calls) a cheaper test comes first: with h normal (binary
- * exponent E >= -1000) and |l| < 2^(E-54) - B, S lies within a quarter of h's ulp 2^(E-52) of
- * h, closer than any other binary64 and any midpoint (below a power of two the spacing halves:
- * the midpoint is a quarter ulp away), so RN(S) = h.  The subtraction is exact or rounds to
- * 2^(E-54) when B is below its last bit, and then the strict test still means |l| + B below it
- * (both are powers of two, |l| a binary64 below 2^(E-54)). */
+ * For alpha = 1, beta = 0 (most calls) a cheaper test comes first: r + t = h + l (TwoSum,
+ * exact: r = RN(h + l), whatever |l| is against h), and with r normal (binary exponent
+ * E >= -960) and |t| < w - B, where w = 2^(E-53), half r's ulp, or 2^(E-54) where r is a power
+ * of two (the spacing below it halves), S lies strictly inside r's rounding interval, so
+ * RN(S) = r.  The subtraction is exact or rounds to w when B is below its last bit, and then
+ * the strict test still means |t| + B < w (both are powers of two, |t| a binary64 below w). */
 #ifndef DFS_OZ_DDSUM_H
 #define DFS_OZ_DDSUM_H
 
@@ -117,11 +117,14 @@ DFS_HD int dfs_oz_ddsum_round_within(const dfs_oz_ddsum *d, double B, int shift,
 {
     if (B == 0)
         return 0;
-    const uint64_t eh = dfs_d_bits(d->h) & 0x7ff0000000000000ull; /* biased exponent << 52 */
-    if (shift == 0 && alpha == 1.0 && beta == 0.0 && eh >= (uint64_t)(1023 - 1000) << 52) {
-        const double quarter = dfs_d_from_bits(eh - ((uint64_t)54 << 52)); /* 2^(E-54) */
-        if (fabs(d->l) < dfs_d_sub(quarter, B)) {
-            *v = d->h;
+    if (shift == 0 && alpha == 1.0 && beta == 0.0) {
+        double t;
+        const double r = dfs_d_two_sum(d->h, d->l, &t);
+        const uint64_t br = dfs_d_bits(r), er = br & 0x7ff0000000000000ull; /* (E + 1023) << 52 */
+        const unsigned down = (br & 0x000fffffffffffffull) ? 53u : 54u;  /* w = 2^(E - down) */
+        if (er >= (uint64_t)(1023 - 960) << 52 && er < 0x7ff0000000000000ull &&
+            fabs(t) < dfs_d_sub(dfs_d_from_bits(er - ((uint64_t)down << 52)), B)) {
+            *v = r;
             return 1;
         }
     }

@@ -22,8 +22,8 @@
 #include "tuning.h"
 
 /* U steps of the inner dimension of a tile's sums d (A, B at the first step's row of op(A) and
- * column of op(B)): their loads first, the operands times px, py where Scaled (exact: powers of
- * two). */
+ * column of op(B); a tile has at least one row and column, whose loads need no test): their
+ * loads first, the operands times px, py where Scaled (exact: powers of two). */
 template <int TM, int TN, bool Scaled, int U>
 __device__ __forceinline__ void tile_steps(const dfs_oz_finish_args &a, const double *A,
                                            const double *B, int rows, int cols, double px,
@@ -34,10 +34,10 @@ __device__ __forceinline__ void tile_steps(const dfs_oz_finish_args &a, const do
     for (int u = 0; u < U; u++) {
 #pragma unroll
         for (int i = 0; i < TM; i++)
-            x[u][i] = i < rows ? A[u * a.aqs + i * a.ars] : 0.0;
+            x[u][i] = i == 0 || i < rows ? A[u * a.aqs + i * a.ars] : 0.0;
 #pragma unroll
         for (int j = 0; j < TN; j++)
-            y[u][j] = j < cols ? B[u * a.bqs + j * a.bcs] : 0.0;
+            y[u][j] = j == 0 || j < cols ? B[u * a.bqs + j * a.bcs] : 0.0;
     }
 #pragma unroll
     for (int u = 0; u < U; u++) {
@@ -83,14 +83,15 @@ __device__ __forceinline__ void tile_sums(const dfs_oz_finish_args &a, const dou
  * tiny products (s below 2^-900), the tile's sums again on operands scaled up by the power of
  * two that brings the largest such s near 2^500 (dfs_oz_ddsum_scale), and those outputs rounded
  * where that bound decides; the indices o = (e bn + c) bm + r of the others appended to open_o
- * (count *nopen).  The sums pass through the thread's TM TN places in `mine` (shared), so that
+ * (count *nopen).  The sums pass through the thread's TM TN places in shared memory, so that
  * one copy of the rounding serves every output of both passes (inlined per output, the copies
- * made the kernel spill on sm_90). */
-template <int TM, int TN>
+ * made the kernel spill on sm_90): field f (h, l, s) of output o at mine[(3 o + f) NT], NT the
+ * block's threads, so that a warp's accesses are to consecutive words. */
+template <int TM, int TN, int NT>
 __device__ __forceinline__ void tile_outputs(const dfs_oz_finish_args &a, const double *A,
                                              const double *B, double *C, int64_t e, int64_t r0,
                                              int64_t c0, int rows, int cols, double alpha,
-                                             double beta, dfs_oz_dot2 *mine, int64_t *open_o,
+                                             double beta, double *mine, int64_t *open_o,
                                              int *nopen)
 {
     unsigned open = 0; /* bit i TN + j: output (i, j) not yet written */
@@ -120,8 +121,12 @@ __device__ __forceinline__ void tile_outputs(const dfs_oz_finish_args &a, const 
 #pragma unroll
             for (int i = 0; i < TM; i++)
 #pragma unroll
-                for (int j = 0; j < TN; j++)
-                    mine[i * TN + j] = d[i][j];
+                for (int j = 0; j < TN; j++) {
+                    double *const m = mine + 3 * (i * TN + j) * NT;
+                    m[0] = d[i][j].h;
+                    m[NT] = d[i][j].l;
+                    m[2 * NT] = d[i][j].s;
+                }
         }
         int any_tiny = 0; /* an open one with s below 2^-900, the largest such s in tiny.s */
         dfs_oz_ddsum tiny = dfs_oz_ddsum_zero();
@@ -131,7 +136,8 @@ __device__ __forceinline__ void tile_outputs(const dfs_oz_finish_args &a, const 
                 continue;
             double *out = C + (r0 + o / TN) + (c0 + o % TN) * a.ldc;
             double Bd, v;
-            const dfs_oz_dot2 d = mine[o];
+            const dfs_oz_dot2 d = {mine[3 * o * NT], mine[(3 * o + 1) * NT],
+                                   mine[(3 * o + 2) * NT]};
             const dfs_oz_ddsum dd = dfs_oz_dot2_done(&d, a.k, &Bd);
             if (dfs_oz_ddsum_round_within(&dd, Bd, -sigma, alpha, beta, beta != 0 ? *out : 0.0,
                                           &v)) {
@@ -173,7 +179,7 @@ template <int TM, int TN> __device__ __forceinline__ void small_tiled(const dfs_
     __shared__ long long wa[W][DFS_X_WORDS];
     __shared__ long long ws[W][DFS_X_WORDS];
     __shared__ int64_t open_o[32 * W * TM * TN];
-    __shared__ dfs_oz_dot2 sums[32 * W][TM * TN];
+    __shared__ double sums[3 * TM * TN][32 * W]; /* the tiles' sums (tile_outputs) */
     __shared__ int nopen;
     const dfs_oz_finish_args &a = s.blk;
     const int64_t tm = (a.bm + TM - 1) / TM, tn = (a.bn + TN - 1) / TN, per = tm * tn;
@@ -193,9 +199,9 @@ template <int TM, int TN> __device__ __forceinline__ void small_tiled(const dfs_
             const int64_t e = s.batch > 1 ? t / per : 0, rc = t - e * per;
             const int64_t r0 = rc % tm * TM, c0 = rc / tm * TN;
             const int rows = (int)min64(TM, a.bm - r0), cols = (int)min64(TN, a.bn - c0);
-            tile_outputs<TM, TN>(a, a.A + e * s.sA + r0 * a.ars, a.B + e * s.sB + c0 * a.bcs,
+            tile_outputs<TM, TN, 32 * W>(a, a.A + e * s.sA + r0 * a.ars, a.B + e * s.sB + c0 * a.bcs,
                                  a.C + e * s.sC, e, r0, c0, rows, cols, alpha, beta,
-                                 sums[threadIdx.x], open_o, &nopen);
+                                 &sums[0][threadIdx.x], open_o, &nopen);
         }
         __syncthreads();
         if (nopen) /* the same in every thread */

@@ -106,6 +106,15 @@ extern "C" __global__ void __launch_bounds__(DFS_OZ_FINISH_THREADS)
     crt_finish_pairs<1>(a);
 }
 
+/* dfs_oz_ddsum2_zround out of line: one lane per pair takes it, and inlined its registers
+ * spilled in the kernel below on sm_90. */
+static __device__ __noinline__ int pair_zround(const dfs_oz_ddsum2 *d, int64_t k,
+                                               const double *alpha, const double *beta,
+                                               const double *cv, double *v)
+{
+    return dfs_oz_ddsum2_zround(&d[0], &d[1], k, alpha, beta, cv, v);
+}
+
 /* One warp per listed pair (r even): first both parts' sums in double-double, both classes
  * (ddsum.h's dfs_oz_ddsum2, the lanes' shares merged), rounded where their bounds decide both
  * parts (dfs_oz_ddsum2_zround, as the complex GEMV's finish); else the products of rows r and
@@ -144,7 +153,7 @@ extern "C" __global__ void __launch_bounds__(32 * DFS_OZ_ZPAIR_WARPS)
                 const double cv[2] = {c ? out[0] : 0.0, c ? out[1] : 0.0};
                 double v[2];
                 /* the bound's count: every product, and five levels of merges */
-                if (dfs_oz_ddsum2_zround(&d[0], &d[1], K + 5, alpha, beta, cv, v)) {
+                if (pair_zround(d, K + 5, alpha, beta, cv, v)) {
                     out[0] = v[0];
                     out[1] = v[1];
                     done = 1;

@@ -533,6 +533,71 @@ START_TEST(dot2_decides_rn)
 }
 END_TEST
 
+/* The decision's quick test (alpha = 1, beta = 0) where it matters: (h, l, B) drawn at the edges
+ * of h + l's rounding interval: h with a random mantissa, a power of two or the binary64 below
+ * one, at exponents from -950 to 1000; l a multiple of h's ulp near +-1/2 and +-1/4 of it (a
+ * midpoint, or a quarter below a power of two), or up to 4 ulps (the tiled kernel's
+ * double-double is not renormalised); B a power of two from 2^-70 ulp to 2 ulp.  Wherever
+ * dfs_oz_ddsum_round_within decides, both ends h + l -+ B round (MPFR) to its result; and it
+ * decides at least the cases whose ends are 1/64 ulp clear of the interval's edges.  A test
+ * wider by one bit (half an ulp below a power of two, or a whole ulp) fails it. */
+START_TEST(round_within_near_midpoints)
+{
+    rng r = rng_seed(0x3d1du);
+    static const int exps[] = {0, 1, -1, 52, -300, 700, -950, 1000};
+    mpfr_t x;
+    mpfr_init2(x, 4200);
+    long cases = 0, decided = 0, clear = 0, clear_decided = 0;
+    for (int it = 0; it < 200000; it++) {
+        const int e = exps[below(&r, 8)];
+        const int shape = below(&r, 3); /* random mantissa, 2^e, or the binary64 below 2^e */
+        double h = shape == 1   ? ldexp(1.0, e)
+                   : shape == 2 ? ldexp(1.0 - 0x1p-53, e)
+                                : ldexp(1.0 + unif(&r), e);
+        h = below(&r, 2) ? -h : h;
+        const double ulp = ldexp(1.0, ilogb(h) - 52);
+        static const double f0[] = {0.5, 0.25, 0.125, 0.75, 1.0};
+        const int j = 1 + below(&r, 60);
+        double f = below(&r, 5) == 0 ? ldexp(unif_pm1(&r), 2)
+                                     : f0[below(&r, 5)] + (below(&r, 2) ? 1 : -1) * ldexp(1.0, -j);
+        f = below(&r, 4) == 0 ? f0[below(&r, 5)] : f;
+        const double l = (below(&r, 2) ? -f : f) * ulp;
+        const double B = ldexp(ulp, -below(&r, 72) + 1);
+        double v;
+        const dfs_oz_ddsum d = {h, l, 1.0, 0u};
+        const int ok = dfs_oz_ddsum_round_within(&d, B, 0, 1.0, 0.0, 0.0, &v);
+        double end[2];
+        for (int s = 0; s < 2; s++) {
+            mpfr_set_d(x, h, MPFR_RNDN);
+            mpfr_add_d(x, x, l, MPFR_RNDN);                /* exact at 4200 bits */
+            mpfr_add_d(x, x, s ? B : -B, MPFR_RNDN);       /* exact */
+            end[s] = mpfr_get_d(x, MPFR_RNDN);
+        }
+        /* the ends 1/64 ulp inside the interval: both round to the same binary64 then */
+        double in[2];
+        for (int s = 0; s < 2; s++) {
+            mpfr_set_d(x, h, MPFR_RNDN);
+            mpfr_add_d(x, x, l, MPFR_RNDN);
+            mpfr_add_d(x, x, (s ? 1 : -1) * (B + ulp / 64), MPFR_RNDN);
+            in[s] = mpfr_get_d(x, MPFR_RNDN);
+        }
+        cases++;
+        decided += ok;
+        if (same_bits(in[0], in[1]) && same_bits(in[0], end[0])) {
+            clear++;
+            clear_decided += ok;
+        }
+        if (ok && !(same_bits(v, end[0]) && same_bits(v, end[1])))
+            ck_abort_msg("case %d: h %a l %a B %a decided %a, the ends round to %a and %a", it,
+                         h, l, B, v, end[0], end[1]);
+    }
+    mpfr_clear(x);
+    printf("oz: round_within near midpoints: %ld cases, %ld decided, %ld of %ld clear ones\n",
+           cases, decided, clear_decided, clear);
+    ck_assert_msg(clear_decided == clear, "%ld of %ld clear cases decided", clear_decided, clear);
+}
+END_TEST
+
 void oz_ddsum_tests(TCase *t)
 {
     tcase_add_test(t, ddsum_decides_rn);
@@ -543,4 +608,5 @@ void oz_ddsum_tests(TCase *t)
     tcase_add_test(t, ddsum2_zround_decides_rn);
     tcase_add_test(t, ddsum2_zround_corners);
     tcase_add_test(t, dot2_decides_rn);
+    tcase_add_test(t, round_within_near_midpoints);
 }
