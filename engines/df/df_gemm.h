@@ -122,10 +122,13 @@ typedef struct {
 
 /* C(b) = alpha op(A(b)) op(B(b)) + beta C(b) for b < batch, binary64 operands and C, in one
  * launch without workspace: a block of DFS_DF_SMALL_THREADS threads per DFS_DF_SMALL_BM x
- * DFS_DF_SMALL_BN tile of C and batch entry, the same bits as the path above (exponents, packing,
- * GEMM kernel).  Fixed by the kernel's code (each thread 2 x 2 outputs), not tuning numbers. */
+ * DFS_DF_SMALL_BN tile of C and batch entry (each thread 2 x 2 outputs), or, the _t16 kernels,
+ * per DFS_DF_SMALL_T16 x DFS_DF_SMALL_T16 tile (an output a thread: four times the blocks, for
+ * calls of few tiles), the same bits as the path above (exponents, packing, GEMM kernel).  Fixed
+ * by the kernels' code, not tuning numbers. */
 #define DFS_DF_SMALL_BM 32
 #define DFS_DF_SMALL_BN 32
+#define DFS_DF_SMALL_T16 16
 #define DFS_DF_SMALL_THREADS 256
 
 typedef struct {
@@ -137,12 +140,17 @@ typedef struct {
     double alpha_v, beta_v;
 } dfs_df_small_args;
 
-/* The small kernels, one per scheme in DFS_DF_MAD* order (gemm.c checks it): X(symbol, scheme). */
+/* The small kernels, one per tile (32, then 16) and scheme in DFS_DF_MAD* order (gemm.c checks
+ * it): X(symbol, scheme, tile). */
 #define DFS_DF_SMALL_KERNELS(X)                                                                    \
-    X(dfs_df_small16, DFS_DF_MAD16)                                                                \
-    X(dfs_df_small15, DFS_DF_MAD15)                                                                \
-    X(dfs_df_small29, DFS_DF_MAD29)                                                                \
-    X(dfs_df_small12, DFS_DF_MAD12)
+    X(dfs_df_small16, DFS_DF_MAD16, 32)                                                            \
+    X(dfs_df_small15, DFS_DF_MAD15, 32)                                                            \
+    X(dfs_df_small29, DFS_DF_MAD29, 32)                                                            \
+    X(dfs_df_small12, DFS_DF_MAD12, 32)                                                            \
+    X(dfs_df_small16_t16, DFS_DF_MAD16, 16)                                                        \
+    X(dfs_df_small15_t16, DFS_DF_MAD15, 16)                                                        \
+    X(dfs_df_small29_t16, DFS_DF_MAD29, 16)                                                        \
+    X(dfs_df_small12_t16, DFS_DF_MAD12, 16)
 
 /* ---------- DOT and GEMV (kernels_vec.cu) ---------- */
 

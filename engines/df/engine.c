@@ -53,7 +53,8 @@ _Static_assert(DFS_DF_MAD16 == 0 && DFS_DF_MAD15 == 1 && DFS_DF_MAD29 == 2 && DF
                "df_option_spec's scheme words");
 _Static_assert(DFS_DF_TILE_128x128 == 0 && DFS_DF_TILE_128x64 == 1 && DFS_DF_TILE_64x64 == 2,
                "df_option_spec's tile words");
-_Static_assert(DFS_DF_SMALL_AUTO == 0 && DFS_DF_SMALL_ALWAYS == 1 && DFS_DF_SMALL_NEVER == 2,
+_Static_assert(DFS_DF_SMALL_AUTO == 0 && DFS_DF_SMALL_ALWAYS == 1 && DFS_DF_SMALL_NEVER == 2 &&
+                   DFS_DF_SMALL_16 == 3 && DFS_DF_SMALL_32 == 4,
                "df_option_spec's small words");
 static const dfs_option_spec df_option_spec[] = {
     {.key = "scheme", .kind = DFS_OPT_WORD, .def = DFS_DF_MAD15,
@@ -69,10 +70,12 @@ static const dfs_option_spec df_option_spec[] = {
      .meaning = "the C tile of one thread block; auto: the device class's (tuning.h: 64x64, the "
                 "fastest measured)"},
     {.key = "small", .kind = DFS_OPT_WORD, .def = DFS_DF_SMALL_AUTO,
-     .words = (const char *const[]){"auto", "always", "never", NULL},
+     .words = (const char *const[]){"auto", "always", "never", "16", "32", NULL},
      .meaning = "the small kernel: a whole DGEMM or strided batch in one launch, no workspace "
                 "(the same bits); auto: where the tiled path's launch for one batch entry would "
-                "fill less than the device class's share of a wave of the GPU (tuning.h: 0.5)"},
+                "fill less than the device class's share of a wave of the GPU (tuning.h: 0.5); "
+                "16, 32: always, in tiles of 16 x 16 or 32 x 32 (else 16 x 16 where the 32 x 32 "
+                "tiles would fill less than the class's share of a wave: tuning.h)"},
     {.key = NULL},
 };
 static const dfs_option_table df_options = {"df", df_option_spec, NULL};
@@ -92,6 +95,7 @@ static void read_options(const dfs_options *o, const dfs_df_tuning *t, df_call_o
     out->path.workspace = mb == 0 ? t->workspace : (size_t)mb << 20;
     out->path.small = dfs_option_word(o, &df_options, "small");
     out->path.small_waves = t->small_waves;
+    out->path.small16_waves = t->small16_waves;
     out->path.device = -1;
 }
 

@@ -5,6 +5,7 @@
  * of a device (tuning.h). */
 #include "gemm.h"
 
+#include "../../core/log.h"
 #include "../../core/resolve.h"
 
 #include <string.h>
@@ -12,27 +13,30 @@
 extern const unsigned char dfs_df_fatbin[];
 
 /* The module: the exponent and packing kernels, df_gemm.h's small kernels from K_SMALL on (one
- * per scheme), then its GEMM kernels from K_GEMM on, [tile][scheme] (tiles as in gemm.h), each
+ * per tile and scheme), then its GEMM kernels from K_GEMM on, [tile][scheme] (tiles as in gemm.h), each
  * X(K_symbol, symbol).  SMALL_##X and GEMM_##X turn core/gpu.h's DFS_KERNEL_ID and
  * DFS_KERNEL_NAME, the two X that DFS_MODULE and the enum pass, into the adapters below for
  * df_gemm.h's lists. */
 #define DF_KERNELS(X)                                                                              \
     X(K_EXPS, dfs_df_exps) X(K_PACK, dfs_df_pack) X(K_PACK_DF, dfs_df_pack_df)                     \
         DFS_DF_SMALL_KERNELS(SMALL_##X) DFS_DF_GEMM_KERNELS(GEMM_##X)
-#define SMALL_DFS_KERNEL_ID(sym, scheme) DFS_KERNEL_ID(K_##sym, sym)
-#define SMALL_DFS_KERNEL_NAME(sym, scheme) DFS_KERNEL_NAME(K_##sym, sym)
+#define SMALL_DFS_KERNEL_ID(sym, scheme, tile) DFS_KERNEL_ID(K_##sym, sym)
+#define SMALL_DFS_KERNEL_NAME(sym, scheme, tile) DFS_KERNEL_NAME(K_##sym, sym)
 #define GEMM_DFS_KERNEL_ID(sym, scheme, tm, tn, minb) DFS_KERNEL_ID(K_##sym, sym)
 #define GEMM_DFS_KERNEL_NAME(sym, scheme, tm, tn, minb) DFS_KERNEL_NAME(K_##sym, sym)
 enum {
     DF_KERNELS(DFS_KERNEL_ID) K_COUNT,
     K_SMALL = K_PACK_DF + 1,
-    K_GEMM = K_SMALL + DFS_DF_SCHEMES
+    K_GEMM = K_SMALL + 2 * DFS_DF_SCHEMES
 };
 DFS_MODULE(module, dfs_df_fatbin, DF_KERNELS);
 
-/* The small kernel of a scheme is kern[K_SMALL + scheme]. */
-#define SMALL_AT_ITS_PLACE(sym, scheme)                                                            \
-    _Static_assert(K_##sym - K_SMALL == (scheme), #sym " is out of scheme order");
+/* The small kernel of a scheme is kern[K_SMALL + scheme] in tiles of 32 x 32, kern[K_SMALL +
+ * DFS_DF_SCHEMES + scheme] in tiles of 16 x 16. */
+#define SMALL_AT_ITS_PLACE(sym, scheme, tile)                                                      \
+    _Static_assert(K_##sym - K_SMALL == (scheme) + ((tile) == 16 ? DFS_DF_SCHEMES : 0) &&          \
+                       ((tile) == DFS_DF_SMALL_BM || (tile) == DFS_DF_SMALL_T16),                  \
+                   #sym " is out of tile and scheme order");
 DFS_DF_SMALL_KERNELS(SMALL_AT_ITS_PLACE)
 
 /* Rows and columns of C of one block of each tile. */
@@ -179,14 +183,18 @@ static int run_tiled(const CUfunction *kern, dfs_scratch *s, CUstream st, const 
     return err ? DFS_DF_LAUNCH : DFS_DF_OK;
 }
 
-/* The small kernel's grid: a block per DFS_DF_SMALL_BM x DFS_DF_SMALL_BN tile of C in x, and the
- * batch entries in y (the kernel steps through more than 65535).  0 when the tiles do not fit
- * x's 2^31 - 1. */
-static unsigned small_grid_x(int64_t m, int64_t n)
+/* The small kernel's grid: a block per T x T tile of C in x, and the batch entries in y (the
+ * kernel steps through more than 65535).  0 when the tiles do not fit x's 2^31 - 1. */
+static unsigned small_grid_x(int64_t m, int64_t n, int64_t T)
 {
-    const int64_t tm = (m + DFS_DF_SMALL_BM - 1) / DFS_DF_SMALL_BM;
-    const int64_t tn = (n + DFS_DF_SMALL_BN - 1) / DFS_DF_SMALL_BN;
+    const int64_t tm = (m + T - 1) / T, tn = (n + T - 1) / T;
     return tm > 0 && tn > 0 && tm <= 0x7fffffff / tn ? (unsigned)(tm * tn) : 0;
+}
+
+/* Blocks of the small kernel (or of a GEMM kernel f) the device holds at once. */
+static int64_t wave_of(CUfunction f, const dfs_df_path *path, int threads)
+{
+    return (int64_t)dfs_sm_count(path->device) * dfs_blocks_per_sm(f, threads);
 }
 
 /* Whether the call runs on the small kernel: binary64 operands and C, a grid that fits, and
@@ -196,25 +204,39 @@ static int small_chosen(const CUfunction *kern, const dfs_df_path *path, int64_t
                         int64_t batch, const dfs_df_operand *A, const dfs_df_operand *B,
                         const dfs_df_gemm_args *g)
 {
-    if (A->df || B->df || g->Cdf || batch < 1 || !small_grid_x(m, n) ||
+    if (A->df || B->df || g->Cdf || batch < 1 || !small_grid_x(m, n, DFS_DF_SMALL_T16) ||
         path->small == DFS_DF_SMALL_NEVER)
         return 0;
-    if (path->small == DFS_DF_SMALL_ALWAYS)
+    if (path->small != DFS_DF_SMALL_AUTO)
         return 1;
     /* at most the small kernel's tile count, so no overflow */
     const int64_t blocks = (m + TILE_BM(path->tile) - 1) / TILE_BM(path->tile) *
                            ((n + TILE_BN(path->tile) - 1) / TILE_BN(path->tile));
     const CUfunction f = kern[K_GEMM + path->tile * DFS_DF_SCHEMES + g->scheme];
-    const int64_t wave =
-        (int64_t)dfs_sm_count(path->device) * dfs_blocks_per_sm(f, DFS_DF_THREADS);
-    return (double)blocks < (double)wave * path->small_waves;
+    return (double)blocks < (double)wave_of(f, path, DFS_DF_THREADS) * path->small_waves;
+}
+
+/* The small kernel's tile: 16 x 16 where the 32 x 32 tiles of the whole batch would be fewer than
+ * path->small16_waves waves of its blocks (tuning.h says why), or the option's. */
+static int small_t16(const CUfunction *kern, const dfs_df_path *path, int64_t m, int64_t n,
+                     int64_t batch, int scheme)
+{
+    if (path->small == DFS_DF_SMALL_16 || path->small == DFS_DF_SMALL_32)
+        return path->small == DFS_DF_SMALL_16;
+    const int64_t tiles = small_grid_x(m, n, DFS_DF_SMALL_BM);
+    if (!tiles)
+        return 1;
+    const double blocks = (double)tiles * (double)batch;
+    return blocks < (double)wave_of(kern[K_SMALL + scheme], path, DFS_DF_SMALL_THREADS) *
+                        path->small16_waves;
 }
 
 /* The small kernel: every output of the batch, one launch. */
-static int run_small(const CUfunction *kern, CUstream st, int64_t m, int64_t n, int64_t k,
-                     int64_t batch, const dfs_df_operand *A, const dfs_df_operand *B,
-                     long long strideC, const dfs_df_gemm_args *g)
+static int run_small(const CUfunction *kern, CUstream st, const dfs_df_path *path, int64_t m,
+                     int64_t n, int64_t k, int64_t batch, const dfs_df_operand *A,
+                     const dfs_df_operand *B, long long strideC, const dfs_df_gemm_args *g)
 {
+    const int t16 = small_t16(kern, path, m, n, batch, g->scheme);
     dfs_df_small_args a = {
         .op = {.A = A->p, .B = B->p, .lda = A->ld, .ldb = B->ld, .k = k, .transa = A->trans,
                .transb = B->trans},
@@ -222,8 +244,13 @@ static int run_small(const CUfunction *kern, CUstream st, int64_t m, int64_t n, 
         .ldc = g->ldc, .m = m, .n = n, .batch = batch, .alpha = g->alpha, .beta = g->beta,
         .alpha_v = g->alpha_v, .beta_v = g->beta_v};
     const unsigned gy = (unsigned)(batch < 65535 ? batch : 65535);
-    return dfs_launch(kern[K_SMALL + g->scheme], small_grid_x(m, n), gy, 1, DFS_DF_SMALL_THREADS,
-                      1, st, &a)
+    const unsigned gx = small_grid_x(m, n, t16 ? DFS_DF_SMALL_T16 : DFS_DF_SMALL_BM);
+    if (dfs_log_on(DFS_LOG_TRACE))
+        dfs_log(DFS_LOG_TRACE, "df: small kernel, %lld x %lld x %lld x %lld in tiles of %d",
+                (long long)m, (long long)n, (long long)k, (long long)batch,
+                t16 ? DFS_DF_SMALL_T16 : DFS_DF_SMALL_BM);
+    const CUfunction f = kern[K_SMALL + (t16 ? DFS_DF_SCHEMES : 0) + g->scheme];
+    return dfs_launch(f, gx, gy, 1, DFS_DF_SMALL_THREADS, 1, st, &a)
                ? DFS_DF_LAUNCH
                : DFS_DF_OK;
 }
@@ -236,6 +263,6 @@ int dfs_df_gemm_run(dfs_scratch *s, CUstream st, const dfs_df_path *path, int64_
     if (!kern)
         return DFS_DF_NO_MODULE;
     if (small_chosen(kern, path, m, n, batch, A, B, g))
-        return run_small(kern, st, m, n, k, batch, A, B, strideC, g);
+        return run_small(kern, st, path, m, n, k, batch, A, B, strideC, g);
     return run_tiled(kern, s, st, path, m, n, k, batch, A, B, strideC, g);
 }

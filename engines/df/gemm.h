@@ -22,8 +22,10 @@ enum { DFS_DF_OK = 0, DFS_DF_NO_MODULE, DFS_DF_NO_SCRATCH, DFS_DF_TOO_BIG, DFS_D
 
 /* Where a binary64 call (operands and C) runs: the small kernel (the whole call in one launch, no
  * workspace) where the device class's rule says it is faster (tuning.h, small_waves), always,
- * or never; DGEMM-DF(DF) always runs the tiled path. */
-enum { DFS_DF_SMALL_AUTO, DFS_DF_SMALL_ALWAYS, DFS_DF_SMALL_NEVER };
+ * never, or always in tiles of 16 x 16 or 32 x 32 (else by the class's small16_waves);
+ * DGEMM-DF(DF) always runs the tiled path. */
+enum { DFS_DF_SMALL_AUTO, DFS_DF_SMALL_ALWAYS, DFS_DF_SMALL_NEVER, DFS_DF_SMALL_16,
+       DFS_DF_SMALL_32 };
 
 /* How a call is run. */
 typedef struct {
@@ -31,6 +33,7 @@ typedef struct {
     size_t workspace; /* the tiled path's scratch budget, bytes */
     int small;        /* DFS_DF_SMALL_* */
     double small_waves; /* DFS_DF_SMALL_AUTO's rule: the device class's (tuning.h) */
+    double small16_waves; /* the small kernel's tile: the device class's (tuning.h) */
     int device;       /* the call's device (ordinal): DFS_DF_SMALL_AUTO asks its size */
 } dfs_df_path;
 

@@ -10,23 +10,27 @@
 
 /* ---------- exponents ---------- */
 
-/* The scale exponent and span (df_steps.h) of rows rbase .. rbase+31 of the rows x inner matrix
- * src(r, p) = trans ? src[p + r*ld] : src[r + p*ld], by 256 threads seen as 32 x 8 (tx, ty; warp
- * ty): row rbase + i's into exps[i] and spans[i], for the rows below `rows`.  trans = 0: thread tx
- * reads row rbase + tx (consecutive threads, consecutive addresses) and the 8 ty are combined in
- * shared memory; trans = 1: warp ty reads rows ty, ty + 8, ... along p, combined by shuffles.
- * The maxima and minima come out the same in any order.  Shared by dfs_df_exps and the small
- * kernel, which calls it twice in a row: `red` is free again when it returns. */
+/* The scale exponent and span (df_steps.h) of rows rbase .. rbase+R-1 (R = 32 or 16) of the
+ * rows x inner matrix src(r, p) = trans ? src[p + r*ld] : src[r + p*ld], by 256 threads (t their
+ * index): row rbase + i's into exps[i] and spans[i], for the rows below `rows`.  trans = 0:
+ * thread t reads row rbase + t % R (consecutive threads, consecutive addresses) at p = t / R,
+ * t / R + 256 / R, ..., and the 256 / R of a row are combined in shared memory; trans = 1: warp
+ * w = t / 32 reads rows w, w + 8, ... along p, combined by shuffles.  The maxima and minima come
+ * out the same in any order.  Shared by dfs_df_exps and the small kernel, which calls it twice in
+ * a row: `red` is free again when it returns. */
+template <int R>
 __device__ __forceinline__ void rows_exps(const double *src, int64_t ld, int trans, int64_t rows,
-                                          int64_t inner, int64_t rbase, int tx, int ty, int *exps,
+                                          int64_t inner, int64_t rbase, int t, int *exps,
                                           int *spans)
 {
-    __shared__ unsigned long long red[8][33], redmin[8][33];
+    constexpr int NY = 256 / R;
+    __shared__ unsigned long long red[NY][R + 1], redmin[NY][R + 1];
     if (!trans) {
+        const int tx = t % R, ty = t / R;
         const int64_t r = rbase + tx;
         unsigned long long m = 0, mn = DFS_DF_NO_MIN;
         if (r < rows)
-            for (int64_t p = ty; p < inner; p += 8) {
+            for (int64_t p = ty; p < inner; p += NY) {
                 unsigned long long b = dfs_df_abs_bits(src[r + p * ld]);
                 m = b > m ? b : m;
                 mn = dfs_df_min_nonzero(mn, b);
@@ -35,7 +39,7 @@ __device__ __forceinline__ void rows_exps(const double *src, int64_t ld, int tra
         redmin[ty][tx] = mn;
         __syncthreads();
         if (ty == 0 && r < rows) {
-            for (int i = 1; i < 8; i++) {
+            for (int i = 1; i < NY; i++) {
                 m = red[i][tx] > m ? red[i][tx] : m;
                 mn = redmin[i][tx] < mn ? redmin[i][tx] : mn;
             }
@@ -44,7 +48,8 @@ __device__ __forceinline__ void rows_exps(const double *src, int64_t ld, int tra
         }
         __syncthreads();
     } else {
-        for (int rr = ty; rr < 32; rr += 8) {
+        const int tx = t % 32;
+        for (int rr = t / 32; rr < R; rr += 8) {
             const int64_t r = rbase + rr;
             if (r >= rows)
                 break;
@@ -73,8 +78,8 @@ extern "C" __global__ void dfs_df_exps(dfs_df_exps_args a)
 {
     const int64_t rbase = (int64_t)blockIdx.x * 32;
     const int64_t inner = a.alpha && *a.alpha == 0.0 ? 0 : a.inner; /* alpha = 0: not read */
-    rows_exps(a.src, a.ld, a.trans, a.rows, inner, rbase, threadIdx.x, threadIdx.y,
-              a.exps + rbase, a.spans + rbase);
+    rows_exps<32>(a.src, a.ld, a.trans, a.rows, inner, rbase, threadIdx.x + 32 * threadIdx.y,
+                  a.exps + rbase, a.spans + rbase);
 }
 
 /* ---------- packing ---------- */

@@ -49,6 +49,9 @@ typedef struct {
                           * the whole call) when the tiled path's GEMM launch for one batch entry
                           * has fewer blocks than this many waves of its kernel (a wave: as many
                           * blocks as the GPU holds at once) */
+    double small16_waves; /* the small kernel takes tiles of 16 x 16 (an output a thread) where
+                           * its 32 x 32 tiles of the whole call would be fewer blocks than this
+                           * many waves of it */
 } dfs_df_tuning;
 
 /* The row of a GPU of compute capability cc_major.cc_minor (core/types.h's
@@ -62,9 +65,12 @@ static inline const dfs_df_tuning *dfs_df_tuning_for(int cc_major, int cc_minor)
          * as a block more would start a second one.  small_waves = 0.5, measured (README.md):
          * below half a wave the tiled path leaves multiprocessors idle where the small kernel's
          * four times as many blocks (32 x 32) spread, and takes five launches per batch entry;
-         * from a wave on its 4 x 4 outputs per thread and operands converted once win */
+         * from a wave on its 4 x 4 outputs per thread and operands converted once win.
+         * small16_waves = 0.4, measured (README.md): 16 x 16 tiles win at 0.24 of a wave of
+         * 32 x 32 ones (256^3), lose from 0.55 (384^3) */
         {.workspace = (size_t)1024 << 20, .tile = DFS_DF_TILE_64x64, .waves = 1,
-         .gemv_lane_terms = 8, .gemv_min_chunk = 256, .small_waves = 0.5},
+         .gemv_lane_terms = 8, .gemv_min_chunk = 256, .small_waves = 0.5,
+         .small16_waves = 0.4},
     };
     _Static_assert(sizeof from / sizeof from[0] == sizeof rows / sizeof rows[0], "a class a row");
     return &rows[dfs_device_class_row(from, (int)(sizeof from / sizeof from[0]), cc_major,

@@ -9,9 +9,9 @@ fatbin=$1
 command -v cuobjdump >/dev/null 2>&1 || { echo "SKIP: no cuobjdump"; exit 77; }
 cuobjdump -lelf "$fatbin" 2>/dev/null | grep -q sm_90 || { echo "SKIP: no sm_90 code in $fatbin"; exit 77; }
 fail=0
-# kernel, MADs per k-tile (8 x 8, 8 x 4 or 4 x 4 per thread, the small kernels 2 x 2, 8 k-steps),
-# FMUL FFMA FADD per MAD, FADD per k-tile besides (the lazy scheme's renormalisation: 3 per
-# accumulator every 8 MADs).  The small kernels' main loop also converts the next k-tile's
+# kernel, MADs per k-tile (8 x 8, 8 x 4 or 4 x 4 per thread, the small kernels 2 x 2 or, _t16,
+# 1 x 1, 8 k-steps), FMUL FFMA FADD per MAD, FADD per k-tile besides (the lazy scheme's
+# renormalisation: 3 per accumulator every 8 MADs).  The small kernels' main loop also converts the next k-tile's
 # elements (binary64 instructions and conversions, no FP32 arithmetic).
 while read -r k mads fmul ffma fadd extra; do
     # The main loop: of the backward branches (to a label defined earlier), the one whose body
@@ -60,5 +60,9 @@ dfs_df_small16 32 1 3 12 0
 dfs_df_small15 32 1 3 11 0
 dfs_df_small29 32 2 3 24 0
 dfs_df_small12 32 1 3 8 12
+dfs_df_small16_t16 8 1 3 12 0
+dfs_df_small15_t16 8 1 3 11 0
+dfs_df_small29_t16 8 2 3 24 0
+dfs_df_small12_t16 8 1 3 8 3
 TABLE
 exit $fail
