@@ -56,7 +56,7 @@ START_TEST(option_messages)
          "df: workspace_mb=8 is not 0 (the device class's) or a number from 16 to 16777216; "
          "using 0 (the device class's)"},
         {"df", "tile", "64", "df: tile=64 is not auto, 128x128, 128x64 or 64x64; using auto"},
-        {"df", "small", "yes", "df: small=yes is not auto, always or never; using auto"},
+        {"df", "small", "yes", "df: small=yes is not auto, always, never, 16 or 32; using auto"},
         {"repro", "products", "fp64", "repro: products=fp64 is not auto, f64 or int8; using auto"},
         {"ozaki", "sum", "nearsum", "ozaki: sum=nearsum is not exact or fixed; using exact"},
         {"ozaki", "fast", "yes", "ozaki: fast=yes is not 0 or 1; using 0"},
