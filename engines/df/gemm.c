@@ -13,9 +13,9 @@
 extern const unsigned char dfs_df_fatbin[];
 
 /* The module: the exponent and packing kernels, df_gemm.h's small kernels from K_SMALL on (one
- * per tile and scheme), then its GEMM kernels from K_GEMM on, [tile][scheme] (tiles as in gemm.h), each
- * X(K_symbol, symbol).  SMALL_##X and GEMM_##X turn core/gpu.h's DFS_KERNEL_ID and
- * DFS_KERNEL_NAME, the two X that DFS_MODULE and the enum pass, into the adapters below for
+ * per tile and scheme), then its GEMM kernels from K_GEMM on, [tile][scheme] (tiles as in
+ * gemm.h), each X(K_symbol, symbol).  SMALL_##X and GEMM_##X turn core/gpu.h's DFS_KERNEL_ID
+ * and DFS_KERNEL_NAME, the two X that DFS_MODULE and the enum pass, into the adapters below for
  * df_gemm.h's lists. */
 #define DF_KERNELS(X)                                                                              \
     X(K_EXPS, dfs_df_exps) X(K_PACK, dfs_df_pack) X(K_PACK_DF, dfs_df_pack_df)                     \
