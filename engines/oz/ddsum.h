@@ -35,7 +35,18 @@
  * E >= -960) and |t| < w - B, where w = 2^(E-53), half r's ulp, or 2^(E-54) where r is a power
  * of two (the spacing below it halves), S lies strictly inside r's rounding interval, so
  * RN(S) = r.  The subtraction is exact or rounds to w when B is below its last bit, and then
- * the strict test still means |t| + B < w (both are powers of two, |t| a binary64 below w). */
+ * the strict test still means |t| + B < w (both are powers of two, |t| a binary64 below w).
+ * For any other alpha, beta a quick test comes first too (dfs_oz_ddsum_round_quick):
+ * alpha h = p1 + e1, alpha l = p2 + e2, beta c = p3 + e3 (TwoProduct: exact but for at most
+ * 2^-1075 each where a product underflows), s + t1 = p1 + p3 (TwoSum), qh + ql the rest
+ * (t1 + p2 + e1 + e2 + e3, of magnitudes M) by TwoSums whose errors ql sums in binary64 (within
+ * 3u of their magnitudes, at most 4.01 u M: so within 2^-100 M), r + t = s + qh (TwoSum), tt =
+ * fl(t + ql); so alpha S + beta c - r lies within E of tt, E = 2^-52 |tt| + 2^-99 M + |alpha| B
+ * + 2^-1070 (the last: 3 2^-1075 and the roundings in the subnormal range), its four roundings
+ * covered by a factor 1 + 2^-48; and RN = r where tt + E and tt - E lie strictly inside r's
+ * rounding interval (half an ulp each side, a quarter below a power of two; 1 - 2^-49 of it for
+ * the comparisons' roundings).  Terms that cancel leave r far below M, and the rest's errors
+ * stay second order. */
 #ifndef DFS_OZ_DDSUM_H
 #define DFS_OZ_DDSUM_H
 
@@ -107,6 +118,49 @@ DFS_HD double dfs_oz_ddsum_bound(const dfs_oz_ddsum *d, int64_t k, double extra)
     return dfs_oz_pow2_above(b);
 }
 
+/* The quick decision for any alpha, beta (comment at the top; beta = 0: cv not read): 1 and *v
+ * = RN(alpha (h + l + d) + beta cv) for every |d| <= B, or 0 where the test cannot tell (the
+ * exact way can). */
+DFS_HD int dfs_oz_ddsum_round_quick(const dfs_oz_ddsum *d, double B, double alpha, double beta,
+                                    double cv, double *v)
+{
+    double e1, e2, e3 = 0.0, t1, t, g;
+    const double p1 = dfs_d_two_prod(alpha, d->h, &e1), p2 = dfs_d_two_prod(alpha, d->l, &e2);
+    const double p3 = beta != 0.0 ? dfs_d_two_prod(beta, cv, &e3) : 0.0;
+    const double s = dfs_d_two_sum(p1, p3, &t1);
+    /* the rest, t1 + p2 + e1 + e2 + e3, as qh + ql: TwoSums, their errors summed in ql */
+    double qh = dfs_d_two_sum(t1, p2, &g), ql = g;
+    qh = dfs_d_two_sum(qh, e1, &g);
+    ql = dfs_d_add(ql, g);
+    qh = dfs_d_two_sum(qh, e2, &g);
+    ql = dfs_d_add(ql, g);
+    qh = dfs_d_two_sum(qh, e3, &g);
+    ql = dfs_d_add(ql, g);
+    const double r = dfs_d_two_sum(s, qh, &t);
+    const double tt = dfs_d_add(t, ql); /* the rest, r's remainder, within 2^-53 |tt| */
+    const double M = dfs_d_add(dfs_d_add(dfs_d_add(fabs(t1), fabs(p2)),
+                                         dfs_d_add(fabs(e1), fabs(e2))),
+                               fabs(e3));
+    const double E0 = dfs_d_add(dfs_d_add(dfs_d_add(dfs_d_mul(fabs(tt), 0x1p-52),
+                                                    dfs_d_mul(M, 0x1p-99)),
+                                          dfs_d_mul(fabs(alpha), B)),
+                                0x1p-1070);
+    const double E = dfs_d_mul(E0, 1.0 + 0x1p-48); /* E0's own roundings */
+    const uint64_t br = dfs_d_bits(r), er = br & 0x7ff0000000000000ull; /* (E + 1023) << 52 */
+    if (!(er >= (uint64_t)(1023 - 960) << 52 && er < 0x7ff0000000000000ull))
+        return 0;
+    /* half the gaps to r's neighbours: away from zero 2^(E-53), toward zero the same or, below a
+     * power of two, 2^(E-54); the rest's reach on each side strictly within them */
+    const double away = dfs_d_from_bits(er - ((uint64_t)53 << 52));
+    const double toward = (br & 0x000fffffffffffffull) ? away : dfs_d_mul(away, 0.5);
+    const double tau = r < 0 ? -tt : tt; /* > 0: away from zero */
+    if (!(dfs_d_add(tau, E) < dfs_d_mul(away, 1.0 - 0x1p-49)) ||
+        !(dfs_d_sub(E, tau) < dfs_d_mul(toward, 1.0 - 0x1p-49))) /* NaN: open */
+        return 0;
+    *v = r;
+    return 1;
+}
+
 /* The decision for a sum of k products (all lanes), alpha != 0, whose exact value lies within
  * B (dfs_oz_ddsum_bound) of h + l: 1 and *v = RN(alpha S + beta cv) (beta = 0: cv not read), or
  * 0 when the bound leaves it open (or anything is not finite).  shift: the products were of
@@ -117,6 +171,9 @@ DFS_HD int dfs_oz_ddsum_round_within(const dfs_oz_ddsum *d, double B, int shift,
 {
     if (B == 0)
         return 0;
+    if (shift == 0 && !(alpha == 1.0 && beta == 0.0) &&
+        dfs_oz_ddsum_round_quick(d, B, alpha, beta, cv, v))
+        return 1;
     if (shift == 0 && alpha == 1.0 && beta == 0.0) {
         double t;
         const double r = dfs_d_two_sum(d->h, d->l, &t);

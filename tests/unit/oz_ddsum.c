@@ -598,6 +598,95 @@ START_TEST(round_within_near_midpoints)
 }
 END_TEST
 
+/* The quick decision for any alpha, beta (dfs_oz_ddsum_round_quick), and round_within through it:
+ * (h, l, B) as above, alpha in {1, -1, 2^-30, -4, 0.75, -3, 0.1}, beta in {0, 1, -1, 0.5, 0.3},
+ * c a multiple of alpha h's ulp (so that alpha (h + l) + beta c keeps h's edges where the
+ * products are exact), a large c cancelling alpha h, or a random one; now and then a c of NaN
+ * or Inf, a tiny h (2^-1020: underflowing products).  Wherever either decides, both ends
+ * alpha (h + l -+ B) + beta c round (MPFR) to its result; and the quick one decides at least
+ * 99% of the cases whose ends are 1/16 ulp clear of their interval's edges.  (Its 2^-99 M term,
+ * the rest's second-order roundings, is reached by no random case here.) */
+START_TEST(round_quick_any_scalars)
+{
+    rng r = rng_seed(0x9a1cu);
+    static const int exps[] = {0, 3, -1, 52, -300, 700, -950, -1020};
+    static const double alphas[] = {1.0, -1.0, 0x1p-30, -4.0, 0.75, -3.0, 0.1};
+    static const double betas[] = {0.0, 1.0, -1.0, 0.5, 0.3};
+    mpfr_t x, y;
+    mpfr_init2(x, 4400);
+    mpfr_init2(y, 4400);
+    long cases = 0, quick = 0, clear = 0, clear_quick = 0;
+    for (int it = 0; it < 200000; it++) {
+        const int e = exps[below(&r, 8)];
+        const int shape = below(&r, 3);
+        double h = shape == 1   ? ldexp(1.0, e)
+                   : shape == 2 ? ldexp(1.0 - 0x1p-53, e)
+                                : ldexp(1.0 + unif(&r), e);
+        h = below(&r, 2) ? -h : h;
+        const double ulp = ldexp(1.0, ilogb(h) - 52);
+        static const double f0[] = {0.5, 0.25, 0.125, 0.75, 1.0};
+        const int j = 1 + below(&r, 60);
+        double f = below(&r, 5) == 0 ? ldexp(unif_pm1(&r), 2)
+                                     : f0[below(&r, 5)] + (below(&r, 2) ? 1 : -1) * ldexp(1.0, -j);
+        f = below(&r, 4) == 0 ? f0[below(&r, 5)] : f;
+        const double l = (below(&r, 2) ? -f : f) * ulp;
+        const double B = ldexp(ulp, -below(&r, 72) + 1);
+        const double alpha = alphas[below(&r, 7)], beta = betas[below(&r, 5)];
+        double c = 0.0;
+        const int ck = below(&r, 8);
+        if (beta != 0.0) {
+            const double au = fabs(alpha) * ulp; /* alpha h's ulp, or near it */
+            c = ck < 4   ? (double)(below(&r, 9) - 4) * au / beta
+                : ck < 6 ? -alpha * h * (1.0 + (double)(below(&r, 5) - 2) * 0x1p-52) / beta
+                : ck < 7 ? unif_pm1(&r) * ldexp(1.0, e)
+                         : (below(&r, 2) ? NAN : INFINITY);
+        }
+        double v;
+        const dfs_oz_ddsum d = {h, l, 1.0, 0u};
+        const int okq = dfs_oz_ddsum_round_quick(&d, B, alpha, beta, c, &v);
+        double w2;
+        const int okw = dfs_oz_ddsum_round_within(&d, B, 0, alpha, beta, c, &w2);
+        double end[2], in[2];
+        for (int s2 = 0; s2 < 2; s2++) {
+            mpfr_set_d(x, h, MPFR_RNDN);
+            mpfr_add_d(x, x, l, MPFR_RNDN);
+            mpfr_add_d(x, x, s2 ? B : -B, MPFR_RNDN);
+            mpfr_mul_d(x, x, alpha, MPFR_RNDN); /* exact at 4400 bits */
+            mpfr_set_d(y, c, MPFR_RNDN);
+            mpfr_mul_d(y, y, beta, MPFR_RNDN);
+            if (beta != 0.0)
+                mpfr_add(x, x, y, MPFR_RNDN);
+            end[s2] = mpfr_get_d(x, MPFR_RNDN);
+            /* 1/16 of the result's ulp further out */
+            const double ue = isfinite(end[s2]) && end[s2] != 0.0
+                                  ? ldexp(1.0, ilogb(end[s2]) - 56) : 0.0;
+            mpfr_add_d(x, x, (s2 ? 1 : -1) * (alpha > 0 ? 1 : -1) * ue, MPFR_RNDN);
+            in[s2] = mpfr_get_d(x, MPFR_RNDN);
+        }
+        cases++;
+        quick += okq;
+        if (isfinite(end[0]) && fabs(end[0]) >= 0x1p-950 && same_bits(in[0], in[1]) &&
+            same_bits(in[0], end[0]) && same_bits(end[0], end[1])) {
+            clear++;
+            clear_quick += okq;
+        }
+        if (okq && !(same_bits(v, end[0]) && same_bits(v, end[1])))
+            ck_abort_msg("case %d: h %a l %a B %a alpha %a beta %a c %a: quick %a, the ends "
+                         "round to %a and %a", it, h, l, B, alpha, beta, c, v, end[0], end[1]);
+        if (okw && !(same_bits(w2, end[0]) && same_bits(w2, end[1])))
+            ck_abort_msg("case %d: h %a l %a B %a alpha %a beta %a c %a: round_within %a, the "
+                         "ends round to %a and %a", it, h, l, B, alpha, beta, c, w2, end[0],
+                         end[1]);
+    }
+    mpfr_clear(x);
+    mpfr_clear(y);
+    printf("oz: round_quick: %ld cases, %ld decided quickly, %ld of %ld clear ones\n", cases,
+           quick, clear_quick, clear);
+    ck_assert_msg(clear_quick * 100 >= clear * 99, "%ld of %ld clear cases decided quickly",
+                  clear_quick, clear);
+}
+END_TEST
+
 void oz_ddsum_tests(TCase *t)
 {
     tcase_add_test(t, ddsum_decides_rn);
@@ -609,4 +698,5 @@ void oz_ddsum_tests(TCase *t)
     tcase_add_test(t, ddsum2_zround_corners);
     tcase_add_test(t, dot2_decides_rn);
     tcase_add_test(t, round_within_near_midpoints);
+    tcase_add_test(t, round_quick_any_scalars);
 }
