@@ -533,6 +533,28 @@ START_TEST(dot2_decides_rn)
 }
 END_TEST
 
+/* One (h, l, B) at the edges of h + l's rounding interval (round_within_near_midpoints): h of
+ * exponent e with a random mantissa, a power of two or the binary64 below one; l a multiple of
+ * h's ulp near +-1/2, +-1/4 of it or up to 4 ulps; B a power of two from 2^-70 ulp to 2 ulp.
+ * Returns h's ulp. */
+static double edge_case(rng *r, int e, double *h, double *l, double *B)
+{
+    const int shape = below(r, 3); /* random mantissa, 2^e, or the binary64 below 2^e */
+    double x = shape == 1 ? ldexp(1.0, e) : shape == 2 ? ldexp(1.0 - 0x1p-53, e)
+                                                        : ldexp(1.0 + unif(r), e);
+    x = below(r, 2) ? -x : x;
+    const double ulp = ldexp(1.0, ilogb(x) - 52);
+    static const double f0[] = {0.5, 0.25, 0.125, 0.75, 1.0};
+    const int j = 1 + below(r, 60);
+    double f = below(r, 5) == 0 ? ldexp(unif_pm1(r), 2)
+                                : f0[below(r, 5)] + (below(r, 2) ? 1 : -1) * ldexp(1.0, -j);
+    f = below(r, 4) == 0 ? f0[below(r, 5)] : f;
+    *h = x;
+    *l = (below(r, 2) ? -f : f) * ulp;
+    *B = ldexp(ulp, -below(r, 72) + 1);
+    return ulp;
+}
+
 /* The decision's quick test (alpha = 1, beta = 0) where it matters: (h, l, B) drawn at the edges
  * of h + l's rounding interval: h with a random mantissa, a power of two or the binary64 below
  * one, at exponents from -950 to 1000; l a multiple of h's ulp near +-1/2 and +-1/4 of it (a
@@ -549,20 +571,8 @@ START_TEST(round_within_near_midpoints)
     mpfr_init2(x, 4200);
     long cases = 0, decided = 0, clear = 0, clear_decided = 0;
     for (int it = 0; it < 200000; it++) {
-        const int e = exps[below(&r, 8)];
-        const int shape = below(&r, 3); /* random mantissa, 2^e, or the binary64 below 2^e */
-        double h = shape == 1   ? ldexp(1.0, e)
-                   : shape == 2 ? ldexp(1.0 - 0x1p-53, e)
-                                : ldexp(1.0 + unif(&r), e);
-        h = below(&r, 2) ? -h : h;
-        const double ulp = ldexp(1.0, ilogb(h) - 52);
-        static const double f0[] = {0.5, 0.25, 0.125, 0.75, 1.0};
-        const int j = 1 + below(&r, 60);
-        double f = below(&r, 5) == 0 ? ldexp(unif_pm1(&r), 2)
-                                     : f0[below(&r, 5)] + (below(&r, 2) ? 1 : -1) * ldexp(1.0, -j);
-        f = below(&r, 4) == 0 ? f0[below(&r, 5)] : f;
-        const double l = (below(&r, 2) ? -f : f) * ulp;
-        const double B = ldexp(ulp, -below(&r, 72) + 1);
+        double h, l, B;
+        const double ulp = edge_case(&r, exps[below(&r, 8)], &h, &l, &B);
         double v;
         const dfs_oz_ddsum d = {h, l, 1.0, 0u};
         const int ok = dfs_oz_ddsum_round_within(&d, B, 0, 1.0, 0.0, 0.0, &v);
@@ -618,19 +628,8 @@ START_TEST(round_quick_any_scalars)
     long cases = 0, quick = 0, clear = 0, clear_quick = 0;
     for (int it = 0; it < 200000; it++) {
         const int e = exps[below(&r, 8)];
-        const int shape = below(&r, 3);
-        double h = shape == 1   ? ldexp(1.0, e)
-                   : shape == 2 ? ldexp(1.0 - 0x1p-53, e)
-                                : ldexp(1.0 + unif(&r), e);
-        h = below(&r, 2) ? -h : h;
-        const double ulp = ldexp(1.0, ilogb(h) - 52);
-        static const double f0[] = {0.5, 0.25, 0.125, 0.75, 1.0};
-        const int j = 1 + below(&r, 60);
-        double f = below(&r, 5) == 0 ? ldexp(unif_pm1(&r), 2)
-                                     : f0[below(&r, 5)] + (below(&r, 2) ? 1 : -1) * ldexp(1.0, -j);
-        f = below(&r, 4) == 0 ? f0[below(&r, 5)] : f;
-        const double l = (below(&r, 2) ? -f : f) * ulp;
-        const double B = ldexp(ulp, -below(&r, 72) + 1);
+        double h, l, B;
+        const double ulp = edge_case(&r, e, &h, &l, &B);
         const double alpha = alphas[below(&r, 7)], beta = betas[below(&r, 5)];
         double c = 0.0;
         const int ck = below(&r, 8);
