@@ -1,13 +1,13 @@
 /* kernels_small.cuh — the DF engine's small kernel (kernels.cu includes it; one module): every
  * output of a binary64 DGEMM, or of a whole strided batch of them, in one launch and without
- * workspace.  A block per (32 x 32 or 16 x 16 tile of C, batch entry) does for its rows and columns what the
- * path of four launches and packed planes does for all (gemm.c): the exponents and spans of its
- * rows of op(A) and columns of op(B) over the whole inner dimension (rows_exps), then k in stages
- * of DFS_DF_BK converted as dfs_df_pack converts them (dfs_df_scaled, zeros up to the padded
- * Kp), summed in order of p with the scheme's multiply-add and the lazy scheme's
- * renormalisations at the same k as gemm_body, then the same epilogue (epilogue64).  Each output
- * meets the same DF operations in the same order: the same bits as the GEMM kernels and as
- * dfs_df_gemm_host.
+ * workspace.  A block per (32 x 32 or 16 x 16 tile of C, batch entry) does for its rows and
+ * columns what the path of four launches and packed planes does for all (gemm.c): the exponents
+ * and spans of its rows of op(A) and columns of op(B) over the whole inner dimension
+ * (rows_exps), then k in stages of DFS_DF_BK converted as dfs_df_pack converts them
+ * (dfs_df_scaled, zeros up to the padded Kp), summed in order of p with the scheme's
+ * multiply-add and the lazy scheme's renormalisations at the same k as gemm_body, then the same
+ * epilogue (epilogue64).  Each output meets the same DF operations in the same order: the same
+ * bits as the GEMM kernels and as dfs_df_gemm_host.
  *
  * Why 32 x 32 with 2 x 2 outputs per thread.  A multiprocessor issues 4 warp instructions a clock
  * (128 FP32 lanes) and its shared memory serves one 128-byte wavefront a clock.  Per k step a

@@ -171,10 +171,7 @@ DFS_HD int dfs_oz_ddsum_round_within(const dfs_oz_ddsum *d, double B, int shift,
 {
     if (B == 0)
         return 0;
-    if (shift == 0 && !(alpha == 1.0 && beta == 0.0) &&
-        dfs_oz_ddsum_round_quick(d, B, alpha, beta, cv, v))
-        return 1;
-    if (shift == 0 && alpha == 1.0 && beta == 0.0) {
+    if (shift == 0 && alpha == 1.0 && beta == 0.0) { /* the cheapest quick test */
         double t;
         const double r = dfs_d_two_sum(d->h, d->l, &t);
         const uint64_t br = dfs_d_bits(r), er = br & 0x7ff0000000000000ull; /* (E + 1023) << 52 */
@@ -184,6 +181,8 @@ DFS_HD int dfs_oz_ddsum_round_within(const dfs_oz_ddsum *d, double B, int shift,
             *v = r;
             return 1;
         }
+    } else if (shift == 0 && dfs_oz_ddsum_round_quick(d, B, alpha, beta, cv, v)) {
+        return 1;
     }
     const double lo[3] = {d->h, d->l, -B}, hi[3] = {d->h, d->l, B};
     double v1, v2;

@@ -199,9 +199,10 @@ template <int TM, int TN> __device__ __forceinline__ void small_tiled(const dfs_
             const int64_t e = s.batch > 1 ? t / per : 0, rc = t - e * per;
             const int64_t r0 = rc % tm * TM, c0 = rc / tm * TN;
             const int rows = (int)min64(TM, a.bm - r0), cols = (int)min64(TN, a.bn - c0);
-            tile_outputs<TM, TN, 32 * W>(a, a.A + e * s.sA + r0 * a.ars, a.B + e * s.sB + c0 * a.bcs,
-                                 a.C + e * s.sC, e, r0, c0, rows, cols, alpha, beta,
-                                 &sums[0][threadIdx.x], open_o, &nopen);
+            tile_outputs<TM, TN, 32 * W>(a, a.A + e * s.sA + r0 * a.ars,
+                                         a.B + e * s.sB + c0 * a.bcs, a.C + e * s.sC, e, r0, c0,
+                                         rows, cols, alpha, beta, &sums[0][threadIdx.x], open_o,
+                                         &nopen);
         }
         __syncthreads();
         if (nopen) /* the same in every thread */

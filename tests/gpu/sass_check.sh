@@ -11,8 +11,8 @@ cuobjdump -lelf "$fatbin" 2>/dev/null | grep -q sm_90 || { echo "SKIP: no sm_90 
 fail=0
 # kernel, MADs per k-tile (8 x 8, 8 x 4 or 4 x 4 per thread, the small kernels 2 x 2 or, _t16,
 # 1 x 1, 8 k-steps), FMUL FFMA FADD per MAD, FADD per k-tile besides (the lazy scheme's
-# renormalisation: 3 per accumulator every 8 MADs).  The small kernels' main loop also converts the next k-tile's
-# elements (binary64 instructions and conversions, no FP32 arithmetic).
+# renormalisation: 3 per accumulator every 8 MADs).  The small kernels' main loop also converts
+# the next k-tile's elements (binary64 instructions and conversions, no FP32 arithmetic).
 while read -r k mads fmul ffma fadd extra; do
     # The main loop: of the backward branches (to a label defined earlier), the one whose body
     # holds the most FFMA; count inside it only (the epilogue has DF arithmetic of its own).
