@@ -30,23 +30,21 @@
  * monotone, so where both ends round to the same binary64 (the same bits: -0 and +0 differ),
  * that is RN(alpha S + beta c), the correctly rounded result, the same bits as every other repro
  * path.  The ends are rounded exactly from their three terms (dfs_oz_w_terms_axpby, wint.h).
- * For alpha = 1, beta = 0 (most calls) a cheaper test comes first: r + t = h + l (TwoSum,
- * exact: r = RN(h + l), whatever |l| is against h), and with r normal (binary exponent
- * E >= -960) and |t| < w - B, where w = 2^(E-53), half r's ulp, or 2^(E-54) where r is a power
- * of two (the spacing below it halves), S lies strictly inside r's rounding interval, so
- * RN(S) = r.  The subtraction is exact or rounds to w when B is below its last bit, and then
- * the strict test still means |t| + B < w (both are powers of two, |t| a binary64 below w).
- * For any other alpha, beta a quick test comes first too (dfs_oz_ddsum_round_quick):
+ * Quick tests come first.  Each finds a binary64 r and x, E such that the exact value lies
+ * within E of r + x, and takes r where x + E and x - E lie strictly inside r's rounding interval
+ * (dfs_oz_rounds_to: r normal, binary exponent E_r >= -960; half an ulp 2^(E_r-53) away from
+ * zero, toward zero the same or, below a power of two, a quarter; 1 - 2^-49 of it, for the
+ * comparisons' two roundings of 2^-53 relative each).  For alpha = 1, beta = 0 (most calls):
+ * r + t = h + l (TwoSum, exact: r = RN(h + l), whatever |l| is against h), x = t, E = B.
+ * For any other alpha, beta (dfs_oz_ddsum_round_quick):
  * alpha h = p1 + e1, alpha l = p2 + e2, beta c = p3 + e3 (TwoProduct: exact but for at most
  * 2^-1075 each where a product underflows), s + t1 = p1 + p3 (TwoSum), qh + ql the rest
  * (t1 + p2 + e1 + e2 + e3, of magnitudes M) by TwoSums whose errors ql sums in binary64 (within
  * 3u of their magnitudes, at most 4.01 u M: so within 2^-100 M), r + t = s + qh (TwoSum), tt =
  * fl(t + ql); so alpha S + beta c - r lies within E of tt, E = 2^-52 |tt| + 2^-99 M + |alpha| B
  * + 2^-1070 (the last: 3 2^-1075 and the roundings in the subnormal range), its four roundings
- * covered by a factor 1 + 2^-48; and RN = r where tt + E and tt - E lie strictly inside r's
- * rounding interval (half an ulp each side, a quarter below a power of two; 1 - 2^-49 of it for
- * the comparisons' roundings).  Terms that cancel leave r far below M, and the rest's errors
- * stay second order. */
+ * covered by a factor 1 + 2^-48; x = tt.  Terms that cancel leave r far below M, and the
+ * rest's errors stay second order. */
 #ifndef DFS_OZ_DDSUM_H
 #define DFS_OZ_DDSUM_H
 
@@ -118,6 +116,20 @@ DFS_HD double dfs_oz_ddsum_bound(const dfs_oz_ddsum *d, int64_t k, double extra)
     return dfs_oz_pow2_above(b);
 }
 
+/* Whether every value within E (>= 0) of r + x rounds to r (the quick tests' interval test,
+ * comment at the top); NaN anywhere: 0. */
+DFS_HD int dfs_oz_rounds_to(double r, double x, double E)
+{
+    const uint64_t br = dfs_d_bits(r), er = br & 0x7ff0000000000000ull; /* (E_r + 1023) << 52 */
+    if (!(er >= (uint64_t)(1023 - 960) << 52 && er < 0x7ff0000000000000ull))
+        return 0;
+    const double away = dfs_d_from_bits(er - ((uint64_t)53 << 52));
+    const double toward = (br & 0x000fffffffffffffull) ? away : dfs_d_mul(away, 0.5);
+    const double tau = r < 0 ? -x : x; /* > 0: away from zero */
+    return dfs_d_add(tau, E) < dfs_d_mul(away, 1.0 - 0x1p-49) &&
+           dfs_d_sub(E, tau) < dfs_d_mul(toward, 1.0 - 0x1p-49);
+}
+
 /* The quick decision for any alpha, beta (comment at the top; beta = 0: cv not read): 1 and *v
  * = RN(alpha (h + l + d) + beta cv) for every |d| <= B, or 0 where the test cannot tell (the
  * exact way can). */
@@ -146,16 +158,7 @@ DFS_HD int dfs_oz_ddsum_round_quick(const dfs_oz_ddsum *d, double B, double alph
                                           dfs_d_mul(fabs(alpha), B)),
                                 0x1p-1070);
     const double E = dfs_d_mul(E0, 1.0 + 0x1p-48); /* E0's own roundings */
-    const uint64_t br = dfs_d_bits(r), er = br & 0x7ff0000000000000ull; /* (E + 1023) << 52 */
-    if (!(er >= (uint64_t)(1023 - 960) << 52 && er < 0x7ff0000000000000ull))
-        return 0;
-    /* half the gaps to r's neighbours: away from zero 2^(E-53), toward zero the same or, below a
-     * power of two, 2^(E-54); the rest's reach on each side strictly within them */
-    const double away = dfs_d_from_bits(er - ((uint64_t)53 << 52));
-    const double toward = (br & 0x000fffffffffffffull) ? away : dfs_d_mul(away, 0.5);
-    const double tau = r < 0 ? -tt : tt; /* > 0: away from zero */
-    if (!(dfs_d_add(tau, E) < dfs_d_mul(away, 1.0 - 0x1p-49)) ||
-        !(dfs_d_sub(E, tau) < dfs_d_mul(toward, 1.0 - 0x1p-49))) /* NaN: open */
+    if (!dfs_oz_rounds_to(r, tt, E))
         return 0;
     *v = r;
     return 1;
@@ -174,10 +177,7 @@ DFS_HD int dfs_oz_ddsum_round_within(const dfs_oz_ddsum *d, double B, int shift,
     if (shift == 0 && alpha == 1.0 && beta == 0.0) { /* the cheapest quick test */
         double t;
         const double r = dfs_d_two_sum(d->h, d->l, &t);
-        const uint64_t br = dfs_d_bits(r), er = br & 0x7ff0000000000000ull; /* (E + 1023) << 52 */
-        const unsigned down = (br & 0x000fffffffffffffull) ? 53u : 54u;  /* w = 2^(E - down) */
-        if (er >= (uint64_t)(1023 - 960) << 52 && er < 0x7ff0000000000000ull &&
-            fabs(t) < dfs_d_sub(dfs_d_from_bits(er - ((uint64_t)down << 52)), B)) {
+        if (dfs_oz_rounds_to(r, t, B)) {
             *v = r;
             return 1;
         }
