@@ -204,7 +204,7 @@ static int small_chosen(const CUfunction *kern, const dfs_df_path *path, int64_t
                         int64_t batch, const dfs_df_operand *A, const dfs_df_operand *B,
                         const dfs_df_gemm_args *g)
 {
-    if (A->df || B->df || g->Cdf || batch < 1 || !small_grid_x(m, n, DFS_DF_SMALL_T16) ||
+    if (A->df || B->df || g->Cdf || batch < 1 || !small_grid_x(m, n, DFS_DF_SMALL_BM) ||
         path->small == DFS_DF_SMALL_NEVER)
         return 0;
     if (path->small != DFS_DF_SMALL_AUTO)
@@ -217,16 +217,16 @@ static int small_chosen(const CUfunction *kern, const dfs_df_path *path, int64_t
 }
 
 /* The small kernel's tile: 16 x 16 where the 32 x 32 tiles of the whole batch would be fewer than
- * path->small16_waves waves of its blocks (tuning.h says why), or the option's. */
+ * path->small16_waves waves of its blocks (tuning.h says why), or the option's; 32 x 32 where
+ * the grid's x cannot hold the 16 x 16 tiles. */
 static int small_t16(const CUfunction *kern, const dfs_df_path *path, int64_t m, int64_t n,
                      int64_t batch, int scheme)
 {
+    if (!small_grid_x(m, n, DFS_DF_SMALL_T16))
+        return 0;
     if (path->small == DFS_DF_SMALL_16 || path->small == DFS_DF_SMALL_32)
         return path->small == DFS_DF_SMALL_16;
-    const int64_t tiles = small_grid_x(m, n, DFS_DF_SMALL_BM);
-    if (!tiles)
-        return 1;
-    const double blocks = (double)tiles * (double)batch;
+    const double blocks = (double)small_grid_x(m, n, DFS_DF_SMALL_BM) * (double)batch;
     return blocks < (double)wave_of(kern[K_SMALL + scheme], path, DFS_DF_SMALL_THREADS) *
                         path->small16_waves;
 }
