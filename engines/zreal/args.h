@@ -26,14 +26,15 @@ typedef struct {
     double *anz;
 } dfs_zr_stage_args;
 
-/* C(i, j) from the real product's planes P (m x 2n, leading dimension m, batch stride sp): S =
- * P(i, j) + i P(i, n + j).  exact: C = S (the real call applied alpha and beta: the planes hold
+/* C(i, j) from the real product's planes (batch stride sp): S = P[i + j ldp] + i P[poff + i +
+ * j ldp] (the real product P, m x 2n with leading dimension m and its columns interleaved:
+ * ldp = 2m, poff = m).  exact: C = S (the real call applied alpha and beta: the planes hold
  * the rounded parts); otherwise C = alpha S + beta C in binary64 (beta = 0: C not read; a term
  * whose scalar part is zero left out, S altogether when alpha = 0), alpha
  * and beta device pointers (two doubles each) or the values given. */
 typedef struct {
     const double *P;
-    int64_t sp;
+    int64_t sp, ldp, poff;
     double *C;
     int64_t ldc, sc;
     int64_t m, n, batch;

@@ -70,7 +70,7 @@ extern "C" __global__ void __launch_bounds__(256) dfs_zr_scatter(dfs_zr_scatter_
              e += (int64_t)gridDim.x * blockDim.x) {
             const int64_t i = e % a.m, j = e / a.m;
             const double *P = a.P + z * a.sp;
-            const double sr = P[i + j * a.m], si = P[i + (a.n + j) * a.m];
+            const double sr = P[i + j * a.ldp], si = P[a.poff + i + j * a.ldp];
             double *c = a.C + 2 * (z * a.sc + i + j * a.ldc);
             if (a.exact) {
                 c[0] = sr;

@@ -64,15 +64,15 @@ cublasStatus_t dfs_zr_gemm(const dfs_ctx *x, const dfs_gemm_call *c, dfs_zr_real
     s.X = c->A, s.ld = c->lda, s.sx = c->strideA, s.op = (int)c->transa, s.R = m, s.Q = kk;
     s.re = Ap, s.im = Ap + m * kk, s.ldp = m, s.sp = sa, s.one = dev ? one : NULL;
     err |= stage(k[K_STAGE], st, &s);
-    /* B' = [Br Bi; -Bi Br] (2k x 2n, leading dimension 2k) */
+    /* B' (2k x 2n, leading dimension 2k): column 2j = (Br; -Bi), column 2j+1 = (Bi; Br) */
     s.X = c->B, s.ld = c->ldb, s.sx = c->strideB, s.op = (int)c->transb, s.R = kk, s.Q = n;
-    s.re = Bp, s.re2 = Bp + 2 * kk * n + kk, s.im = Bp + 2 * kk * n, s.im2 = Bp + kk;
-    s.ldp = 2 * kk, s.sp = sb, s.one = NULL;
+    s.re = Bp, s.im2 = Bp + kk, s.im = Bp + 2 * kk, s.re2 = Bp + 3 * kk;
+    s.ldp = 4 * kk, s.sp = sb, s.one = NULL;
     err |= stage(k[K_STAGE], st, &s);
     /* exact, beta != 0: C's parts into P, for the real call's beta C */
     if (read_c) {
         s.X = c->C, s.ld = c->ldc, s.sx = c->strideC, s.op = 0, s.R = m, s.Q = n;
-        s.re = P, s.re2 = NULL, s.im = P + m * n, s.im2 = NULL, s.ldp = m, s.sp = sp;
+        s.re = P, s.re2 = NULL, s.im = P + m, s.im2 = NULL, s.ldp = 2 * m, s.sp = sp;
         err |= stage(k[K_STAGE], st, &s);
     }
     cublasStatus_t r = CUBLAS_STATUS_EXECUTION_FAILED;
@@ -96,7 +96,8 @@ cublasStatus_t dfs_zr_gemm(const dfs_ctx *x, const dfs_gemm_call *c, dfs_zr_real
     if (r == CUBLAS_STATUS_SUCCESS) {
         dfs_zr_scatter_args a;
         memset(&a, 0, sizeof a);
-        a.P = P, a.sp = sp, a.C = c->C, a.ldc = c->ldc, a.sc = c->strideC;
+        a.P = P, a.sp = sp, a.ldp = 2 * m, a.poff = m; /* columns interleaved */
+        a.C = c->C, a.ldc = c->ldc, a.sc = c->strideC;
         a.m = m, a.n = n, a.batch = nb, a.exact = exact;
         a.alpha = dev ? c->alpha : NULL;
         a.beta = dev ? c->beta : NULL;

@@ -7,7 +7,10 @@
  * gives both parts of S = op(A) op(B), each part one real dot product of length 2k of exact
  * binary64 values (moves and negations only): the real engine's per-output contract holds for
  * each part with k' = 2k.  The operands are staged as real planes in temporaries (the size of
- * A, twice B's, C's), op T and C applied there. */
+ * A, twice B's, C's), op T and C applied there, with the columns of B' and of the product
+ * interleaved: B' column 2j = (Br_j; -Bi_j), column 2j+1 = (Bi_j; Br_j), so that the product's
+ * columns 2j and 2j+1 are Re and Im of S's column j (a real engine may then take both parts of
+ * an output together: the int8 engine's three products, ../oz/crt_gemm.h's zk). */
 #ifndef DFS_ZREAL_H
 #define DFS_ZREAL_H
 
