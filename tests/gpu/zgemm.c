@@ -11,11 +11,15 @@
  *                 every entry point must have a case where the real cuBLAS differs from it and
  *                 the shim does not); elsewhere bit for bit the real cuBLAS call.
  *   int8, df      every part within the engine's bound of the correctly rounded value r:
- *                 |c - r| <= T s + 2^-52 |r| + 2^-1060 with s = (|alpha_r| + |alpha_i|) sum_q
- *                 (|ar| + |ai|)(|br| + |bi|) + (|beta_r| + |beta_i|)(|cr| + |ci|) and T = (2k +
- *                 8) 2^-52 (int8: native's gamma_2k for each part's real dot product of length
- *                 2k, and the binary64 alpha S + beta C) or 4 (2k + 1) 2^-48 + 2^-50 (df's
- *                 tested DF bound); a NaN where r is NaN, an Inf of r's sign or NaN where r is
+ *                 |c - r| <= T s + 2^-52 |r| + 2^-1060.  int8: T = (2k + 8) 2^-52, native's
+ *                 gamma_2k for each part's real dot product of length 2k (and the binary64
+ *                 alpha S + beta C), s that part's own scale: with Sr = sum_q |ar br| + |ai bi|
+ *                 and Si = sum_q |ar bi| + |ai br|, Re |alpha_r| Sr + |alpha_i| Si + |beta_r cr|
+ *                 + |beta_i ci|, Im |alpha_r| Si + |alpha_i| Sr + |beta_r ci| + |beta_i cr| (so
+ *                 a tiny imaginary part is held to its own terms); df: T = 4 (2k + 1) 2^-48 +
+ *                 2^-50 (its tested DF bound) and s = (|alpha_r| + |alpha_i|) (Sr + Si) +
+ *                 (|beta_r| + |beta_i|)(|cr| + |ci|) for both parts; a NaN where r is NaN, an
+ *                 Inf of r's sign or NaN where r is
  *                 Inf; and a case per entry point where the shim's bits differ from the real
  *                 cuBLAS's (the engine computed it).
  *   accurate      on GPUs with int8 tensor cores (cc 7.5 on) as repro where repro computes (the
@@ -344,7 +348,7 @@ static void run_problem(zprob *p, const int *apis, int napis)
                    TMAX, nthreads, 1, hTw2);
     if (ref == REF_BOUND)
         zgemm_scale((int)p->ta, (int)p->tb, p->m, p->n, p->k, p->batch, al, be, hAt, hBt, hC0,
-                    TMAX, hSc);
+                    TMAX, !tol_df, hSc);
     const int strided = is_strided(apis[0]);
     for (int pad = 0; pad <= 3; pad += 3)
         for (int b0 = 0; b0 <= (strided && p->bshared); b0++) {

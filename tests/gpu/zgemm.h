@@ -51,6 +51,6 @@ void zgemm_twin(int ta, int tb, int64_t m, int64_t n, int64_t k, int64_t batch,
                 const double *C0, int64_t tstride, int threads, int repro, double *T);
 void zgemm_scale(int ta, int tb, int64_t m, int64_t n, int64_t k, int64_t batch,
                  const double alpha[2], const double beta[2], const double *A, const double *B,
-                 const double *C0, int64_t tstride, double *S);
+                 const double *C0, int64_t tstride, int per_part, double *S);
 
 #endif

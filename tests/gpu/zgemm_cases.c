@@ -126,27 +126,43 @@ void zgemm_twin(int ta, int tb, int64_t m, int64_t n, int64_t k, int64_t batch,
             twin_run(&jobs[t]);
 }
 
-/* S[2 (b tstride + i + j m) + part] = (|alpha_r| + |alpha_i|) sum_q (|ar br| + |ai bi| + |ar bi|
- * + |ai br|) + (|beta_r| + |beta_i|) (|cr| + |ci|): a scale of either part's error (the four real
- * products of every term, both parts of C; beta = 0: no C). */
+/* The scale of each part's error bound, S[2 (b tstride + i + j m) + part].  per_part = 0: for
+ * either part (|alpha_r| + |alpha_i|) sum_q (|ar br| + |ai bi| + |ar bi| + |ai br|) +
+ * (|beta_r| + |beta_i|) (|cr| + |ci|) (the four real products of every term, both parts of C);
+ * per_part = 1: each part's own, from Sr = sum_q |ar br| + |ai bi| and Si = sum_q |ar bi| +
+ * |ai br| (the terms of each part of op(A) op(B)): Re |alpha_r| Sr + |alpha_i| Si + |beta_r cr|
+ * + |beta_i ci|, Im |alpha_r| Si + |alpha_i| Sr + |beta_r ci| + |beta_i cr| (what alpha S +
+ * beta C does with each part's error).  beta = 0: no C; alpha = 0: A, B not read. */
 void zgemm_scale(int ta, int tb, int64_t m, int64_t n, int64_t k, int64_t batch,
                  const double alpha[2], const double beta[2], const double *A, const double *B,
-                 const double *C0, int64_t tstride, double *S)
+                 const double *C0, int64_t tstride, int per_part, double *S)
 {
-    const double fa = fabs(alpha[0]) + fabs(alpha[1]), fb = fabs(beta[0]) + fabs(beta[1]);
+    const double ar = fabs(alpha[0]), ai = fabs(alpha[1]), br = fabs(beta[0]),
+                 bi = fabs(beta[1]);
     const int64_t ra = ta == 0 ? m : k, rb = tb == 0 ? k : n;
     for (int64_t b = 0; b < batch; b++)
         for (int64_t j = 0; j < n; j++)
             for (int64_t i = 0; i < m; i++) {
-                double s = 0.0;
-                for (int64_t q = 0; fa != 0.0 && q < k; q++) { /* alpha = 0: A, B not read */
+                double sr = 0.0, si = 0.0;
+                for (int64_t q = 0; ar + ai != 0.0 && q < k; q++) {
                     const double *x = A + 2 * b * tstride + op_at(ta, ra, i, q),
                                  *y = B + 2 * b * tstride + op_at(tb, rb, q, j);
-                    s += (fabs(x[0]) + fabs(x[1])) * (fabs(y[0]) + fabs(y[1]));
+                    sr += fabs(x[0] * y[0]) + fabs(x[1] * y[1]);
+                    si += fabs(x[0] * y[1]) + fabs(x[1] * y[0]);
                 }
                 const double *c = C0 + 2 * (b * tstride + i + j * m);
-                const double v = (fa != 0.0 ? fa * s : 0.0) +
-                                 (fb != 0.0 ? fb * (fabs(c[0]) + fabs(c[1])) : 0.0);
-                S[2 * (b * tstride + i + j * m)] = S[2 * (b * tstride + i + j * m) + 1] = v;
+                const double cr = br + bi != 0.0 ? fabs(c[0]) : 0.0,
+                             ci = br + bi != 0.0 ? fabs(c[1]) : 0.0;
+                double *o = S + 2 * (b * tstride + i + j * m);
+                if (per_part) {
+                    o[0] = (ar != 0.0 ? ar * sr : 0.0) + (ai != 0.0 ? ai * si : 0.0) +
+                           (br != 0.0 ? br * cr : 0.0) + (bi != 0.0 ? bi * ci : 0.0);
+                    o[1] = (ar != 0.0 ? ar * si : 0.0) + (ai != 0.0 ? ai * sr : 0.0) +
+                           (br != 0.0 ? br * ci : 0.0) + (bi != 0.0 ? bi * cr : 0.0);
+                } else {
+                    const double fa = ar + ai, fb = br + bi;
+                    o[0] = o[1] = (fa != 0.0 ? fa * (sr + si) : 0.0) +
+                                  (fb != 0.0 ? fb * (cr + ci) : 0.0);
+                }
             }
 }
