@@ -24,4 +24,10 @@ typedef struct {
 void dfs_int8_choose(const dfs_ctx *x, const dfs_gemm_call *c, int option_moduli,
                      int prefer_native, dfs_int8_choice *out);
 
+/* The same with the shape's break-even moduli given (dfs_int8_breakeven's; DFS_INT8_NEVER_NATIVE:
+ * never native), for calls whose cost is not a real DGEMM's (a complex product by three
+ * products). */
+void dfs_int8_choose_at(const dfs_ctx *x, const dfs_gemm_call *c, int option_moduli, double bmod,
+                        dfs_int8_choice *out);
+
 #endif

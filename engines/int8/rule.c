@@ -4,16 +4,18 @@
 
 #include "../oz/crt.h"
 
-double dfs_int8_breakeven(const dfs_oz_tuning *t, int fp64_starved, int64_t m, int64_t n,
-                          int64_t k)
+/* The break-even moduli of a product that native FP64 computes in `flops` (plus a call) and
+ * int8 in per modulus `ops` int8 operations, `sums` int32 sums and `operand` residue bytes, and
+ * once a finish of `outputs` outputs (plus a call). */
+static double breakeven(const dfs_oz_tuning *t, int fp64_starved, double flops, double ops,
+                        double sums, double operand, double outputs)
 {
     if (fp64_starved)
         return DFS_INT8_NEVER_NATIVE;
-    const double dm = (double)m, dn = (double)n, dk = (double)k, mnk2 = 2.0 * dm * dn * dk;
-    const double native = mnk2 * t->fp64_flop_fs * 1e-15 + t->fp64_call_us * 1e-6;
-    const double per_gemm = mnk2 * t->int8_op_fs * 1e-15 + dm * dn * t->int8_output_ps * 1e-12 +
-                            (dm + dn) * dk * t->int8_operand_ps * 1e-12;
-    const double once = dm * dn * t->int8_finish_ps * 1e-12 + t->int8_call_us * 1e-6;
+    const double native = flops * t->fp64_flop_fs * 1e-15 + t->fp64_call_us * 1e-6;
+    const double per_gemm = ops * t->int8_op_fs * 1e-15 + sums * t->int8_output_ps * 1e-12 +
+                            operand * t->int8_operand_ps * 1e-12;
+    const double once = outputs * t->int8_finish_ps * 1e-12 + t->int8_call_us * 1e-6;
     if (per_gemm <= 0)
         return DFS_INT8_NEVER_NATIVE;
     /* (bmod + 1) per_gemm + once = native */
@@ -21,10 +23,33 @@ double dfs_int8_breakeven(const dfs_oz_tuning *t, int fp64_starved, int64_t m, i
     return b > 0 ? b : 0.0;
 }
 
+double dfs_int8_breakeven(const dfs_oz_tuning *t, int fp64_starved, int64_t m, int64_t n,
+                          int64_t k)
+{
+    const double dm = (double)m, dn = (double)n, dk = (double)k, mnk2 = 2.0 * dm * dn * dk;
+    return breakeven(t, fp64_starved, mnk2, mnk2, dm * dn, (dm + dn) * dk, dm * dn);
+}
+
+double dfs_int8_breakeven_z(const dfs_oz_tuning *t, int fp64_starved, int64_t m, int64_t n,
+                            int64_t k)
+{
+    /* native: ZGEMM's 8 m n k flops; int8: three products of m x n x k a modulus, three
+     * residue matrices per operand, both parts of each output finished */
+    const double dm = (double)m, dn = (double)n, dk = (double)k, mnk2 = 2.0 * dm * dn * dk;
+    return breakeven(t, fp64_starved, 4.0 * mnk2, 3.0 * mnk2, 3.0 * dm * dn,
+                     3.0 * (dm + dn) * dk, 2.0 * dm * dn);
+}
+
 double dfs_int8_device_breakeven(const dfs_device *d, int64_t m, int64_t n, int64_t k)
 {
     return dfs_int8_breakeven(dfs_oz_tuning_of(d ? d->cc_major : 0, d ? d->cc_minor : 0),
                               d && d->fp64_ratio >= 32, m, n, k);
+}
+
+double dfs_int8_device_breakeven_z(const dfs_device *d, int64_t m, int64_t n, int64_t k)
+{
+    return dfs_int8_breakeven_z(dfs_oz_tuning_of(d ? d->cc_major : 0, d ? d->cc_minor : 0),
+                                d && d->fp64_ratio >= 32, m, n, k);
 }
 
 int dfs_int8_worth_trying(double bmod, int dflt)

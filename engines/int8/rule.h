@@ -22,6 +22,11 @@ int dfs_int8_next_moduli(const dfs_crt_fast_stats *rec, unsigned long long outpu
 double dfs_int8_breakeven(const dfs_oz_tuning *t, int fp64_starved, int64_t m, int64_t n,
                           int64_t k);
 
+/* The same for a complex m x n x k product by three products a modulus (../oz/crt_gemm.h's
+ * zk) against native ZGEMM. */
+double dfs_int8_breakeven_z(const dfs_oz_tuning *t, int fp64_starved, int64_t m, int64_t n,
+                            int64_t k);
+
 /* Whether a shape's first call should try int8 at all: the fewest moduli the data could let it
  * take (two fewer than dflt, its default) beat native by the model. */
 int dfs_int8_worth_trying(double bmod, int dflt);
@@ -29,6 +34,7 @@ int dfs_int8_worth_trying(double bmod, int dflt);
 /* dfs_int8_breakeven with the numbers of device d (NULL: sm_90's), FP64-starved parts never
  * native. */
 double dfs_int8_device_breakeven(const dfs_device *d, int64_t m, int64_t n, int64_t k);
+double dfs_int8_device_breakeven_z(const dfs_device *d, int64_t m, int64_t n, int64_t k);
 
 /* Whether a DGEMM with k terms (k >= 1) and break-even moduli bmod (dfs_int8_device_breakeven)
  * runs natively whatever its data: not worth trying with the default moduli

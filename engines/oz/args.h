@@ -28,7 +28,10 @@
     X(DFS_OZ_K_SMALL_TILED, dfs_oz_small_tiled) X(DFS_OZ_K_SMALL_TILED1, dfs_oz_small_tiled1)   \
     X(DFS_OZ_K_CRT_PAIRS, dfs_crt_finish_pairs)                                                    \
     X(DFS_OZ_K_CRT_PAIRS_WIDE, dfs_crt_finish_pairs_wide)                                          \
-    X(DFS_OZ_K_DIRECT_PAIRS, dfs_oz_direct_pairs)
+    X(DFS_OZ_K_DIRECT_PAIRS, dfs_oz_direct_pairs)                                              \
+    X(DFS_OZ_K_ZK_SUMS, dfs_crt_zk_sums) X(DFS_OZ_K_ZK_FAST, dfs_crt_finish_zk)                   \
+    X(DFS_OZ_K_ZK_FAST14, dfs_crt_finish_zk14) X(DFS_OZ_K_ZK_FAST15, dfs_crt_finish_zk15)          \
+    X(DFS_OZ_K_ZK_FAST16, dfs_crt_finish_zk16)
 #define DFS_OZ_KERNEL_ID(id, symbol) id,
 enum { DFS_OZ_KERNELS(DFS_OZ_KERNEL_ID) DFS_OZ_K_COUNT };
 #undef DFS_OZ_KERNEL_ID
@@ -36,6 +39,8 @@ enum { DFS_OZ_KERNELS(DFS_OZ_KERNEL_ID) DFS_OZ_K_COUNT };
 _Static_assert(DFS_OZ_K_CRT_FAST20 == DFS_OZ_K_CRT_FAST13 + 7, "the fast finishes in order");
 /* and the verifying finish for N moduli as VERIFY21 + N - 21 */
 _Static_assert(DFS_OZ_K_CRT_VERIFY24 == DFS_OZ_K_CRT_VERIFY21 + 3, "the verifying finishes in order");
+/* and the complex (Karatsuba) fast finish for N moduli as ZK_FAST14 + N - 14 */
+_Static_assert(DFS_OZ_K_ZK_FAST16 == DFS_OZ_K_ZK_FAST14 + 2, "the complex finishes in order");
 #endif
 
 #define DFS_OZ_SPECIAL (-1)  /* need[] of a row holding Inf or NaN */
@@ -103,9 +108,10 @@ typedef struct {
 /* ---- the Ozaki scheme II on integer tensor cores (crt.h, crt_gemm.c) ---- */
 
 /* Residues of rows r0 .. r0+rows-1 of op(X) ((r, q) at X[r * rs + q * qs], q < k) scaled to
- * integers of bits[r] = dfs_crt_row_bits(L, ss[r], k) bits (dfs_crt_scale with tau[r]; rows
- * with need[r] == DFS_OZ_SPECIAL, or of zeros, give 0), times y, modulo the first n moduli:
- * R[(l * rows + (r - r0)) * kp + q], int8, with q from k to kp - 1 zero; bcoef from
+ * integers of bits[r] = dfs_crt_row_bits(L, ss[r], kb) bits (kb: the inner dimension the rows'
+ * sums of squares are of, 0 for k; dfs_crt_scale with tau[r]; rows with need[r] ==
+ * DFS_OZ_SPECIAL, or of zeros, give 0), times y, modulo the first n moduli: R[l * ps + (r - r0)
+ * * kp + q] (ps: 0 for rows * kp), int8, with q from k to kp - 1 zero; bcoef from
  * dfs_crt_bcoefs (y_l for op(A), 1 for op(B); 2 words when dfs_crt_max_bits(L) <= 62, the
  * kernel dfs_crt_residues62, else 4, dfs_crt_residues).  The blocks of column 0 write bits[r].
  * fast: plane n holds the magnitudes dfs_crt_mag (crt_check.h) as well. */
@@ -116,6 +122,8 @@ typedef struct {
     const double *ss;
     int *bits;
     int L, n;
+    int64_t kb, ps;
+    int mag_half; /* fast: the magnitude plane at 6 bits, floor(|a| 2^(6 - tau)) (zk), not 7 */
     int fast; /* the int8 engine: rows of enough bits rounded to nearest (dfs_crt_rounds) */
     signed char *R;
     const signed char *kcls; /* set: the elements with kcls[q] != group taken as zeros */
@@ -189,5 +197,19 @@ typedef struct {
     const double *zalpha_d, *zbeta_d;
     double zalpha[2], zbeta[2];
 } dfs_crt_finish_args;
+
+/* A complex product by Karatsuba's three products (crt_gemm.h's zk; the finish
+ * dfs_crt_finish_zk*): per plane l of a block's residues, three matrices of rows x kp bytes at
+ * R + 3 l rows kp: the residues of the real parts, of the imaginary parts, and here made into the
+ * third, s = x - y (sub; op(A)'s) or x + y (op(B)'s) modulo the plane's modulus (l < n) in the
+ * residues' symmetric range; the magnitude plane (l = n, fast; 6-bit magnitudes): x + y.  mod: the
+ * moduli (dfs_crt_modulus).  A grid of blocks of 256 threads, four bytes a thread, grid-stride
+ * over a plane's words along x, the planes along y. */
+typedef struct {
+    signed char *R;
+    int64_t rows, kp;
+    int n, sub;
+    int mod[DFS_CRT_MODULI];
+} dfs_crt_zk_sums_args;
 
 #endif

@@ -36,6 +36,19 @@ DFS_HD int dfs_crt_modulus(int l)
     return m[l];
 }
 
+/* A complex product by Karatsuba's three products a modulus (crt_gemm.h's zk): the largest
+ * complex inner dimension, padded to 16, whose int32 sums carry Im = P1 - P2 - P3 (|P| <= 2^14
+ * kp each, residues of at most 128 in magnitude): 3 kp 2^14 <= 2^31 - 2^14, the room the
+ * reconstruction takes (dfs_crt_reconstruct: v + K >= 0). */
+#define DFS_CRT_ZK_MAX_KP 43680
+
+/* Whether a complex product whose real representation has inner dimension k takes three
+ * products. */
+DFS_HD int dfs_crt_zk_fits(int64_t k)
+{
+    return k > 0 && (k / 2 + 15) / 16 * 16 <= DFS_CRT_ZK_MAX_KP;
+}
+
 /* floor(1024 log2 m_l), the moduli's sizes in 1/1024 bit, from below. */
 DFS_HD int dfs_crt_log2_1024(int l)
 {

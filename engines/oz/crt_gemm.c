@@ -71,21 +71,23 @@ static size_t carve_groups(CUdeviceptr base, size_t off, int64_t m, int64_t n, i
     return off;
 }
 
-/* Bytes for blocks of bm x bn with P planes (the N moduli per group, and fast the magnitudes)
- * and k padded to kp; fills l from base when base != 0.  fast: the failure bitmap and
- * counters; groups: carve_groups's. */
+/* Bytes for blocks of bm x bn with P residue matrices per operand (the N moduli per group, and
+ * fast the magnitudes; three each with zk) and k padded to kp; fills l from base when base != 0.
+ * cols: real outputs per column of the block (2 with zk: both parts).  fast: the failure bitmap
+ * and counters; groups: carve_groups's. */
 static size_t carve(CUdeviceptr base, int64_t m, int64_t n, int64_t kp, int64_t bm, int64_t bn,
-                    int P, int fast, int groups, layout *l)
+                    int P, int cols, int fast, int groups, layout *l)
 {
     size_t off = dfs_oz_carve_call(base, m, n, 1, &l->c);
     off = carve_groups(base, off, m, n, kp, groups, &l->g);
     l->RA = dfs_oz_take(base, &off, (size_t)P * bm * kp);
     l->RB = dfs_oz_take(base, &off, (size_t)P * bn * kp);
     l->Cl = dfs_oz_take(base, &off, (size_t)P * bm * bn * sizeof(int32_t));
-    l->list = dfs_oz_take(base, &off, (size_t)(bm * bn) * sizeof(uint32_t));
+    l->list = dfs_oz_take(base, &off, (size_t)(bm * bn * cols) * sizeof(uint32_t));
     l->bitsA = dfs_oz_take(base, &off, (size_t)m * sizeof(int));
     l->bitsB = dfs_oz_take(base, &off, (size_t)n * sizeof(int));
-    l->fail = fast ? dfs_oz_take(base, &off, (size_t)((bm + 31) / 32 * bn) * sizeof(uint32_t))
+    l->fail = fast ? dfs_oz_take(base, &off,
+                                 (size_t)((bm + 31) / 32 * bn * cols) * sizeof(uint32_t))
                    : NULL;
     l->fstats = fast ? dfs_oz_take(base, &off, sizeof(dfs_crt_fast_stats)) : NULL;
     l->vneed = fast ? NULL
@@ -101,7 +103,7 @@ static size_t carve(CUdeviceptr base, int64_t m, int64_t n, int64_t kp, int64_t 
  * block holds all of op(A); each residue pass reads 8 and writes N bytes per element. */
 typedef struct {
     int64_t m, n, kp;
-    int P, fast, groups; /* planes: N moduli per group (and fast, the magnitudes) */
+    int P, cols, fast, groups; /* residue matrices per operand, as carve's */
     const dfs_oz_tuning *t;
 } plan_in;
 
@@ -109,16 +111,20 @@ static int eval_block(const void *ctx, int64_t bm, int64_t bn, size_t *need, dou
 {
     const plan_in *p = ctx;
     layout dry; /* carve() only counting */
-    *need = carve(0, p->m, p->n, p->kp, bm, bn, p->P, p->fast, p->groups, &dry);
+    *need = carve(0, p->m, p->n, p->kp, bm, bn, p->P, p->cols, p->fast, p->groups, &dry);
     /* the finish steps through the sums in 32-bit offsets (dfs_crt_reconstruct) */
     if ((uint64_t)p->P * (uint64_t)(bm * bn) >= ((uint64_t)1 << 32))
         return 0;
     if (bm * bn > p->t->crt_block_outputs)
         return 0;
+    if (bn * p->cols > 65536) /* the list holds a column of the block in 16 bits (pack_rc) */
+        return 0;
     const double passes_a = bm == p->m ? 1.0 : (double)((p->n + bn - 1) / bn);
     const double gemm = 2.0 * p->P * (double)p->m * (double)p->n * (double)p->kp *
                         dfs_oz_thin_factor(p->t->thin, bm, bn);
-    const double bytes = (8.0 + p->P) * (double)p->kp * ((double)p->m * passes_a + (double)p->n);
+    /* per element of an operand (a complex one by zk: two reals, three residue matrices) */
+    const double bytes = (8.0 * p->cols + p->P) * (double)p->kp *
+                         ((double)p->m * passes_a + (double)p->n);
     *cost = gemm + p->t->crt_ops_per_byte * bytes;
     return 1;
 }
@@ -140,7 +146,7 @@ static int residue_words(int L)
 
 /* The residues of rows r0 .. r0+rows-1 of an operand: a (its fields but the rows and R set
  * once per call, its coefficients for residue_words(a->L) words), into the planes from plane0
- * on of the block's residues at base (plane l at base + l * rows * kp). */
+ * on of the block's residues at base (plane l at base + l * rows * kp, or a->ps apart). */
 static int launch_residues(const run *R, dfs_crt_residue_args *a, int64_t r0, int64_t rows,
                            signed char *base, int plane0)
 {
@@ -152,6 +158,28 @@ static int launch_residues(const run *R, dfs_crt_residue_args *a, int64_t r0, in
     return dfs_launch(R->k[residue_words(a->L) == 2 ? DFS_OZ_K_RESIDUES62 : DFS_OZ_K_RESIDUES],
                       (unsigned)((a->kp + 63) / 64), (unsigned)((rows + 31) / 32), 1, 256, 1,
                       R->st, a);
+}
+
+/* zk: the residues of rows r0 .. r0+rows-1 of a complex operand, its real parts by re and
+ * its imaginary parts (or, op(B), minus them) by im, into the first two of each plane's three
+ * matrices at base, then the third (dfs_crt_zk_sums: the difference for op(A), sub, else the
+ * sum). */
+static int launch_zk_residues(const run *R, dfs_crt_residue_args *re, dfs_crt_residue_args *im,
+                              int64_t r0, int64_t rows, signed char *base, int planes, int sub)
+{
+    if (rows <= 0 || re->kp <= 0)
+        return 0;
+    re->ps = im->ps = 3 * rows * re->kp;
+    re->mag_half = im->mag_half = 1; /* magnitudes of 6 bits: two of them fit a byte */
+    int err = launch_residues(R, re, r0, rows, base, 0);
+    err |= launch_residues(R, im, r0, rows, base + rows * re->kp, 0);
+    dfs_crt_zk_sums_args z = {base, rows, re->kp, re->n, sub, {0}};
+    for (int l = 0; l < re->n; l++)
+        z.mod[l] = dfs_crt_modulus(l);
+    const int64_t blocks = (rows * re->kp / 4 + 255) / 256, cap = (int64_t)R->sms * 4;
+    err |= dfs_launch(R->k[DFS_OZ_K_ZK_SUMS], (unsigned)(blocks < cap ? blocks : cap),
+                      (unsigned)planes, 1, 256, 1, R->st, &z);
+    return err;
 }
 
 /* The moduli of a call: fast, the option or the default; verify, the guess (feedback.h) from
@@ -205,7 +233,7 @@ static int launch_kgroups(const run *R, const kgroups_ws *g, const double *A, in
 static cublasStatus_t one_gemm(const run *R, const dfs_gemm_call *c, const double *A,
                                const double *B, double *C)
 {
-    const int64_t m = c->m, n = c->n, k = c->k, kp = (k + 15) / 16 * 16;
+    const int64_t m = c->m, n = c->n, k = c->k;
     const int ta = c->transa != CUBLAS_OP_N, tb = c->transb != CUBLAS_OP_N;
     /* op(A)(r, q) = A[r * ars + q * aqs]; op(B)(q, col) = B[q * bqs + col * bcs] */
     const int64_t ars = ta ? c->lda : 1, aqs = ta ? 1 : c->lda;
@@ -219,15 +247,23 @@ static cublasStatus_t one_gemm(const run *R, const dfs_gemm_call *c, const doubl
     const int groups = kgroups_of(R, k, fb), G = groups == 2 ? 2 : 1;
     /* planes: the moduli of each group, and (fast) the magnitudes (crt_check.h) */
     const int fast = !verify, P = G * N + fast;
+    /* zk: the complex product by three products (crt_gemm.h): residues, GEMMs and blocks over
+     * the complex columns nq and inner dimension kq, three residue matrices a plane */
+    const int zk = fast && R->o->zk && !ta && !tb && n % 2 == 0 && k % 2 == 0 && dfs_crt_zk_fits(k);
+    const int64_t nq = zk ? n / 2 : n, kq = zk ? k / 2 : k, kpq = (kq + 15) / 16 * 16;
+    const int PM = zk ? 3 * P : P;
     int64_t bm = 0, bn = 0;
-    const plan_in pin = {m, n, kp, P, fast, groups, dfs_oz_tuning_ctx(R->x)};
+    const plan_in pin = {m, nq, kpq, PM, zk ? 2 : 1, fast, groups, dfs_oz_tuning_ctx(R->x)};
     /* row pairs: blocks of whole pairs */
-    const size_t need = dfs_oz_plan_blocks(m, n, pairs ? 2 : 1, R->o->workspace, eval_block,
+    const size_t need = dfs_oz_plan_blocks(m, nq, pairs ? 2 : 1, R->o->workspace, eval_block,
                                            &pin, &bm, &bn);
     if (dfs_log_on(DFS_LOG_TRACE))
         dfs_log(DFS_LOG_TRACE, "%s: %s %lld x %lld x %lld on int8 tensor cores: %d moduli "
                 "(%d bits and more per element)%s, blocks %lld x %lld, workspace %zu bytes",
-                verify ? "repro" : "int8", pairs ? "zgemm (row pairs of parts)" : "dgemm",
+                verify ? "repro" : "int8",
+                pairs ? "zgemm (row pairs of parts)"
+                : zk  ? "zgemm (three products, Karatsuba), as the real"
+                      : "dgemm",
                 (long long)m, (long long)n, (long long)k, N, dfs_crt_scale_bits(N, k > 0 ? k : 1),
                 G == 2 ? " in each of two groups of the inner dimension" : "", (long long)bm,
                 (long long)bn, need);
@@ -237,7 +273,7 @@ static cublasStatus_t one_gemm(const run *R, const dfs_gemm_call *c, const doubl
     if (!base)
         return DFS_STATUS_DECLINED;
     layout l;
-    carve(base, m, n, kp, bm, bn, P, fast, groups, &l);
+    carve(base, m, nq, kpq, bm, bn, PM, zk ? 2 : 1, fast, groups, &l);
     if (verify)
         dfs_oz_fb_note(DFS_OZ_FB_MODULI, R->x->device, seq, m * n, N, 1);
 
@@ -270,8 +306,11 @@ static cublasStatus_t one_gemm(const run *R, const dfs_gemm_call *c, const doubl
     const signed char *kcls = G == 2 ? g->kcls : NULL; /* one group: every element */
     err |= dfs_oz_launch_rows(R->k, R->st, A, ars, aqs, m, k, l.c.tauA, l.c.needA, l.c.nrmA,
                               l.c.ssA, l.c.maxneed, beta_bits, l.c.consts, alpha_dev, kcls, 0);
-    err |= dfs_oz_launch_rows(R->k, R->st, B, bcs, bqs, n, k, l.c.tauB, l.c.needB, l.c.nrmB,
-                              l.c.ssB, l.c.maxneed + 1, beta_bits, NULL, alpha_dev, kcls, 0);
+    /* zk: one column of op(B) a complex column, the real representation's column 2 j (its
+     * column 2 j + 1 holds the same values) */
+    err |= dfs_oz_launch_rows(R->k, R->st, B, zk ? 2 * bcs : bcs, bqs, nq, k, l.c.tauB, l.c.needB,
+                              l.c.nrmB, l.c.ssB, l.c.maxneed + 1, beta_bits, NULL, alpha_dev,
+                              kcls, 0);
     if (G == 2) {
         const dfs_oz_call_ws *r1 = &g->r1;
         err |= dfs_oz_launch_rows(R->k, R->st, A, ars, aqs, m, k, r1->tauA, r1->needA, r1->nrmA,
@@ -320,36 +359,52 @@ static cublasStatus_t one_gemm(const run *R, const dfs_gemm_call *c, const doubl
     const void *zero_p = dev_scalars ? (const void *)izero : &zero;
     /* op(A)'s residues carry y_l (dfs_crt_bcoefs), op(B)'s not; group 1's (two groups) in the
      * planes after group 0's */
-    dfs_crt_residue_args ra = {A, ars, aqs, 0, 0, k, kp, l.c.tauA, l.c.needA, l.c.ssA,
-                               l.bitsA, f.step.L, N, !verify, l.RA, kcls, 0, {{{0}, 0}}};
-    dfs_crt_residue_args rb = {B, bcs, bqs, 0, 0, k, kp, l.c.tauB, l.c.needB, l.c.ssB,
-                               l.bitsB, f.step.L, N, !verify, l.RB, kcls, 0, {{{0}, 0}}};
+    dfs_crt_residue_args ra = {.X = A, .rs = ars, .qs = aqs, .k = kq, .kp = kpq,
+                               .tau = l.c.tauA, .need = l.c.needA, .ss = l.c.ssA,
+                               .bits = l.bitsA, .L = f.step.L, .n = N, .kb = k,
+                               .fast = !verify, .R = l.RA, .kcls = kcls};
+    dfs_crt_residue_args rb = {.X = B, .rs = zk ? 2 * bcs : bcs, .qs = bqs, .k = kq, .kp = kpq,
+                               .tau = l.c.tauB, .need = l.c.needB, .ss = l.c.ssB,
+                               .bits = l.bitsB, .L = f.step.L, .n = N, .kb = k,
+                               .fast = !verify, .R = l.RB, .kcls = kcls};
     dfs_crt_bcoefs(&f.step.tab, 1, residue_words(f.step.L), ra.bcoef);
     dfs_crt_bcoefs(&f.step.tab, 0, residue_words(f.step.L), rb.bcoef);
+    /* zk: the imaginary parts, op(A)'s columns kq on, the rows kq on of op(B)'s column 2 j
+     * (minus its imaginary part) */
+    dfs_crt_residue_args rai = ra, rbi = rb;
+    rai.X = A + kq * aqs;
+    rbi.X = B + kq * bqs;
     dfs_crt_residue_args ra1 = ra, rb1 = rb;
     ra1.tau = g->r1.tauA, ra1.need = g->r1.needA, ra1.ss = g->r1.ssA, ra1.bits = g->bitsA;
     rb1.tau = g->r1.tauB, rb1.need = g->r1.needB, rb1.ss = g->r1.ssB, rb1.bits = g->bitsB;
     ra1.group = rb1.group = 1;
-    if (bm == m) {
+    if (bm == m && zk) {
+        err |= launch_zk_residues(R, &ra, &rai, 0, m, l.RA, P, 1);
+    } else if (bm == m) {
         err |= launch_residues(R, &ra, 0, m, l.RA, 0);
         if (G == 2)
             err |= launch_residues(R, &ra1, 0, m, l.RA, N);
     }
-    for (int64_t c0 = 0; c0 < n && !err; c0 += bn) {
-        const int64_t nb = n - c0 < bn ? n - c0 : bn;
-        err |= launch_residues(R, &rb, c0, nb, l.RB, 0);
+    for (int64_t c0 = 0; c0 < nq && !err; c0 += bn) {
+        const int64_t nb = nq - c0 < bn ? nq - c0 : bn;
+        if (zk)
+            err |= launch_zk_residues(R, &rb, &rbi, c0, nb, l.RB, P, 0);
+        else
+            err |= launch_residues(R, &rb, c0, nb, l.RB, 0);
         if (G == 2)
             err |= launch_residues(R, &rb1, c0, nb, l.RB, N);
         for (int64_t r0 = 0; r0 < m && !err; r0 += bm) {
             const int64_t mb = m - r0 < bm ? m - r0 : bm;
-            if (bm != m) {
+            if (bm != m && zk) {
+                err |= launch_zk_residues(R, &ra, &rai, r0, mb, l.RA, P, 1);
+            } else if (bm != m) {
                 err |= launch_residues(R, &ra, r0, mb, l.RA, 0);
                 if (G == 2)
                     err |= launch_residues(R, &ra1, r0, mb, l.RA, N);
             }
             if (err)
                 break;
-            if (kp > 0) {
+            if (kpq > 0) {
                 /* Cl_l = RA_l^T RB_l, int8 in, exact int32 sums */
                 /* one call per modulus on large blocks: cuBLAS picks faster tiles for it than
                  * for one strided batched call; small blocks in one batched call, whose GEMMs
@@ -357,16 +412,16 @@ static cublasStatus_t one_gemm(const run *R, const dfs_gemm_call *c, const doubl
                 cublasStatus_t s = CUBLAS_STATUS_SUCCESS;
                 if (mb * nb <= pin.t->crt_batched_outputs)
                     s = DFS_REAL(cublasGemmStridedBatchedEx_64)(
-                        R->x->handle, CUBLAS_OP_T, CUBLAS_OP_N, mb, nb, kp, one_p, l.RA,
-                        CUDA_R_8I, kp, mb * kp, l.RB, CUDA_R_8I, kp, nb * kp, zero_p, l.Cl,
-                        CUDA_R_32I, mb, mb * nb, P, CUBLAS_COMPUTE_32I, CUBLAS_GEMM_DEFAULT);
+                        R->x->handle, CUBLAS_OP_T, CUBLAS_OP_N, mb, nb, kpq, one_p, l.RA,
+                        CUDA_R_8I, kpq, mb * kpq, l.RB, CUDA_R_8I, kpq, nb * kpq, zero_p, l.Cl,
+                        CUDA_R_32I, mb, mb * nb, PM, CUBLAS_COMPUTE_32I, CUBLAS_GEMM_DEFAULT);
                 else
-                    for (int q = 0; q < P && s == CUBLAS_STATUS_SUCCESS; q++)
-                        s = DFS_REAL(cublasGemmEx_64)(R->x->handle, CUBLAS_OP_T, CUBLAS_OP_N, mb,
-                                                      nb, kp, one_p, l.RA + q * mb * kp, CUDA_R_8I,
-                                                      kp, l.RB + q * nb * kp, CUDA_R_8I, kp,
-                                                      zero_p, l.Cl + q * mb * nb, CUDA_R_32I, mb,
-                                                      CUBLAS_COMPUTE_32I, CUBLAS_GEMM_DEFAULT);
+                    for (int q = 0; q < PM && s == CUBLAS_STATUS_SUCCESS; q++)
+                        s = DFS_REAL(cublasGemmEx_64)(
+                            R->x->handle, CUBLAS_OP_T, CUBLAS_OP_N, mb, nb, kpq, one_p,
+                            l.RA + q * mb * kpq, CUDA_R_8I, kpq, l.RB + q * nb * kpq, CUDA_R_8I,
+                            kpq, zero_p, l.Cl + q * mb * nb, CUDA_R_32I, mb, CUBLAS_COMPUTE_32I,
+                            CUBLAS_GEMM_DEFAULT);
                 if (s != CUBLAS_STATUS_SUCCESS) {
                     dfs_log_once(DFS_LOG_ERROR, "crt-gemm-cublas", "%s: an int8 GEMM (cuBLAS) "
                                  "failed with status %d", verify ? "repro" : "int8", (int)s);
@@ -376,14 +431,18 @@ static cublasStatus_t one_gemm(const run *R, const dfs_gemm_call *c, const doubl
             if (DFS_DRV(cuMemsetD32Async)((CUdeviceptr)(uintptr_t)l.c.count, 0, 1, R->st) !=
                 CUDA_SUCCESS)
                 return CUBLAS_STATUS_EXECUTION_FAILED;
+            /* the block of real outputs (zk: columns 2 c0 on, both parts of each) */
             f.blk.bm = mb;
-            f.blk.bn = nb;
+            f.blk.bn = zk ? 2 * nb : nb;
             f.blk.r0 = r0;
-            f.blk.c0 = c0;
-            /* the fast kernels for 13 to 20 moduli have them as a constant (loops the compiler
-             * unrolls; the generic one, for the other counts, is slower: oz/README.md); four
-             * columns per block (crt_finish, kernels.cu) */
-            const int fk = N >= 13 && N <= 20 ? DFS_OZ_K_CRT_FAST13 + (N - 13) : DFS_OZ_K_CRT_FAST;
+            f.blk.c0 = zk ? 2 * c0 : c0;
+            /* the fast kernels for 13 to 20 moduli (three products: 14 to 16) have them as a
+             * constant (loops the compiler unrolls; the generic one, for the other counts, is
+             * slower: oz/README.md); four columns per block (crt_finish, kernels.cu) */
+            const int fk = zk ? (N >= 14 && N <= 16 ? DFS_OZ_K_ZK_FAST14 + (N - 14)
+                                                    : DFS_OZ_K_ZK_FAST)
+                           : N >= 13 && N <= 20 ? DFS_OZ_K_CRT_FAST13 + (N - 13)
+                                                : DFS_OZ_K_CRT_FAST;
             const int64_t gy = (nb + 3) / 4;
             /* and the verifying ones for 21 to 24 with one group (the counts correct rounding
              * takes on most data from n = 1024 on) */
@@ -401,8 +460,8 @@ static cublasStatus_t one_gemm(const run *R, const dfs_gemm_call *c, const doubl
             if (fast) /* the outputs that fail the contract's check, in FP64 */
                 err |= dfs_launch(R->k[DFS_OZ_K_CRT_REPAIR],
                                   (unsigned)((mb + DFS_CRT_TILE - 1) / DFS_CRT_TILE),
-                                  (unsigned)((nb + DFS_CRT_TILE - 1) / DFS_CRT_TILE), 1, 256, 1,
-                                  R->st, &f);
+                                  (unsigned)((f.blk.bn + DFS_CRT_TILE - 1) / DFS_CRT_TILE), 1,
+                                  256, 1, R->st, &f);
             if (pairs)
                 err |= dfs_launch(R->k[DFS_OZ_K_DIRECT_PAIRS], (unsigned)R->sms * 8, 1, 1,
                                   32 * DFS_OZ_ZPAIR_WARPS, 1, R->st, &f);

@@ -26,6 +26,11 @@ typedef struct {
      * the rows passes then read no operand) and c->beta is unused. */
     int zpairs;
     const double *zalpha, *zbeta;
+    /* fast: c is the real representation of a complex product with interleaved columns
+     * (../zreal/zreal.h: op(A) = [Ar Ai], op(B)'s column 2 j = (Br; -Bi), 2 j + 1 = (Bi; Br),
+     * ops N): the product by Karatsuba's three products a modulus instead of the real one's
+     * four (kernels_zkara.cuh) where dfs_crt_zk_fits; the same results. */
+    int zk;
 } dfs_crt_gemm_opts;
 enum { DFS_CRT_KGROUPS_AUTO, DFS_CRT_KGROUPS_ONE, DFS_CRT_KGROUPS_TWO };
 

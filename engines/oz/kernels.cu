@@ -92,12 +92,13 @@ __device__ __forceinline__ uint32_t pack4(const uint32_t *u)
 }
 
 /* The residues of 8 elements x of a row (top exponent tau, b bits) modulo each modulus, 8
- * bytes per modulus at out + l * rows * kp. */
+ * bytes per modulus at out + l * ps (ps: dfs_crt_residue_args's plane stride). */
 template <int NW>
 __device__ __forceinline__ void residues_bytes(const dfs_crt_residue_args &a, const double *x,
                                                int tau, int b, signed char *out)
 {
     const int rnd = dfs_crt_rounds(a.fast, b);
+    const int64_t ps = a.ps ? a.ps : a.rows * a.kp;
     uint32_t w[8][NW];
 #pragma unroll
     for (int j = 0; j < 8; j++) { /* a zero row (NONE_TAU) has zeros in its tile: b = 0 */
@@ -120,15 +121,15 @@ __device__ __forceinline__ void residues_bytes(const dfs_crt_residue_args &a, co
 #pragma unroll
         for (int j = 0; j < 8; j++)
             u[j] = dfs_crt_residue_bytes(w[j], NW, &a.bcoef[l], p);
-        *(uint2 *)(out + l * a.rows * a.kp) = make_uint2(dfs_crt_sub_bytes(pack4(u), p / 2),
+        *(uint2 *)(out + l * ps) = make_uint2(dfs_crt_sub_bytes(pack4(u), p / 2),
                                                          dfs_crt_sub_bytes(pack4(u + 4), p / 2));
     }
     if (a.fast) { /* the magnitude plane (crt_check.h) after the moduli */
         uint32_t u[8];
 #pragma unroll
         for (int j = 0; j < 8; j++)
-            u[j] = (uint32_t)dfs_crt_mag(x[j], tau);
-        *(uint2 *)(out + a.n * a.rows * a.kp) = make_uint2(pack4(u), pack4(u + 4));
+            u[j] = (uint32_t)dfs_crt_mag(x[j], tau) >> a.mag_half;
+        *(uint2 *)(out + a.n * ps) = make_uint2(pack4(u), pack4(u + 4));
     }
 }
 
@@ -141,7 +142,7 @@ template <int NW> __device__ __forceinline__ void crt_residues(const dfs_crt_res
     if (t < RES_ROWS) {
         const int64_t r = rb + t;
         const int live = r < a.rows && a.need[a.r0 + r] != DFS_OZ_SPECIAL;
-        const int b = live ? dfs_crt_row_bits(a.L, a.ss[a.r0 + r], a.k) : 0;
+        const int b = live ? dfs_crt_row_bits(a.L, a.ss[a.r0 + r], a.kb ? a.kb : a.k) : 0;
         taus[t] = live ? a.tau[a.r0 + r] : DFS_OZ_NONE_TAU;
         bits[t] = b;
         if (blockIdx.x == 0 && r < a.rows)
@@ -517,3 +518,4 @@ extern "C" __global__ void __launch_bounds__(256)
 }
 
 #include "kernels_zpairs.cuh"
+#include "kernels_zkara.cuh"

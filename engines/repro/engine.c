@@ -165,7 +165,7 @@ static cublasStatus_t repro_dgemm(const dfs_ctx *x, const dfs_gemm_call *c)
     }
     if (products != PRODUCTS_F64) {
         /* the integer tensor cores, when they can take the call (else the binary64 slices) */
-        const dfs_crt_gemm_opts o = {1, 0, g.workspace, NULL, 0, kgroups(x), 0, NULL, NULL};
+        const dfs_crt_gemm_opts o = {1, 0, g.workspace, NULL, 0, kgroups(x), 0, NULL, NULL, 0};
         const cublasStatus_t s = dfs_crt_dgemm_gpu(x, c, &o);
         if (s != DFS_STATUS_DECLINED)
             return s;

@@ -12,7 +12,9 @@
  *                   moduli.  Removing the check (dfs_crt_fast_ok always 1) fails it on phi 8,
  *                   mixed and GenDot data.
  *   choice_rule     dfs_int8_next_moduli on made-up counts.
- *   cost_model      dfs_int8_breakeven against DGEMM times measured on an H200. */
+ *   cost_model      dfs_int8_breakeven against DGEMM times measured on an H200;
+ *   karatsuba_model dfs_int8_breakeven_z (ZGEMM by three products) against an H100's ZGEMM and
+ *                   the four products' model; the limit of its inner dimension. */
 #include "ozfamily_test.h"
 
 #include "../../engines/int8/rule.h"
@@ -269,9 +271,35 @@ START_TEST(cost_model)
 }
 END_TEST
 
+/* A complex product by three products a modulus (dfs_int8_breakeven_z): against ZGEMM times
+ * measured on an H100 (2026-11-27, exblas-bench --phi 0, ms, native cuBLAS / the int8 engine
+ * with 15 moduli): 8192^3 84.1 / 54.8, where the model must choose int8; and against the real
+ * representation's four (dfs_int8_breakeven of m x 2n x 2k): cheaper on large squares, by at
+ * most the GEMMs' 4/3.  The limit of the inner dimension: the int32 room of Im = P1 - P2 - P3. */
+START_TEST(karatsuba_model)
+{
+    const dfs_oz_tuning *t = dfs_oz_tuning_of(9, 0);
+    ck_assert(15 < dfs_int8_breakeven_z(t, 0, 8192, 8192, 8192));
+    for (int64_t n = 4096; n <= 16384; n *= 2) {
+        const double bz = dfs_int8_breakeven_z(t, 0, n, n, n) + 1.0,
+                     br = dfs_int8_breakeven(t, 0, n, 2 * n, 2 * n) + 1.0;
+        ck_assert_msg(bz > 1.05 * br && bz < 4.0 / 3.0 * br, "n %lld: %.2f against %.2f",
+                      (long long)n, bz, br);
+    }
+    ck_assert(dfs_int8_breakeven_z(t, 1, 64, 64, 64) == DFS_INT8_NEVER_NATIVE);
+    const int64_t room = ((int64_t)1 << 31) - ((int64_t)1 << 14);
+    ck_assert(3 * (int64_t)DFS_CRT_ZK_MAX_KP * 16384 <= room);
+    ck_assert(3 * ((int64_t)DFS_CRT_ZK_MAX_KP + 16) * 16384 > room);
+    ck_assert(dfs_crt_zk_fits(2 * (int64_t)DFS_CRT_ZK_MAX_KP));
+    ck_assert(!dfs_crt_zk_fits(2 * (int64_t)DFS_CRT_ZK_MAX_KP + 2));
+    ck_assert(dfs_crt_zk_fits(2) && !dfs_crt_zk_fits(0));
+}
+END_TEST
+
 void int8_contract_tests(TCase *t)
 {
     tcase_add_test(t, fast_contract);
     tcase_add_test(t, choice_rule);
     tcase_add_test(t, cost_model);
+    tcase_add_test(t, karatsuba_model);
 }
