@@ -2,8 +2,8 @@
 # exblas-bench ($B) under EXBLAS_MODE=MODE and prints its CSV, the header only the first time
 # ($hdr = 1); a failing run prints a comment line instead.  MODE native: cuBLAS alone
 # (--no-shim).  MODE gemmul8:N or gemmul8-fast:N: cuBLAS alone with GEMMul8's hook library
-# ($GEMMUL8_SO, built outside this repository) preloaded, its DGEMM on N moduli in its accurate
-# or fast mode; the mode column then names it.
+# ($GEMMUL8_SO, built outside this repository) preloaded, its DGEMM and ZGEMM on N moduli in its
+# accurate or fast mode; the mode column then names it.
 hdr=1
 bench() { # MODE ARGS...
     mode=$1; shift
@@ -13,6 +13,7 @@ bench() { # MODE ARGS...
     gemmul8:* | gemmul8-fast:*)
         fast=0; [ "${mode%%:*}" = gemmul8-fast ] && fast=1
         out=$(LD_PRELOAD=$GEMMUL8_SO GEMMUL8_NUM_MOD_D=${mode#*:} GEMMUL8_FASTMODE_D=$fast \
+              GEMMUL8_NUM_MOD_Z=${mode#*:} GEMMUL8_FASTMODE_Z=$fast \
               "$B" "$@" --no-shim 2>&1) || { echo "# failed: $mode $*: $out"; return; }
         out=$(echo "$out" | sed "2,\$s/,no-shim,/,$mode,/") ;;
     *)

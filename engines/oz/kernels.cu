@@ -299,6 +299,45 @@ __device__ __forceinline__ void crt_finish_verify(const dfs_crt_finish_args &a, 
     flush_verify_counts(a, hist, t, r == 0 && blockIdx.y == 0);
 }
 
+/* The fast finishes' (crt_finish_fast, kernels_zkara.cuh's crt_finish_zk) shared steps: op(A)'s
+ * row r of the block (zeros past it), the warp's failing outputs of column c as one word of
+ * a.fail (every word written; the count returned on lane 0), and the block's counters flushed
+ * into a.fstats at the end (every thread of the block calls it). */
+__device__ __forceinline__ dfs_crt_rowinfo fast_row(const dfs_crt_finish_args &a, int64_t r)
+{
+    const dfs_oz_finish_args &b = a.blk;
+    dfs_crt_rowinfo ra = {0, 0, 0, 0.0, 0.0};
+    if (r < b.bm) {
+        const int64_t gr = b.r0 + r;
+        ra.tau = b.tauA[gr];
+        ra.bits = a.bitsA[gr];
+        ra.special = b.needA[gr] == DFS_OZ_SPECIAL;
+        ra.nrm = b.nrmA[gr];
+        ra.ss = a.ssA[gr];
+    }
+    return ra;
+}
+
+__device__ __forceinline__ unsigned fast_fail_word(const dfs_crt_finish_args &a, int64_t r,
+                                                   int64_t c, int how)
+{
+    /* the warp's 32 rows (aligned: blockDim is a multiple of 32) of column c: one word */
+    const unsigned bad = __ballot_sync(0xffffffffu, how == DFS_OZ_UNDECIDED);
+    if ((threadIdx.x & 31) == 0 && r < a.blk.bm)
+        a.fail[c * ((a.blk.bm + 31) / 32) + r / 32] = bad;
+    return (threadIdx.x & 31) == 0 ? (unsigned)__popc(bad) : 0u;
+}
+
+__device__ __forceinline__ void fast_flush(const dfs_crt_finish_args &a, const unsigned *hist,
+                                           unsigned failed)
+{
+    if (failed)
+        atomicAdd(&a.fstats->failed, (unsigned long long)failed);
+    __syncthreads();
+    if (threadIdx.x < DFS_CRT_NEED_BINS && hist[threadIdx.x])
+        atomicAdd(&a.fstats->need[threadIdx.x], (unsigned long long)hist[threadIdx.x]);
+}
+
 /* The fast finish (dfs_crt_output_fast) with NFIX moduli, or any number when NFIX = 0: outputs
  * that meet the contract written, those that do not marked in a.fail for dfs_crt_repair, those
  * with Inf or NaN operands listed for the direct kernel; the moduli outputs would need counted
@@ -314,7 +353,6 @@ template <int NFIX> __device__ __forceinline__ void crt_finish_fast(const dfs_cr
     const int64_t gr = b.r0 + r;
     const double alpha = blk_alpha(b), beta = blk_beta(b);
     const uint32_t stride = (uint32_t)(b.bm * b.bn);
-    const int64_t words = (b.bm + 31) / 32;
     const int warp = (int)(threadIdx.x >> 5);
     /* the sample of passing outputs (1 in 16: args.h): whole warps, in one block of four, each
      * warp on one column in four, so that every warp of a block does the same work (no lane
@@ -323,14 +361,7 @@ template <int NFIX> __device__ __forceinline__ void crt_finish_fast(const dfs_cr
     if (threadIdx.x < DFS_CRT_NEED_BINS)
         hist[threadIdx.x] = 0;
     __syncthreads();
-    dfs_crt_rowinfo ra = {0, 0, 0, 0.0, 0.0};
-    if (r < b.bm) {
-        ra.tau = b.tauA[gr];
-        ra.bits = a.bitsA[gr];
-        ra.special = b.needA[gr] == DFS_OZ_SPECIAL;
-        ra.nrm = b.nrmA[gr];
-        ra.ss = a.ssA[gr];
-    }
+    const dfs_crt_rowinfo ra = fast_row(a, r);
     int32_t cur[NV], nxt[NV];
     double cv = 0.0, cvn = 0.0;
     if (NV > 1 && r < b.bm && blockIdx.y < b.bn) {
@@ -373,17 +404,9 @@ template <int NFIX> __device__ __forceinline__ void crt_finish_fast(const dfs_cr
                 cv = cvn;
             }
         }
-        /* the warp's 32 rows (aligned: blockDim is a multiple of 32) of column c: one word */
-        const unsigned bad = __ballot_sync(0xffffffffu, how == DFS_OZ_UNDECIDED);
-        if ((threadIdx.x & 31) == 0 && r < b.bm)
-            a.fail[c * words + r / 32] = bad;
-        failed += (threadIdx.x & 31) == 0 ? (unsigned)__popc(bad) : 0u;
+        failed += fast_fail_word(a, r, c, how);
     }
-    if (failed)
-        atomicAdd(&a.fstats->failed, (unsigned long long)failed);
-    __syncthreads();
-    if (threadIdx.x < DFS_CRT_NEED_BINS && hist[threadIdx.x])
-        atomicAdd(&a.fstats->need[threadIdx.x], (unsigned long long)hist[threadIdx.x]);
+    fast_flush(a, hist, failed);
 }
 
 #define CRT_FAST(name, nfix)                                                                      \

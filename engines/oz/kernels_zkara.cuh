@@ -84,21 +84,13 @@ template <int NFIX> __device__ __forceinline__ void crt_finish_zk(const dfs_crt_
     const int64_t gr = b.r0 + r, bnc = b.bn / 2;
     const double alpha = blk_alpha(b), beta = blk_beta(b);
     const uint32_t s = (uint32_t)(b.bm * bnc);
-    const int64_t words = (b.bm + 31) / 32;
     const int warp = (int)(threadIdx.x >> 5);
     /* the sample of passing outputs as crt_finish_fast's (both parts of a sampled column) */
     const int sampled = ((blockIdx.x + blockIdx.y) & 3) == 0;
     if (threadIdx.x < DFS_CRT_NEED_BINS)
         hist[threadIdx.x] = 0;
     __syncthreads();
-    dfs_crt_rowinfo ra = {0, 0, 0, 0.0, 0.0};
-    if (r < b.bm) {
-        ra.tau = b.tauA[gr];
-        ra.bits = a.bitsA[gr];
-        ra.special = b.needA[gr] == DFS_OZ_SPECIAL;
-        ra.nrm = b.nrmA[gr];
-        ra.ss = a.ssA[gr];
-    }
+    const dfs_crt_rowinfo ra = fast_row(a, r);
     unsigned failed = 0;
     int j = 0;
     for (int64_t cc = blockIdx.y; cc < bnc; cc += gridDim.y, j++) {
@@ -128,19 +120,10 @@ template <int NFIX> __device__ __forceinline__ void crt_finish_zk(const dfs_crt_
                               how[part] == DFS_OZ_UNDECIDED ? 1u : 16u);
             }
         }
-#pragma unroll
-        for (int part = 0; part < 2; part++) {
-            const unsigned bad = __ballot_sync(0xffffffffu, how[part] == DFS_OZ_UNDECIDED);
-            if ((threadIdx.x & 31) == 0 && r < b.bm)
-                a.fail[(2 * cc + part) * words + r / 32] = bad;
-            failed += (threadIdx.x & 31) == 0 ? (unsigned)__popc(bad) : 0u;
-        }
+        failed += fast_fail_word(a, r, 2 * cc, how[0]);
+        failed += fast_fail_word(a, r, 2 * cc + 1, how[1]);
     }
-    if (failed)
-        atomicAdd(&a.fstats->failed, (unsigned long long)failed);
-    __syncthreads();
-    if (threadIdx.x < DFS_CRT_NEED_BINS && hist[threadIdx.x])
-        atomicAdd(&a.fstats->need[threadIdx.x], (unsigned long long)hist[threadIdx.x]);
+    fast_flush(a, hist, failed);
 }
 
 #define CRT_ZK(name, nfix)                                                                        \
