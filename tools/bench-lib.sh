@@ -15,10 +15,12 @@ bench() { # MODE ARGS...
         out=$(LD_PRELOAD=$GEMMUL8_SO GEMMUL8_NUM_MOD_D=${mode#*:} GEMMUL8_FASTMODE_D=$fast \
               GEMMUL8_NUM_MOD_Z=${mode#*:} GEMMUL8_FASTMODE_Z=$fast \
               "$B" "$@" --no-shim 2>&1) || { echo "# failed: $mode $*: $out"; return; }
-        out=$(echo "$out" | sed "2,\$s/,no-shim,/,$mode,/") ;;
+        out=$(echo "$out" | sed "/^routine,/!s/,no-shim,/,$mode,/") ;;
     *)
         out=$(EXBLAS_MODE=$mode "$B" "$@" 2>&1) || { echo "# failed: $mode $*: $out"; return; } ;;
     esac
-    if [ $hdr = 1 ]; then echo "$out" | head -1; hdr=0; fi
-    echo "$out" | tail -n +2
+    # the header by its content: a line the run printed before it (a preloaded library's
+    # message, a loader's error) is kept as a comment, not taken for the header
+    if [ $hdr = 1 ]; then echo "$out" | grep -m1 '^routine,'; hdr=0; fi
+    echo "$out" | grep -v '^routine,' | sed '/^[a-z0-9]*,/!s/^/# /'
 }
