@@ -108,8 +108,8 @@ static cublasStatus_t int8_gemm(const dfs_ctx *x, const dfs_gemm_call *c)
 
 const dfs_engine dfs_engine_int8 = {
     .name = "int8",
-    .summary = "DGEMM from exact int8 tensor-core products (Ozaki scheme II), native accuracy "
-               "or better",
+    .summary = "DGEMM and ZGEMM (three products) from exact int8 tensor-core products (Ozaki "
+               "scheme II), native accuracy or better",
     .options = &int8_options,
     .can_run = int8_can_run,
     .caps = DFS_CAP_COMPLEX,
