@@ -55,18 +55,8 @@ static slot *find(const dfs_ctx *x, const dfs_gemm_call *c)
     return oldest;
 }
 
-void dfs_int8_choose(const dfs_ctx *x, const dfs_gemm_call *c, int option_moduli,
-                     int prefer_native, dfs_int8_choice *out)
-{
-    const int64_t k = c->k > 0 ? c->k : 1;
-    dfs_int8_choose_at(x, c, option_moduli,
-                       prefer_native ? dfs_int8_device_breakeven(x->dev, c->m, c->n, k)
-                                     : DFS_INT8_NEVER_NATIVE,
-                       out);
-}
-
-void dfs_int8_choose_at(const dfs_ctx *x, const dfs_gemm_call *c, int option_moduli, double bmod,
-                        dfs_int8_choice *out)
+void dfs_int8_choose(const dfs_ctx *x, const dfs_gemm_call *c, int option_moduli, double bmod,
+                     dfs_int8_choice *out)
 {
     const int64_t k = c->k > 0 ? c->k : 1;
     memset(out, 0, sizeof *out);

@@ -19,15 +19,10 @@ typedef struct {
     unsigned long long seq;
 } dfs_int8_choice;
 
-/* The choice for call c; option_moduli > 0 fixes the moduli (never native then); prefer_native
- * 0: never native either (the option native=never). */
-void dfs_int8_choose(const dfs_ctx *x, const dfs_gemm_call *c, int option_moduli,
-                     int prefer_native, dfs_int8_choice *out);
-
-/* The same with the shape's break-even moduli given (dfs_int8_breakeven's; DFS_INT8_NEVER_NATIVE:
- * never native), for calls whose cost is not a real DGEMM's (a complex product by three
- * products). */
-void dfs_int8_choose_at(const dfs_ctx *x, const dfs_gemm_call *c, int option_moduli, double bmod,
-                        dfs_int8_choice *out);
+/* The choice for call c; option_moduli > 0 fixes the moduli (never native then); bmod: the
+ * shape's break-even moduli (dfs_int8_breakeven's, or dfs_int8_breakeven_z's for a complex
+ * product by three products; DFS_INT8_NEVER_NATIVE: never native, the option native=never). */
+void dfs_int8_choose(const dfs_ctx *x, const dfs_gemm_call *c, int option_moduli, double bmod,
+                     dfs_int8_choice *out);
 
 #endif

@@ -65,7 +65,7 @@ static cublasStatus_t int8_run(const dfs_ctx *x, const dfs_gemm_call *c, int zk)
     const double bmod =
         dfs_option_word(x->options, &int8_options, "native") != 0 ? DFS_INT8_NEVER_NATIVE : b;
     dfs_int8_choice ch;
-    dfs_int8_choose_at(x, c, (int)dfs_option_int(x->options, &int8_options, "moduli"), bmod, &ch);
+    dfs_int8_choose(x, c, (int)dfs_option_int(x->options, &int8_options, "moduli"), bmod, &ch);
     if (ch.native)
         return DFS_STATUS_PREFER_NATIVE;
     const dfs_crt_gemm_opts o = {

@@ -59,6 +59,18 @@ static dfs_gemm_call shape(int64_t m, int64_t n, int64_t k, cublasOperation_t ta
     return c;
 }
 
+/* The engine's choice for a real DGEMM (engine.c): its break-even moduli by the device's cost
+ * model, or never native (prefer_native 0, the option native=never). */
+static void choose(const dfs_ctx *x, const dfs_gemm_call *c, int option_moduli, int prefer_native,
+                   dfs_int8_choice *out)
+{
+    dfs_int8_choose(x, c, option_moduli,
+                    prefer_native ? dfs_int8_device_breakeven(x->dev, c->m, c->n,
+                                                              c->k > 0 ? c->k : 1)
+                                  : DFS_INT8_NEVER_NATIVE,
+                    out);
+}
+
 /* The counters of a call land: every output needing `need` moduli (25: none suffices). */
 static void land(const dfs_int8_choice *ch, const dfs_gemm_call *c, int need)
 {
@@ -76,18 +88,18 @@ START_TEST(trial_then_native_until_landed)
     const dfs_ctx x = ctx();
     const dfs_gemm_call c = shape(16384, 16384, 16384, CUBLAS_OP_N);
     dfs_int8_choice t, ch;
-    dfs_int8_choose(&x, &c, 0, 1, &t);
+    choose(&x, &c, 0, 1, &t);
     ck_assert_int_eq(t.native, 0); /* the trial */
     ck_assert_int_gt(t.moduli, 0);
     for (int i = 0; i < 5; i++) { /* its counters in flight: native, no second trial */
-        dfs_int8_choose(&x, &c, 0, 1, &ch);
+        choose(&x, &c, 0, 1, &ch);
         ck_assert_msg(ch.native, "call %d while the trial's counters are in flight ran on int8",
                       i + 2);
     }
     /* narrow data land: int8 from now on, also while later counters are in flight */
     land(&t, &c, 13);
     for (int i = 0; i < 4; i++) {
-        dfs_int8_choose(&x, &c, 0, 1, &ch);
+        choose(&x, &c, 0, 1, &ch);
         ck_assert_int_eq(ch.native, 0);
         ck_assert_int_ge(ch.moduli, 13);
         ck_assert_int_le(ch.moduli, t.moduli);
@@ -100,17 +112,17 @@ START_TEST(wide_data_pause_and_retry)
     const dfs_ctx x = ctx();
     const dfs_gemm_call c = shape(8192, 8192, 8192, CUBLAS_OP_T);
     dfs_int8_choice t, ch;
-    dfs_int8_choose(&x, &c, 0, 1, &t);
+    choose(&x, &c, 0, 1, &t);
     ck_assert_int_eq(t.native, 0);
     land(&t, &c, DFS_CRT_FAST_MODULI + 1); /* nothing suffices: the repair would take everything */
     for (int pause = 4; pause <= 8; pause *= 2) {
         for (int i = 0; i < pause; i++) {
-            dfs_int8_choose(&x, &c, 0, 1, &ch);
+            choose(&x, &c, 0, 1, &ch);
             ck_assert_msg(ch.native, "pause of %d: call %d ran on int8", pause, i + 1);
         }
-        dfs_int8_choose(&x, &c, 0, 1, &t); /* the trial after the pause */
+        choose(&x, &c, 0, 1, &t); /* the trial after the pause */
         ck_assert_msg(!t.native, "no trial after a pause of %d", pause);
-        dfs_int8_choose(&x, &c, 0, 1, &ch); /* in flight: native */
+        choose(&x, &c, 0, 1, &ch); /* in flight: native */
         ck_assert(ch.native);
         land(&t, &c, DFS_CRT_FAST_MODULI + 1);
     }
@@ -123,18 +135,18 @@ START_TEST(fixed_moduli_and_own_slots)
     const dfs_gemm_call c = shape(8192, 8192, 8192, CUBLAS_OP_N);
     dfs_int8_choice ch;
     for (int i = 0; i < 6; i++) { /* fixed moduli: int8 always, those moduli */
-        dfs_int8_choose(&x, &c, 17, 1, &ch);
+        choose(&x, &c, 17, 1, &ch);
         ck_assert_int_eq(ch.native, 0);
         ck_assert_int_eq(ch.moduli, dfs_crt_int8_moduli(17, c.k));
     }
     /* another shape, and the same shape with another op, start with their own trials */
     const dfs_gemm_call d = shape(8192, 8192, 8193, CUBLAS_OP_N),
                         e = shape(8192, 8192, 8192, CUBLAS_OP_T);
-    dfs_int8_choose(&x, &d, 0, 1, &ch);
+    choose(&x, &d, 0, 1, &ch);
     ck_assert_int_eq(ch.native, 0);
-    dfs_int8_choose(&x, &e, 0, 1, &ch);
+    choose(&x, &e, 0, 1, &ch);
     ck_assert_int_eq(ch.native, 0);
-    dfs_int8_choose(&x, &e, 0, 1, &ch);
+    choose(&x, &e, 0, 1, &ch);
     ck_assert_int_eq(ch.native, 1);
 }
 END_TEST
@@ -150,27 +162,27 @@ START_TEST(model_native_without_trial)
     dfs_int8_choice ch;
     for (int s = 0; s < 2; s++) {
         for (int i = 0; i < 3; i++) {
-            dfs_int8_choose(&x, &c[s], 0, 1, &ch);
+            choose(&x, &c[s], 0, 1, &ch);
             ck_assert_msg(ch.native, "shape %d call %d tried int8", s, i + 1);
             ck_assert_ptr_null((void *)ch.record);
         }
-        dfs_int8_choose(&x, &c[s], 15, 1, &ch);
+        choose(&x, &c[s], 15, 1, &ch);
         ck_assert_int_eq(ch.native, 0);
     }
     static const dfs_device starved = {.cc_major = 9, .cc_minor = 0, .fp64_ratio = 64};
     dfs_ctx y = ctx();
     y.dev = &starved;
     const dfs_gemm_call d = shape(4096, 4096, 4095, CUBLAS_OP_N); /* a slot of its own */
-    dfs_int8_choose(&y, &d, 0, 1, &ch);
+    choose(&y, &d, 0, 1, &ch);
     ck_assert_int_eq(ch.native, 0);
     /* native=never: int8 on such a shape too, and after counters of wide data */
     const dfs_gemm_call e = shape(4096, 4096, 4094, CUBLAS_OP_N);
     dfs_int8_choice t;
-    dfs_int8_choose(&x, &e, 0, 0, &t);
+    choose(&x, &e, 0, 0, &t);
     ck_assert_int_eq(t.native, 0);
     land(&t, &e, DFS_CRT_FAST_MODULI + 1);
     for (int i = 0; i < 3; i++) {
-        dfs_int8_choose(&x, &e, 0, 0, &ch);
+        choose(&x, &e, 0, 0, &ch);
         ck_assert_msg(!ch.native, "native=never: call %d after wide data ran natively", i + 2);
     }
 }
