@@ -123,7 +123,8 @@ typedef struct {
     int *bits;
     int L, n;
     int64_t kb, ps;
-    int mag_half; /* fast: the magnitude plane at 6 bits, floor(|a| 2^(6 - tau)) (zk), not 7 */
+    int mag_half; /* fast: the magnitude plane at 6 bits, floor(|a| 2^(6 - tau)), not 7 (zk: two
+                     of them fit a byte) */
     int fast; /* the int8 engine: rows of enough bits rounded to nearest (dfs_crt_rounds) */
     signed char *R;
     const signed char *kcls; /* set: the elements with kcls[q] != group taken as zeros */

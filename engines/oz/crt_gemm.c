@@ -170,7 +170,6 @@ static int launch_zk_residues(const run *R, dfs_crt_residue_args *re, dfs_crt_re
     if (rows <= 0 || re->kp <= 0)
         return 0;
     re->ps = im->ps = 3 * rows * re->kp;
-    re->mag_half = im->mag_half = 1; /* magnitudes of 6 bits: two of them fit a byte */
     int err = launch_residues(R, re, r0, rows, base, 0);
     err |= launch_residues(R, im, r0, rows, base + rows * re->kp, 0);
     dfs_crt_zk_sums_args z = {base, rows, re->kp, re->n, sub, {0}};
@@ -252,6 +251,9 @@ static cublasStatus_t one_gemm(const run *R, const dfs_gemm_call *c, const doubl
     const int zk = fast && R->o->zk && !ta && !tb && n % 2 == 0 && k % 2 == 0 && dfs_crt_zk_fits(k);
     const int64_t nq = zk ? n / 2 : n, kq = zk ? k / 2 : k, kpq = (kq + 15) / 16 * 16;
     const int PM = zk ? 3 * P : P;
+    /* op(B)'s column stride over those columns (zk: the real representation's columns 2 j; its
+     * column 2 j + 1 holds the same values) */
+    const int64_t bcq = zk ? 2 * bcs : bcs;
     int64_t bm = 0, bn = 0;
     const plan_in pin = {m, nq, kpq, PM, zk ? 2 : 1, fast, groups, dfs_oz_tuning_ctx(R->x)};
     /* row pairs: blocks of whole pairs */
@@ -306,11 +308,8 @@ static cublasStatus_t one_gemm(const run *R, const dfs_gemm_call *c, const doubl
     const signed char *kcls = G == 2 ? g->kcls : NULL; /* one group: every element */
     err |= dfs_oz_launch_rows(R->k, R->st, A, ars, aqs, m, k, l.c.tauA, l.c.needA, l.c.nrmA,
                               l.c.ssA, l.c.maxneed, beta_bits, l.c.consts, alpha_dev, kcls, 0);
-    /* zk: one column of op(B) a complex column, the real representation's column 2 j (its
-     * column 2 j + 1 holds the same values) */
-    err |= dfs_oz_launch_rows(R->k, R->st, B, zk ? 2 * bcs : bcs, bqs, nq, k, l.c.tauB, l.c.needB,
-                              l.c.nrmB, l.c.ssB, l.c.maxneed + 1, beta_bits, NULL, alpha_dev,
-                              kcls, 0);
+    err |= dfs_oz_launch_rows(R->k, R->st, B, bcq, bqs, nq, k, l.c.tauB, l.c.needB, l.c.nrmB,
+                              l.c.ssB, l.c.maxneed + 1, beta_bits, NULL, alpha_dev, kcls, 0);
     if (G == 2) {
         const dfs_oz_call_ws *r1 = &g->r1;
         err |= dfs_oz_launch_rows(R->k, R->st, A, ars, aqs, m, k, r1->tauA, r1->needA, r1->nrmA,
@@ -361,11 +360,11 @@ static cublasStatus_t one_gemm(const run *R, const dfs_gemm_call *c, const doubl
      * planes after group 0's */
     dfs_crt_residue_args ra = {.X = A, .rs = ars, .qs = aqs, .k = kq, .kp = kpq,
                                .tau = l.c.tauA, .need = l.c.needA, .ss = l.c.ssA,
-                               .bits = l.bitsA, .L = f.step.L, .n = N, .kb = k,
+                               .bits = l.bitsA, .L = f.step.L, .n = N, .kb = k, .mag_half = zk,
                                .fast = !verify, .R = l.RA, .kcls = kcls};
-    dfs_crt_residue_args rb = {.X = B, .rs = zk ? 2 * bcs : bcs, .qs = bqs, .k = kq, .kp = kpq,
+    dfs_crt_residue_args rb = {.X = B, .rs = bcq, .qs = bqs, .k = kq, .kp = kpq,
                                .tau = l.c.tauB, .need = l.c.needB, .ss = l.c.ssB,
-                               .bits = l.bitsB, .L = f.step.L, .n = N, .kb = k,
+                               .bits = l.bitsB, .L = f.step.L, .n = N, .kb = k, .mag_half = zk,
                                .fast = !verify, .R = l.RB, .kcls = kcls};
     dfs_crt_bcoefs(&f.step.tab, 1, residue_words(f.step.L), ra.bcoef);
     dfs_crt_bcoefs(&f.step.tab, 0, residue_words(f.step.L), rb.bcoef);

@@ -409,12 +409,14 @@ template <int NFIX> __device__ __forceinline__ void crt_finish_fast(const dfs_cr
     fast_flush(a, hist, failed);
 }
 
-#define CRT_FAST(name, nfix)                                                                      \
+/* A fast finish kernel: body<nfix> (crt_finish_fast here, crt_finish_zk in kernels_zkara.cuh). */
+#define CRT_FAST_KERNEL(name, body, nfix)                                                         \
     extern "C" __global__ void __launch_bounds__(DFS_OZ_FINISH_THREADS)                           \
         name(const __grid_constant__ dfs_crt_finish_args a)                                       \
     {                                                                                             \
-        crt_finish_fast<nfix>(a);                                                                 \
+        body<nfix>(a);                                                                            \
     }
+#define CRT_FAST(name, nfix) CRT_FAST_KERNEL(name, crt_finish_fast, nfix)
 CRT_FAST(dfs_crt_finish_fast, 0)
 CRT_FAST(dfs_crt_finish_fast13, 13)
 CRT_FAST(dfs_crt_finish_fast14, 14)

@@ -126,12 +126,7 @@ template <int NFIX> __device__ __forceinline__ void crt_finish_zk(const dfs_crt_
     fast_flush(a, hist, failed);
 }
 
-#define CRT_ZK(name, nfix)                                                                        \
-    extern "C" __global__ void __launch_bounds__(DFS_OZ_FINISH_THREADS)                           \
-        name(const __grid_constant__ dfs_crt_finish_args a)                                       \
-    {                                                                                             \
-        crt_finish_zk<nfix>(a);                                                                   \
-    }
+#define CRT_ZK(name, nfix) CRT_FAST_KERNEL(name, crt_finish_zk, nfix)
 CRT_ZK(dfs_crt_finish_zk, 0)
 CRT_ZK(dfs_crt_finish_zk14, 14)
 CRT_ZK(dfs_crt_finish_zk15, 15)
