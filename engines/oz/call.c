@@ -43,14 +43,20 @@ int dfs_oz_launch_rows(const CUfunction *kern, CUstream st, const double *X, int
                        double *ss, int *maxneed, int beta, double *consts,
                        const double *alpha_dev, const signed char *kcls, int group)
 {
-    dfs_oz_rows_args a = {X,   rs,   qs,      rows,   k,         tau,  need, maxneed,
-                          nrm, ss,   beta,    qs == 1, consts,   alpha_dev, kcls, group};
+    dfs_oz_rows_args a = {X,   rs,   qs,   rows,   k,         tau,  need, maxneed,
+                          nrm, ss,   beta, 0,      consts,   alpha_dev, kcls, group, NULL, 0};
+    return dfs_oz_launch_rows_args(kern, st, &a);
+}
+
+int dfs_oz_launch_rows_args(const CUfunction *kern, CUstream st, dfs_oz_rows_args *a)
+{
     /* a warp per row in blocks of 256 threads, or DFS_OZ_ROWS_PER_BLOCK rows per block of 32 times
      * as many threads (kernels.cu; host_common.h's row_of_gpu follows the order) */
-    const int64_t per = DFS_OZ_ROWS_PER_BLOCK;
-    const int64_t blocks = a.warp_per_row ? (rows * 32 + 255) / 256 : (rows + per - 1) / per;
+    a->warp_per_row = a->qs == 1;
+    const int64_t per = DFS_OZ_ROWS_PER_BLOCK, rows = a->rows;
+    const int64_t blocks = a->warp_per_row ? (rows * 32 + 255) / 256 : (rows + per - 1) / per;
     return dfs_launch(kern[DFS_OZ_K_ROWS], (unsigned)blocks, 1, 1,
-                      a.warp_per_row ? 256 : (unsigned)(32 * per), 1, st, &a);
+                      a->warp_per_row ? 256 : (unsigned)(32 * per), 1, st, a);
 }
 
 void dfs_oz_finish_call_fields(dfs_oz_finish_args *f, const dfs_ctx *x, const dfs_gemm_call *c,

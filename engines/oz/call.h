@@ -69,6 +69,8 @@ int dfs_oz_launch_rows(const CUfunction *kern, CUstream st, const double *X, int
                        int64_t qs, int64_t rows, int64_t k, int *tau, int *need, double *nrm,
                        double *ss, int *maxneed, int beta, double *consts,
                        const double *alpha_dev, const signed char *kcls, int group);
+/* The same from its argument block (warp_per_row set here; the gate's fields too). */
+int dfs_oz_launch_rows_args(const CUfunction *kern, CUstream st, dfs_oz_rows_args *a);
 /* The call's fields of a finish/direct block (scalars, C, op(A) and op(B)). */
 void dfs_oz_finish_call_fields(dfs_oz_finish_args *f, const dfs_ctx *x, const dfs_gemm_call *c,
                                const double *A, const double *B, double *C);

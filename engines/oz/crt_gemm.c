@@ -210,17 +210,22 @@ static int kgroups_of(const run *R, int64_t k, volatile dfs_oz_fb_dev *fb)
 
 /* The classes of the inner dimension (kgroups.h): the top exponents of op(A)'s columns and of
  * op(B)'s rows by rows passes over them, then the split; its result back to the host for the
- * next call's choice.  0 on success. */
+ * next call's choice.  gate (or NULL): the call's rows passes' largest tau - low (op(A), op(B));
+ * where neither exceeds DFS_OZ_KGATE the kernels do nothing and the result is no split.  0 on
+ * success. */
 static int launch_kgroups(const run *R, const kgroups_ws *g, const double *A, int64_t ars,
                           int64_t aqs, const double *B, int64_t bqs, int64_t bcs, int64_t m,
-                          int64_t n, int64_t k, const double *alpha_dev, int beta_bits,
+                          int64_t n, int64_t k, const double *alpha_dev, const int *gate,
                           volatile dfs_oz_fb_dev *fb)
 {
-    int err = dfs_oz_launch_rows(R->k, R->st, A, aqs, ars, k, m, g->tA, g->need, g->nrm, NULL,
-                                 g->maxneed, beta_bits, NULL, alpha_dev, NULL, 0);
-    err |= dfs_oz_launch_rows(R->k, R->st, B, bqs, bcs, k, n, g->tB, g->need, g->nrm, NULL,
-                              g->maxneed, beta_bits, NULL, alpha_dev, NULL, 0);
-    dfs_oz_kgroups_args a = {g->tA, g->tB, k, g->kcls, g->out};
+    dfs_oz_rows_args ra = {.X = A, .rs = aqs, .qs = ars, .rows = k, .k = m, .tau = g->tA,
+                           .need = g->need, .maxneed = g->maxneed, .nrm = g->nrm, .beta = 1,
+                           .alpha = alpha_dev, .gate = gate, .gate_bits = DFS_OZ_KGATE};
+    dfs_oz_rows_args rb = ra;
+    rb.X = B, rb.rs = bqs, rb.qs = bcs, rb.k = n, rb.tau = g->tB;
+    int err = dfs_oz_launch_rows_args(R->k, R->st, &ra);
+    err |= dfs_oz_launch_rows_args(R->k, R->st, &rb);
+    dfs_oz_kgroups_args a = {g->tA, g->tB, k, g->kcls, g->out, gate, DFS_OZ_KGATE};
     err |= dfs_launch(R->k[DFS_OZ_K_KGROUPS], 1, 1, 1, DFS_OZ_KGROUPS_THREADS, 1, R->st, &a);
     if (!err && fb &&
         DFS_DRV(cuMemcpyDtoHAsync)((void *)fb->kgroups, (CUdeviceptr)(uintptr_t)g->out,
@@ -300,11 +305,13 @@ static cublasStatus_t one_gemm(const run *R, const dfs_gemm_call *c, const doubl
         err |= DFS_DRV(cuMemsetD32Async)(fs + offsetof(dfs_crt_fast_stats, seq) + 4,
                                          (unsigned)(R->o->seq >> 32), 1, R->st) != CUDA_SUCCESS;
     }
-    const int beta_bits = dfs_oz_beta(k > 0 ? k : 1); /* the rows pass's slice count: unused */
+    /* beta 1: a row's need (no slices here) is its tau - low, maxneed the largest: the gate of
+     * the classes (kgroups.h) */
+    const int beta_bits = 1;
     const double *alpha_dev = dev_scalars ? c->alpha : NULL;
     const kgroups_ws *g = &l.g;
-    if (groups)
-        err |= launch_kgroups(R, g, A, ars, aqs, B, bqs, bcs, m, n, k, alpha_dev, beta_bits, fb);
+    if (groups == 2) /* the classes first: the rows passes take one group each */
+        err |= launch_kgroups(R, g, A, ars, aqs, B, bqs, bcs, m, n, k, alpha_dev, NULL, fb);
     const signed char *kcls = G == 2 ? g->kcls : NULL; /* one group: every element */
     err |= dfs_oz_launch_rows(R->k, R->st, A, ars, aqs, m, k, l.c.tauA, l.c.needA, l.c.nrmA,
                               l.c.ssA, l.c.maxneed, beta_bits, l.c.consts, alpha_dev, kcls, 0);
@@ -317,6 +324,9 @@ static cublasStatus_t one_gemm(const run *R, const dfs_gemm_call *c, const doubl
         err |= dfs_oz_launch_rows(R->k, R->st, B, bcs, bqs, n, k, r1->tauB, r1->needB, r1->nrmB,
                                   r1->ssB, g->maxneed, beta_bits, NULL, alpha_dev, kcls, 1);
     }
+    if (groups == 1) /* one group: the classes only for the next call's choice, on wide data */
+        err |= launch_kgroups(R, g, A, ars, aqs, B, bqs, bcs, m, n, k, alpha_dev, l.c.maxneed,
+                              fb);
     if (err)
         return CUBLAS_STATUS_EXECUTION_FAILED;
 

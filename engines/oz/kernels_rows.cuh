@@ -77,6 +77,8 @@ extern "C" __global__ void __launch_bounds__(DFS_OZ_ROWS_PER_BLOCK * ROW_PARTS)
         a.consts[0] = 1.0;
         a.consts[1] = 0.0;
     }
+    if (a.gate && a.gate[0] <= a.gate_bits && a.gate[1] <= a.gate_bits)
+        return; /* the classes' pass on narrow data (dfs_oz_kgroups) */
     const int lane = threadIdx.x & 31;
     const int skip = a.alpha && *a.alpha == 0.0; /* alpha = 0: X is not read */
     int64_t r;
@@ -145,6 +147,11 @@ extern "C" __global__ void __launch_bounds__(DFS_OZ_KGROUPS_THREADS)
         gap[DFS_OZ_KGROUPS_THREADS], top[DFS_OZ_KGROUPS_THREADS];
     __shared__ int split, thr;
     const int t = threadIdx.x;
+    if (a.gate && a.gate[0] <= a.gate_bits && a.gate[1] <= a.gate_bits) {
+        if (t == 0) /* no row or column wide enough for a split to help (kgroups.h) */
+            a.out[0] = a.out[1] = 0;
+        return;
+    }
     for (int i = t; i < KG_RUN * DFS_OZ_KGROUPS_THREADS; i += blockDim.x)
         present[i] = 0;
     __syncthreads();

@@ -11,6 +11,16 @@
 #include "args.h"
 #include "steps.h"
 
+/* The classes are sought (auto) only where some row of op(A) or column of op(B) has tau - low
+ * (its rows pass with beta 1: top exponent to lowest set bit) above DFS_OZ_KGATE bits, as an
+ * element with a full significand DFS_OZ_KGAP binades or more below its row's top has.  A split
+ * helps an output only through a row or column whose elements lie that far apart: one scale per
+ * row leaves an element 64 binades below its row's top 64 bits fewer, which more moduli give
+ * back.  On narrower data (uniform, phi up to about 6) the classes' two passes and block are
+ * not worth their time (about 5% of a 2048^3 call); a skip where a split would have helped costs
+ * time (more outputs direct, more moduli), never bits. */
+#define DFS_OZ_KGATE (DFS_OZ_KGAP + 53)
+
 /* s_q's bins: tau of a finite nonzero double is in [-1073, 1024], so s_q in [-2146, 2048] */
 #define DFS_OZ_KS_LO (-2146)
 #define DFS_OZ_KS_BINS 4195
