@@ -58,7 +58,8 @@ typedef struct {
     int *tau, *need, *maxneed;
     double *nrm, *ss;
     int beta, warp_per_row;
-    double *consts; /* the kernel also writes 1.0 and 0.0 here (device scalars for cuBLAS) */
+    double *consts; /* the kernel also writes 1.0, 0.0 and after them int32 1, 0 here (device
+                       scalars for cuBLAS) */
     const double *alpha; /* device pointer mode: the call's alpha; 0 there: X is not read (every
                             row as a row of zeros), as cuBLAS reads no operand then */
     /* the inner dimension in groups (dfs_oz_kgroups_args): when kcls is set, only the elements
@@ -135,6 +136,13 @@ typedef struct {
     int group;
     dfs_crt_bcoef bcoef[DFS_CRT_MODULI];
 } dfs_crt_residue_args;
+
+/* What the residue kernels take: one operand's residues (a; b.rows = 0), or both operands' in
+ * one launch (the same kp and words): the first ceil(a.rows / 32) rows of blocks make a's, the
+ * others b's. */
+typedef struct {
+    dfs_crt_residue_args a, b;
+} dfs_crt_residue_pair;
 
 /* The inner dimension of a verifying DGEMM in two groups (crt_gemm.c): from the top exponents
  * of op(A)'s columns and op(B)'s rows (tA[q], tB[q], DFS_OZ_NONE_TAU for zeros; rows passes

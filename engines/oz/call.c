@@ -14,14 +14,24 @@ const CUfunction *dfs_oz_kernels(void)
     return dfs_module_kernels(&module);
 }
 
-size_t dfs_oz_carve_call(CUdeviceptr base, int64_t m, int64_t n, int ss, dfs_oz_call_ws *w)
+size_t dfs_oz_carve_call(CUdeviceptr base, int64_t m, int64_t n, int ss, size_t extra,
+                         dfs_oz_call_ws *w)
 {
     size_t off = 0;
     w->consts = dfs_oz_take(base, &off, 4 * sizeof(double));
+    const size_t first = off;
     w->maxneed = dfs_oz_take(base, &off, 2 * sizeof(int));
     w->count = dfs_oz_take(base, &off, sizeof(unsigned));
     w->stats = dfs_oz_take(base, &off, 4 * sizeof(unsigned long long));
+    w->extra = extra ? dfs_oz_take(base, &off, extra) : NULL;
+    w->zero_words = (off - first) / 4;
     return dfs_oz_carve_rows(base, off, m, n, ss, w);
+}
+
+int dfs_oz_zero_counters(const dfs_oz_call_ws *w, CUstream st)
+{
+    return DFS_DRV(cuMemsetD32Async)((CUdeviceptr)(uintptr_t)w->maxneed, 0, w->zero_words, st) !=
+           CUDA_SUCCESS;
 }
 
 size_t dfs_oz_carve_rows(CUdeviceptr base, size_t off, int64_t m, int64_t n, int ss,

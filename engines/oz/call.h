@@ -36,14 +36,18 @@ const CUfunction *dfs_oz_kernels(void);
 
 /* What every call keeps in the workspace: the rows pass's results (l1 norms; the sums of
  * squares for the integer path's bits, NULL in scheme I's), scalars for cuBLAS's device pointer
- * mode (1.0 and 0.0 written by the rows kernel, then room for two int32), the list counter and
- * the finish kernels' counters. */
+ * mode (1.0 and 0.0, then int32 1 and 0, all written by the rows kernel of op(A)), the list
+ * counter and the finish kernels' counters, and `extra` counters of the caller's.  The counters
+ * lie together: zero_words 32-bit words from maxneed on (maxneed, count, stats, extra), zeroed by
+ * one memset (dfs_oz_zero_counters). */
 typedef struct {
     double *consts;
     int *maxneed, *tauA, *needA, *tauB, *needB;
     double *nrmA, *nrmB, *ssA, *ssB;
     unsigned *count;
     unsigned long long *stats;
+    void *extra;
+    size_t zero_words;
 } dfs_oz_call_ws;
 
 /* The next `bytes` of a workspace at base + *off (rounded up to 256 bytes), advancing *off; NULL
@@ -56,8 +60,12 @@ static inline void *dfs_oz_take(CUdeviceptr base, size_t *off, size_t bytes)
 }
 
 /* dfs_oz_call_ws for m rows of op(A) and n columns of op(B) from base (0: counting), with the
- * sums of squares (ss) or without; the bytes. */
-size_t dfs_oz_carve_call(CUdeviceptr base, int64_t m, int64_t n, int ss, dfs_oz_call_ws *w);
+ * sums of squares (ss) or without, and extra bytes of the caller's counters (0: none, extra
+ * NULL); the bytes. */
+size_t dfs_oz_carve_call(CUdeviceptr base, int64_t m, int64_t n, int ss, size_t extra,
+                         dfs_oz_call_ws *w);
+/* The call's counters zeroed on the stream (one memset); 0 on success. */
+int dfs_oz_zero_counters(const dfs_oz_call_ws *w, CUstream st);
 /* Its rows pass's part alone (tau, need, nrm and, with ss, ss of op(A)'s rows and op(B)'s
  * columns) from offset off; the other fields untouched; the offset after them. */
 size_t dfs_oz_carve_rows(CUdeviceptr base, size_t off, int64_t m, int64_t n, int ss,

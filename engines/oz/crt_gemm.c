@@ -78,7 +78,10 @@ static size_t carve_groups(CUdeviceptr base, size_t off, int64_t m, int64_t n, i
 static size_t carve(CUdeviceptr base, int64_t m, int64_t n, int64_t kp, int64_t bm, int64_t bn,
                     int P, int cols, int fast, int groups, layout *l)
 {
-    size_t off = dfs_oz_carve_call(base, m, n, 1, &l->c);
+    /* the counters of fast (fstats) or verify (vneed) with the call's (one memset) */
+    const size_t extra = fast ? sizeof(dfs_crt_fast_stats)
+                              : DFS_CRT_VNEED_BINS * sizeof(unsigned long long);
+    size_t off = dfs_oz_carve_call(base, m, n, 1, extra, &l->c);
     off = carve_groups(base, off, m, n, kp, groups, &l->g);
     l->RA = dfs_oz_take(base, &off, (size_t)P * bm * kp);
     l->RB = dfs_oz_take(base, &off, (size_t)P * bn * kp);
@@ -89,9 +92,8 @@ static size_t carve(CUdeviceptr base, int64_t m, int64_t n, int64_t kp, int64_t 
     l->fail = fast ? dfs_oz_take(base, &off,
                                  (size_t)((bm + 31) / 32 * bn * cols) * sizeof(uint32_t))
                    : NULL;
-    l->fstats = fast ? dfs_oz_take(base, &off, sizeof(dfs_crt_fast_stats)) : NULL;
-    l->vneed = fast ? NULL
-                    : dfs_oz_take(base, &off, DFS_CRT_VNEED_BINS * sizeof(unsigned long long));
+    l->fstats = fast ? l->c.extra : NULL;
+    l->vneed = fast ? NULL : l->c.extra;
     return off;
 }
 
@@ -155,9 +157,29 @@ static int launch_residues(const run *R, dfs_crt_residue_args *a, int64_t r0, in
     a->r0 = r0;
     a->rows = rows;
     a->R = base + (size_t)plane0 * (size_t)rows * (size_t)a->kp;
+    dfs_crt_residue_pair p;
+    memset(&p, 0, sizeof p); /* b: no rows */
+    p.a = *a;
     return dfs_launch(R->k[residue_words(a->L) == 2 ? DFS_OZ_K_RESIDUES62 : DFS_OZ_K_RESIDUES],
                       (unsigned)((a->kp + 63) / 64), (unsigned)((rows + 31) / 32), 1, 256, 1,
-                      R->st, a);
+                      R->st, &p);
+}
+
+/* op(A)'s residues (all its rows, into RA) and those of op(B)'s columns c0 .. c0+cols-1 (into
+ * RB) in one launch: the two fill the GPU together where each alone would leave it half idle
+ * (n = 1024: one wave each).  The same residues as launch_residues's. */
+static int launch_residues_ab(const run *R, dfs_crt_residue_args *a, int64_t rows,
+                              signed char *RA, dfs_crt_residue_args *b, int64_t c0, int64_t cols,
+                              signed char *RB)
+{
+    if (rows <= 0 || cols <= 0 || a->kp <= 0)
+        return launch_residues(R, a, 0, rows, RA, 0) | launch_residues(R, b, c0, cols, RB, 0);
+    a->r0 = 0, a->rows = rows, a->R = RA;
+    b->r0 = c0, b->rows = cols, b->R = RB;
+    dfs_crt_residue_pair p = {*a, *b};
+    const int64_t y = (rows + 31) / 32 + (cols + 31) / 32;
+    return dfs_launch(R->k[residue_words(a->L) == 2 ? DFS_OZ_K_RESIDUES62 : DFS_OZ_K_RESIDUES],
+                      (unsigned)((a->kp + 63) / 64), (unsigned)y, 1, 256, 1, R->st, &p);
 }
 
 /* zk: the residues of rows r0 .. r0+rows-1 of a complex operand, its real parts by re and
@@ -284,22 +306,12 @@ static cublasStatus_t one_gemm(const run *R, const dfs_gemm_call *c, const doubl
     if (verify)
         dfs_oz_fb_note(DFS_OZ_FB_MODULI, R->x->device, seq, m * n, N, 1);
 
-    /* 1. rows and columns; int32 1 and 0 for cuBLAS's device scalars */
+    /* 1. rows and columns; int32 1 and 0 for cuBLAS's device scalars (the rows kernel of op(A)
+     * writes them), the counters zeroed (one memset) */
     int32_t *ione = (int32_t *)(l.c.consts + 2), *izero = ione + 1;
-    int err = 0;
-    err |=
-        DFS_DRV(cuMemsetD32Async)((CUdeviceptr)(uintptr_t)l.c.maxneed, 0, 2, R->st) != CUDA_SUCCESS;
-    err |=
-        DFS_DRV(cuMemsetD32Async)((CUdeviceptr)(uintptr_t)l.c.stats, 0, 8, R->st) != CUDA_SUCCESS;
-    err |= DFS_DRV(cuMemsetD32Async)((CUdeviceptr)(uintptr_t)ione, 1, 1, R->st) != CUDA_SUCCESS;
-    err |= DFS_DRV(cuMemsetD32Async)((CUdeviceptr)(uintptr_t)izero, 0, 1, R->st) != CUDA_SUCCESS;
-    if (!fast)
-        err |= DFS_DRV(cuMemsetD32Async)((CUdeviceptr)(uintptr_t)l.vneed, 0,
-                                         2 * DFS_CRT_VNEED_BINS, R->st) != CUDA_SUCCESS;
-    if (fast) { /* the counters, and the call's number for the engine's feedback */
+    int err = dfs_oz_zero_counters(&l.c, R->st);
+    if (fast) { /* the call's number for the engine's feedback */
         const CUdeviceptr fs = (CUdeviceptr)(uintptr_t)l.fstats;
-        err |= DFS_DRV(cuMemsetD32Async)(fs, 0, sizeof(dfs_crt_fast_stats) / 4, R->st) !=
-               CUDA_SUCCESS;
         err |= DFS_DRV(cuMemsetD32Async)(fs + offsetof(dfs_crt_fast_stats, seq),
                                          (unsigned)R->o->seq, 1, R->st) != CUDA_SUCCESS;
         err |= DFS_DRV(cuMemsetD32Async)(fs + offsetof(dfs_crt_fast_stats, seq) + 4,
@@ -387,9 +399,11 @@ static cublasStatus_t one_gemm(const run *R, const dfs_gemm_call *c, const doubl
     ra1.tau = g->r1.tauA, ra1.need = g->r1.needA, ra1.ss = g->r1.ssA, ra1.bits = g->bitsA;
     rb1.tau = g->r1.tauB, rb1.need = g->r1.needB, rb1.ss = g->r1.ssB, rb1.bits = g->bitsB;
     ra1.group = rb1.group = 1;
+    /* one row block, one group: op(A)'s residues with op(B)'s first block's */
+    const int ab = bm == m && !zk && G == 1;
     if (bm == m && zk) {
         err |= launch_zk_residues(R, &ra, &rai, 0, m, l.RA, P, 1);
-    } else if (bm == m) {
+    } else if (bm == m && !ab) {
         err |= launch_residues(R, &ra, 0, m, l.RA, 0);
         if (G == 2)
             err |= launch_residues(R, &ra1, 0, m, l.RA, N);
@@ -398,6 +412,8 @@ static cublasStatus_t one_gemm(const run *R, const dfs_gemm_call *c, const doubl
         const int64_t nb = nq - c0 < bn ? nq - c0 : bn;
         if (zk)
             err |= launch_zk_residues(R, &rb, &rbi, c0, nb, l.RB, P, 0);
+        else if (ab && c0 == 0)
+            err |= launch_residues_ab(R, &ra, m, l.RA, &rb, c0, nb, l.RB);
         else
             err |= launch_residues(R, &rb, c0, nb, l.RB, 0);
         if (G == 2)
@@ -437,8 +453,9 @@ static cublasStatus_t one_gemm(const run *R, const dfs_gemm_call *c, const doubl
                     return s;
                 }
             }
-            if (DFS_DRV(cuMemsetD32Async)((CUdeviceptr)(uintptr_t)l.c.count, 0, 1, R->st) !=
-                CUDA_SUCCESS)
+            if ((r0 || c0) && /* the first block's: zeroed with the call's */
+                DFS_DRV(cuMemsetD32Async)((CUdeviceptr)(uintptr_t)l.c.count, 0, 1, R->st) !=
+                    CUDA_SUCCESS)
                 return CUBLAS_STATUS_EXECUTION_FAILED;
             /* the block of real outputs (zk: columns 2 c0 on, both parts of each) */
             f.blk.bm = mb;

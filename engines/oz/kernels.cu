@@ -133,11 +133,13 @@ __device__ __forceinline__ void residues_bytes(const dfs_crt_residue_args &a, co
     }
 }
 
-template <int NW> __device__ __forceinline__ void crt_residues(const dfs_crt_residue_args &a)
+/* The block of rows by (RES_ROWS each) and columns q blockIdx.x (RES_Q each). */
+template <int NW>
+__device__ __forceinline__ void crt_residues(const dfs_crt_residue_args &a, int64_t by)
 {
     __shared__ double tile[RES_ROWS][RES_Q + 1];
     __shared__ int taus[RES_ROWS], bits[RES_ROWS];
-    const int64_t q0 = (int64_t)blockIdx.x * RES_Q, rb = (int64_t)blockIdx.y * RES_ROWS;
+    const int64_t q0 = (int64_t)blockIdx.x * RES_Q, rb = by * RES_ROWS;
     const int t = threadIdx.x;
     if (t < RES_ROWS) {
         const int64_t r = rb + t;
@@ -169,16 +171,26 @@ template <int NW> __device__ __forceinline__ void crt_residues(const dfs_crt_res
     residues_bytes<NW>(a, tile[rr] + g * 8, tau, b, out);
 }
 
-extern "C" __global__ void __launch_bounds__(256)
-    dfs_crt_residues(const __grid_constant__ dfs_crt_residue_args a)
+/* One operand's residues, or both operands' (dfs_crt_residue_pair): a's blocks first. */
+template <int NW> __device__ __forceinline__ void crt_residues_ab(const dfs_crt_residue_pair &p)
 {
-    crt_residues<4>(a);
+    const int64_t ya = (p.a.rows + RES_ROWS - 1) / RES_ROWS;
+    if ((int64_t)blockIdx.y < ya)
+        crt_residues<NW>(p.a, blockIdx.y);
+    else
+        crt_residues<NW>(p.b, blockIdx.y - ya);
 }
 
 extern "C" __global__ void __launch_bounds__(256)
-    dfs_crt_residues62(const __grid_constant__ dfs_crt_residue_args a)
+    dfs_crt_residues(const __grid_constant__ dfs_crt_residue_pair p)
 {
-    crt_residues<2>(a);
+    crt_residues_ab<4>(p);
+}
+
+extern "C" __global__ void __launch_bounds__(256)
+    dfs_crt_residues62(const __grid_constant__ dfs_crt_residue_pair p)
+{
+    crt_residues_ab<2>(p);
 }
 
 /* ---------- the scheme II: finish ---------- */

@@ -76,6 +76,8 @@ extern "C" __global__ void __launch_bounds__(DFS_OZ_ROWS_PER_BLOCK * ROW_PARTS)
     if (blockIdx.x == 0 && threadIdx.x == 0 && a.consts) {
         a.consts[0] = 1.0;
         a.consts[1] = 0.0;
+        ((int32_t *)(a.consts + 2))[0] = 1;
+        ((int32_t *)(a.consts + 2))[1] = 0;
     }
     if (a.gate && a.gate[0] <= a.gate_bits && a.gate[1] <= a.gate_bits)
         return; /* the classes' pass on narrow data (dfs_oz_kgroups) */

@@ -45,7 +45,7 @@ typedef struct {
 static size_t carve(CUdeviceptr base, int64_t m, int64_t n, int64_t k, int64_t bm, int64_t bn,
                     int sa, int sb, int pairs, layout *l)
 {
-    size_t off = dfs_oz_carve_call(base, m, n, 0, &l->c);
+    size_t off = dfs_oz_carve_call(base, m, n, 0, 0, &l->c);
     l->SA = dfs_oz_take(base, &off, (size_t)sa * bm * k * sizeof(double));
     l->SB = dfs_oz_take(base, &off, (size_t)sb * bn * k * sizeof(double));
     l->P = dfs_oz_take(base, &off, (size_t)pairs * bm * bn * sizeof(double));
@@ -191,9 +191,7 @@ static cublasStatus_t one_gemm(const run *R, const dfs_gemm_call *c, const doubl
     carve(base, m, n, k, bm, bn, sa, sb, pairs, &l);
 
     /* 2. per row of op(A), per column of op(B); the needs go back to the host for the next call */
-    if (DFS_DRV(cuMemsetD32Async)((CUdeviceptr)(uintptr_t)l.c.maxneed, 0, 2, R->st) !=
-            CUDA_SUCCESS ||
-        DFS_DRV(cuMemsetD32Async)((CUdeviceptr)(uintptr_t)l.c.stats, 0, 8, R->st) != CUDA_SUCCESS)
+    if (dfs_oz_zero_counters(&l.c, R->st))
         return CUBLAS_STATUS_EXECUTION_FAILED;
     err |= dfs_oz_launch_rows(R->oz, R->st, A, ars, aqs, m, k, l.c.tauA, l.c.needA, l.c.nrmA,
                               NULL, l.c.maxneed, beta_bits, l.c.consts,
@@ -228,8 +226,9 @@ static cublasStatus_t one_gemm(const run *R, const dfs_gemm_call *c, const doubl
             cublasStatus_t s = products(R, &l, f.poff, mb, nb, k, sa, sb, d, one_p, zero_p);
             if (s != CUBLAS_STATUS_SUCCESS)
                 return s;
-            if (DFS_DRV(cuMemsetD32Async)((CUdeviceptr)(uintptr_t)l.c.count, 0, 1, R->st) !=
-                CUDA_SUCCESS)
+            if ((r0 || c0) && /* the first block's: zeroed with the call's */
+                DFS_DRV(cuMemsetD32Async)((CUdeviceptr)(uintptr_t)l.c.count, 0, 1, R->st) !=
+                    CUDA_SUCCESS)
                 return CUBLAS_STATUS_EXECUTION_FAILED;
             f.P = l.P;
             f.bm = mb;
