@@ -72,6 +72,13 @@ typedef struct {
     int gate_bits;
 } dfs_oz_rows_args;
 
+/* What the rows kernel takes: one pass (a; b.rows = 0), or two in one launch, a's a_blocks blocks
+ * first (dfs_oz_launch_rows). */
+typedef struct {
+    dfs_oz_rows_args a, b;
+    int64_t a_blocks;
+} dfs_oz_rows_pair;
+
 /* One block of C: rows r0 .. r0+bm-1, columns c0 .. c0+bn-1.  The pairs taken are i < sa,
  * j < dfs_oz_cols(sb, d, i); their products are P[poff[i] + (j * bn + c) * bm + r].  Outputs
  * that must be computed directly (a special row or column, a window too small, or — verify —

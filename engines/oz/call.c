@@ -48,25 +48,44 @@ size_t dfs_oz_carve_rows(CUdeviceptr base, size_t off, int64_t m, int64_t n, int
     return off;
 }
 
-int dfs_oz_launch_rows(const CUfunction *kern, CUstream st, const double *X, int64_t rs,
-                       int64_t qs, int64_t rows, int64_t k, int *tau, int *need, double *nrm,
-                       double *ss, int *maxneed, int beta, double *consts,
-                       const double *alpha_dev, const signed char *kcls, int group)
+dfs_oz_rows_args dfs_oz_rows_of(const double *X, int64_t rs, int64_t qs, int64_t rows, int64_t k,
+                                int *tau, int *need, double *nrm, double *ss, int *maxneed,
+                                int beta, double *consts, const double *alpha_dev,
+                                const signed char *kcls, int group)
 {
     dfs_oz_rows_args a = {X,   rs,   qs,   rows,   k,         tau,  need, maxneed,
                           nrm, ss,   beta, 0,      consts,   alpha_dev, kcls, group, NULL, 0};
-    return dfs_oz_launch_rows_args(kern, st, &a);
+    return a;
 }
 
-int dfs_oz_launch_rows_args(const CUfunction *kern, CUstream st, dfs_oz_rows_args *a)
+/* Blocks of `threads` for a pass: a warp per row, or DFS_OZ_ROWS_PER_BLOCK rows per block of
+ * 32 times as many threads (kernels_rows.cuh; host_common.h's row_of_gpu follows the order). */
+static int64_t rows_blocks(dfs_oz_rows_args *a, int64_t threads)
 {
-    /* a warp per row in blocks of 256 threads, or DFS_OZ_ROWS_PER_BLOCK rows per block of 32 times
-     * as many threads (kernels.cu; host_common.h's row_of_gpu follows the order) */
     a->warp_per_row = a->qs == 1;
-    const int64_t per = DFS_OZ_ROWS_PER_BLOCK, rows = a->rows;
-    const int64_t blocks = a->warp_per_row ? (rows * 32 + 255) / 256 : (rows + per - 1) / per;
-    return dfs_launch(kern[DFS_OZ_K_ROWS], (unsigned)blocks, 1, 1,
-                      a->warp_per_row ? 256 : (unsigned)(32 * per), 1, st, a);
+    const int64_t per = DFS_OZ_ROWS_PER_BLOCK;
+    return a->warp_per_row ? (a->rows * 32 + threads - 1) / threads : (a->rows + per - 1) / per;
+}
+
+int dfs_oz_launch_rows(const CUfunction *kern, CUstream st, dfs_oz_rows_args a,
+                       const dfs_oz_rows_args *b)
+{
+    dfs_oz_rows_pair p;
+    memset(&p, 0, sizeof p);
+    p.a = a;
+    /* alone, a warp per row in blocks of 256 threads; in a pair every block has the strided
+     * layout's 32 DFS_OZ_ROWS_PER_BLOCK */
+    const int64_t full = 32 * DFS_OZ_ROWS_PER_BLOCK;
+    const int64_t threads = b || !(a.qs == 1) ? full : 256;
+    p.a_blocks = rows_blocks(&p.a, threads);
+    int64_t blocks = p.a_blocks;
+    if (b) {
+        p.b = *b;
+        blocks += rows_blocks(&p.b, threads);
+    }
+    if (blocks <= 0)
+        return 0;
+    return dfs_launch(kern[DFS_OZ_K_ROWS], (unsigned)blocks, 1, 1, (unsigned)threads, 1, st, &p);
 }
 
 void dfs_oz_finish_call_fields(dfs_oz_finish_args *f, const dfs_ctx *x, const dfs_gemm_call *c,

@@ -72,13 +72,15 @@ size_t dfs_oz_carve_rows(CUdeviceptr base, size_t off, int64_t m, int64_t n, int
                          dfs_oz_call_ws *w);
 
 /* The rows pass over op(X) ((r, q) at X[r * rs + q * qs]): dfs_oz_rows_args's fields (kcls
- * NULL: every element; else those of one group of the inner dimension). */
-int dfs_oz_launch_rows(const CUfunction *kern, CUstream st, const double *X, int64_t rs,
-                       int64_t qs, int64_t rows, int64_t k, int *tau, int *need, double *nrm,
-                       double *ss, int *maxneed, int beta, double *consts,
-                       const double *alpha_dev, const signed char *kcls, int group);
-/* The same from its argument block (warp_per_row set here; the gate's fields too). */
-int dfs_oz_launch_rows_args(const CUfunction *kern, CUstream st, dfs_oz_rows_args *a);
+ * NULL: every element; else those of one group of the inner dimension; no gate). */
+dfs_oz_rows_args dfs_oz_rows_of(const double *X, int64_t rs, int64_t qs, int64_t rows, int64_t k,
+                                int *tau, int *need, double *nrm, double *ss, int *maxneed,
+                                int beta, double *consts, const double *alpha_dev,
+                                const signed char *kcls, int group);
+/* The passes a and b (or NULL) in one launch: the two small passes of a call fill the GPU
+ * together where each alone would leave most of it idle. */
+int dfs_oz_launch_rows(const CUfunction *kern, CUstream st, dfs_oz_rows_args a,
+                       const dfs_oz_rows_args *b);
 /* The call's fields of a finish/direct block (scalars, C, op(A) and op(B)). */
 void dfs_oz_finish_call_fields(dfs_oz_finish_args *f, const dfs_ctx *x, const dfs_gemm_call *c,
                                const double *A, const double *B, double *C);

@@ -243,10 +243,9 @@ static int launch_kgroups(const run *R, const kgroups_ws *g, const double *A, in
     dfs_oz_rows_args ra = {.X = A, .rs = aqs, .qs = ars, .rows = k, .k = m, .tau = g->tA,
                            .need = g->need, .maxneed = g->maxneed, .nrm = g->nrm, .beta = 1,
                            .alpha = alpha_dev, .gate = gate, .gate_bits = DFS_OZ_KGATE};
-    dfs_oz_rows_args rb = ra;
+    dfs_oz_rows_args rb = ra; /* need, nrm: scratch, the two passes' alike (not read) */
     rb.X = B, rb.rs = bqs, rb.qs = bcs, rb.k = n, rb.tau = g->tB;
-    int err = dfs_oz_launch_rows_args(R->k, R->st, &ra);
-    err |= dfs_oz_launch_rows_args(R->k, R->st, &rb);
+    int err = dfs_oz_launch_rows(R->k, R->st, ra, &rb);
     dfs_oz_kgroups_args a = {g->tA, g->tB, k, g->kcls, g->out, gate, DFS_OZ_KGATE};
     err |= dfs_launch(R->k[DFS_OZ_K_KGROUPS], 1, 1, 1, DFS_OZ_KGROUPS_THREADS, 1, R->st, &a);
     if (!err && fb &&
@@ -325,16 +324,25 @@ static cublasStatus_t one_gemm(const run *R, const dfs_gemm_call *c, const doubl
     if (groups == 2) /* the classes first: the rows passes take one group each */
         err |= launch_kgroups(R, g, A, ars, aqs, B, bqs, bcs, m, n, k, alpha_dev, NULL, fb);
     const signed char *kcls = G == 2 ? g->kcls : NULL; /* one group: every element */
-    err |= dfs_oz_launch_rows(R->k, R->st, A, ars, aqs, m, k, l.c.tauA, l.c.needA, l.c.nrmA,
-                              l.c.ssA, l.c.maxneed, beta_bits, l.c.consts, alpha_dev, kcls, 0);
-    err |= dfs_oz_launch_rows(R->k, R->st, B, bcq, bqs, nq, k, l.c.tauB, l.c.needB, l.c.nrmB,
-                              l.c.ssB, l.c.maxneed + 1, beta_bits, NULL, alpha_dev, kcls, 0);
+    /* op(A)'s rows and op(B)'s columns in one launch (and group 1's in another) */
+    const dfs_oz_rows_args rb0 = dfs_oz_rows_of(B, bcq, bqs, nq, k, l.c.tauB, l.c.needB, l.c.nrmB,
+                                                l.c.ssB, l.c.maxneed + 1, beta_bits, NULL,
+                                                alpha_dev, kcls, 0);
+    err |= dfs_oz_launch_rows(R->k, R->st,
+                              dfs_oz_rows_of(A, ars, aqs, m, k, l.c.tauA, l.c.needA, l.c.nrmA,
+                                             l.c.ssA, l.c.maxneed, beta_bits, l.c.consts,
+                                             alpha_dev, kcls, 0),
+                              &rb0);
     if (G == 2) {
         const dfs_oz_call_ws *r1 = &g->r1;
-        err |= dfs_oz_launch_rows(R->k, R->st, A, ars, aqs, m, k, r1->tauA, r1->needA, r1->nrmA,
-                                  r1->ssA, g->maxneed, beta_bits, NULL, alpha_dev, kcls, 1);
-        err |= dfs_oz_launch_rows(R->k, R->st, B, bcs, bqs, n, k, r1->tauB, r1->needB, r1->nrmB,
-                                  r1->ssB, g->maxneed, beta_bits, NULL, alpha_dev, kcls, 1);
+        const dfs_oz_rows_args rb1 = dfs_oz_rows_of(B, bcs, bqs, n, k, r1->tauB, r1->needB,
+                                                    r1->nrmB, r1->ssB, g->maxneed, beta_bits,
+                                                    NULL, alpha_dev, kcls, 1);
+        err |= dfs_oz_launch_rows(R->k, R->st,
+                                  dfs_oz_rows_of(A, ars, aqs, m, k, r1->tauA, r1->needA, r1->nrmA,
+                                                 r1->ssA, g->maxneed, beta_bits, NULL, alpha_dev,
+                                                 kcls, 1),
+                                  &rb1);
     }
     if (groups == 1) /* one group: the classes only for the next call's choice, on wide data */
         err |= launch_kgroups(R, g, A, ars, aqs, B, bqs, bcs, m, n, k, alpha_dev, l.c.maxneed,

@@ -63,17 +63,16 @@ __device__ __forceinline__ void row_part(const dfs_oz_rows_args &a, dfs_oz_row *
         row_sweep(ri, x, q0, step, a.k, a.qs);
 }
 
-/* With qs == 1 (warp_per_row) 256 threads, a warp per row, its lanes along the row; otherwise
- * DFS_OZ_ROWS_PER_BLOCK x ROW_PARTS threads for DFS_OZ_ROWS_PER_BLOCK rows, consecutive threads
- * on consecutive rows (coalesced), ROW_PARTS threads per row each taking every ROW_PARTS-th
- * element (enough warps in flight for a few thousand rows), merged through shared memory.
- * Either way the same partial sums merged in the same order (host_common.h's row_of_gpu).  The
- * rows per block (tuning.h) keep several blocks per SM at 40 registers. */
-extern "C" __global__ void __launch_bounds__(DFS_OZ_ROWS_PER_BLOCK * ROW_PARTS)
-    dfs_oz_rows(dfs_oz_rows_args a)
+/* Block bx of one operand's pass.  With qs == 1 (warp_per_row) a warp per row, its lanes along
+ * the row; otherwise DFS_OZ_ROWS_PER_BLOCK x ROW_PARTS threads for DFS_OZ_ROWS_PER_BLOCK rows,
+ * consecutive threads on consecutive rows (coalesced), ROW_PARTS threads per row each taking
+ * every ROW_PARTS-th element (enough warps in flight for a few thousand rows), merged through
+ * shared memory.  Either way the same partial sums merged in the same order (host_common.h's
+ * row_of_gpu).  The rows per block (tuning.h) keep several blocks per SM at 40 registers. */
+__device__ __forceinline__ void rows_pass(const dfs_oz_rows_args &a, int64_t bx)
 {
     __shared__ dfs_oz_row parts[ROW_PARTS][DFS_OZ_ROWS_PER_BLOCK];
-    if (blockIdx.x == 0 && threadIdx.x == 0 && a.consts) {
+    if (bx == 0 && threadIdx.x == 0 && a.consts) {
         a.consts[0] = 1.0;
         a.consts[1] = 0.0;
         ((int32_t *)(a.consts + 2))[0] = 1;
@@ -86,7 +85,7 @@ extern "C" __global__ void __launch_bounds__(DFS_OZ_ROWS_PER_BLOCK * ROW_PARTS)
     int64_t r;
     dfs_oz_row ri = dfs_oz_row_init();
     if (a.warp_per_row) {
-        r = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) / 32;
+        r = (bx * blockDim.x + threadIdx.x) / 32;
         if (r >= a.rows)
             return; /* whole warps */
         if (!skip)
@@ -105,7 +104,7 @@ extern "C" __global__ void __launch_bounds__(DFS_OZ_ROWS_PER_BLOCK * ROW_PARTS)
     } else {
         const int part = threadIdx.x / DFS_OZ_ROWS_PER_BLOCK;
         const int row = threadIdx.x % DFS_OZ_ROWS_PER_BLOCK;
-        r = (int64_t)blockIdx.x * DFS_OZ_ROWS_PER_BLOCK + row;
+        r = bx * DFS_OZ_ROWS_PER_BLOCK + row;
         if (r < a.rows && !skip)
             row_part(a, &ri, a.X + r * a.rs, part, ROW_PARTS);
         /* merged as a tree, part p with part p + off: the sums of the warp's butterfly above
@@ -133,6 +132,17 @@ extern "C" __global__ void __launch_bounds__(DFS_OZ_ROWS_PER_BLOCK * ROW_PARTS)
         a.ss[r] = dfs_oz_row_l2sq(ri, a.k);
     if (need > 0)
         atomicMax(a.maxneed, need);
+}
+
+/* One operand's pass (b.rows = 0), or two in one launch: a's first a_blocks blocks, then b's
+ * (dfs_oz_rows_pair). */
+extern "C" __global__ void __launch_bounds__(DFS_OZ_ROWS_PER_BLOCK * ROW_PARTS)
+    dfs_oz_rows(const __grid_constant__ dfs_oz_rows_pair p)
+{
+    if ((int64_t)blockIdx.x < p.a_blocks)
+        rows_pass(p.a, blockIdx.x);
+    else
+        rows_pass(p.b, blockIdx.x - p.a_blocks);
 }
 
 /* ---------- the inner dimension in groups (kgroups.h) ---------- */

@@ -193,12 +193,15 @@ static cublasStatus_t one_gemm(const run *R, const dfs_gemm_call *c, const doubl
     /* 2. per row of op(A), per column of op(B); the needs go back to the host for the next call */
     if (dfs_oz_zero_counters(&l.c, R->st))
         return CUBLAS_STATUS_EXECUTION_FAILED;
-    err |= dfs_oz_launch_rows(R->oz, R->st, A, ars, aqs, m, k, l.c.tauA, l.c.needA, l.c.nrmA,
-                              NULL, l.c.maxneed, beta_bits, l.c.consts,
-                              dev_scalars ? c->alpha : NULL, NULL, 0);
-    err |= dfs_oz_launch_rows(R->oz, R->st, B, bcs, bqs, n, k, l.c.tauB, l.c.needB, l.c.nrmB,
-                              NULL, l.c.maxneed + 1, beta_bits, NULL,
-                              dev_scalars ? c->alpha : NULL, NULL, 0);
+    const double *alpha_dev = dev_scalars ? c->alpha : NULL;
+    const dfs_oz_rows_args rb = dfs_oz_rows_of(B, bcs, bqs, n, k, l.c.tauB, l.c.needB, l.c.nrmB,
+                                               NULL, l.c.maxneed + 1, beta_bits, NULL, alpha_dev,
+                                               NULL, 0);
+    err |= dfs_oz_launch_rows(R->oz, R->st,
+                              dfs_oz_rows_of(A, ars, aqs, m, k, l.c.tauA, l.c.needA, l.c.nrmA,
+                                             NULL, l.c.maxneed, beta_bits, l.c.consts, alpha_dev,
+                                             NULL, 0),
+                              &rb);
     if (!err && fb &&
         DFS_DRV(cuMemcpyDtoHAsync)((void *)fb->need, (CUdeviceptr)(uintptr_t)l.c.maxneed,
                                    2 * sizeof(int), R->st) != CUDA_SUCCESS)
