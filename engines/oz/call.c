@@ -73,10 +73,11 @@ int dfs_oz_launch_rows(const CUfunction *kern, CUstream st, dfs_oz_rows_args a,
     dfs_oz_rows_pair p;
     memset(&p, 0, sizeof p);
     p.a = a;
-    /* alone, a warp per row in blocks of 256 threads; in a pair every block has the strided
-     * layout's 32 DFS_OZ_ROWS_PER_BLOCK */
+    /* a pass alone with a warp per row: blocks of 256 threads; otherwise, and for both passes
+     * of a pair, the strided layout's 32 DFS_OZ_ROWS_PER_BLOCK threads (a warp per row takes
+     * any whole number of warps) */
     const int64_t full = 32 * DFS_OZ_ROWS_PER_BLOCK;
-    const int64_t threads = b || !(a.qs == 1) ? full : 256;
+    const int64_t threads = b || a.qs != 1 ? full : 256;
     p.a_blocks = rows_blocks(&p.a, threads);
     int64_t blocks = p.a_blocks;
     if (b) {
