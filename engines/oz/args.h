@@ -66,10 +66,9 @@ typedef struct {
      * (r, q) with kcls[q] == group count in the row's exponent and norms (all in its specials) */
     const signed char *kcls;
     int group;
-    /* the inner dimension's classes (dfs_oz_kgroups_args' gate): when gate is set and both
-     * gate[0] and gate[1] are at most gate_bits, the kernel does nothing */
+    /* the inner dimension's classes (dfs_oz_kgroups_args' gate): when gate is set and closed
+     * (dfs_oz_kgate_closed), the kernel does nothing */
     const int *gate;
-    int gate_bits;
 } dfs_oz_rows_args;
 
 /* What the rows kernel takes: one pass (a; b.rows = 0), or two in one launch, a's a_blocks blocks
@@ -157,8 +156,8 @@ typedef struct {
  * when it is at least DFS_OZ_KGAP binades: kcls[q] = 1 above it, 0 below, -1 where s_q is
  * none (the products are zeros); out[0] = the gap found (0: fewer than two values), out[1] = 1
  * when split.  One block of DFS_OZ_KGROUPS_THREADS threads.  gate (or NULL): two ints, the
- * largest tau - low over op(A)'s rows and over op(B)'s columns (rows passes with beta 1); when
- * neither exceeds gate_bits no split is sought (kgroups.h, DFS_OZ_KGATE): out = {0, 0}, kcls
+ * largest tau - low over op(A)'s rows and over op(B)'s columns (rows passes with beta 1); where
+ * the gate is closed (kgroups.h, dfs_oz_kgate_closed) no split is sought: out = {0, 0}, kcls
  * and tA, tB not written (the rows passes over them, gated alike, do nothing). */
 #define DFS_OZ_KGAP 64
 #define DFS_OZ_KGROUPS_THREADS 1024
@@ -168,7 +167,6 @@ typedef struct {
     signed char *kcls;
     int *out;
     const int *gate;
-    int gate_bits;
 } dfs_oz_kgroups_args;
 
 /* What a fast call counts on the device (the int8 engine's feedback, crt_gemm.h): need[n] the

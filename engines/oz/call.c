@@ -54,7 +54,7 @@ dfs_oz_rows_args dfs_oz_rows_of(const double *X, int64_t rs, int64_t qs, int64_t
                                 const signed char *kcls, int group)
 {
     dfs_oz_rows_args a = {X,   rs,   qs,   rows,   k,         tau,  need, maxneed,
-                          nrm, ss,   beta, 0,      consts,   alpha_dev, kcls, group, NULL, 0};
+                          nrm, ss,   beta, 0,      consts,   alpha_dev, kcls, group, NULL};
     return a;
 }
 

@@ -242,11 +242,11 @@ static int launch_kgroups(const run *R, const kgroups_ws *g, const double *A, in
 {
     dfs_oz_rows_args ra = {.X = A, .rs = aqs, .qs = ars, .rows = k, .k = m, .tau = g->tA,
                            .need = g->need, .maxneed = g->maxneed, .nrm = g->nrm, .beta = 1,
-                           .alpha = alpha_dev, .gate = gate, .gate_bits = DFS_OZ_KGATE};
+                           .alpha = alpha_dev, .gate = gate};
     dfs_oz_rows_args rb = ra; /* need, nrm: scratch, the two passes' alike (not read) */
     rb.X = B, rb.rs = bqs, rb.qs = bcs, rb.k = n, rb.tau = g->tB;
     int err = dfs_oz_launch_rows(R->k, R->st, ra, &rb);
-    dfs_oz_kgroups_args a = {g->tA, g->tB, k, g->kcls, g->out, gate, DFS_OZ_KGATE};
+    dfs_oz_kgroups_args a = {g->tA, g->tB, k, g->kcls, g->out, gate};
     err |= dfs_launch(R->k[DFS_OZ_K_KGROUPS], 1, 1, 1, DFS_OZ_KGROUPS_THREADS, 1, R->st, &a);
     if (!err && fb &&
         DFS_DRV(cuMemcpyDtoHAsync)((void *)fb->kgroups, (CUdeviceptr)(uintptr_t)g->out,

@@ -78,7 +78,7 @@ __device__ __forceinline__ void rows_pass(const dfs_oz_rows_args &a, int64_t bx)
         ((int32_t *)(a.consts + 2))[0] = 1;
         ((int32_t *)(a.consts + 2))[1] = 0;
     }
-    if (a.gate && a.gate[0] <= a.gate_bits && a.gate[1] <= a.gate_bits)
+    if (a.gate && dfs_oz_kgate_closed(a.gate))
         return; /* the classes' pass on narrow data (dfs_oz_kgroups) */
     const int lane = threadIdx.x & 31;
     const int skip = a.alpha && *a.alpha == 0.0; /* alpha = 0: X is not read */
@@ -159,7 +159,7 @@ extern "C" __global__ void __launch_bounds__(DFS_OZ_KGROUPS_THREADS)
         gap[DFS_OZ_KGROUPS_THREADS], top[DFS_OZ_KGROUPS_THREADS];
     __shared__ int split, thr;
     const int t = threadIdx.x;
-    if (a.gate && a.gate[0] <= a.gate_bits && a.gate[1] <= a.gate_bits) {
+    if (a.gate && dfs_oz_kgate_closed(a.gate)) {
         if (t == 0) /* no row or column wide enough for a split to help (kgroups.h) */
             a.out[0] = a.out[1] = 0;
         return;

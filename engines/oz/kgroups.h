@@ -21,6 +21,13 @@
  * time (more outputs direct, more moduli), never bits. */
 #define DFS_OZ_KGATE (DFS_OZ_KGAP + 53)
 
+/* Whether the classes are not sought: span[0], span[1] the largest tau - low over op(A)'s rows
+ * and op(B)'s columns (0 for zeros; rows holding Inf or NaN left out), neither above the gate. */
+DFS_HD int dfs_oz_kgate_closed(const int *span)
+{
+    return span[0] <= DFS_OZ_KGATE && span[1] <= DFS_OZ_KGATE;
+}
+
 /* s_q's bins: tau of a finite nonzero double is in [-1073, 1024], so s_q in [-2146, 2048] */
 #define DFS_OZ_KS_LO (-2146)
 #define DFS_OZ_KS_BINS 4195

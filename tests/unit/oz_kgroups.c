@@ -1,10 +1,13 @@
 /* oz_kgroups.c — test_oz's tests of the inner dimension in two groups (kgroups.h; the CPU twin
  * dfs_oz_crt_gemm_host_groups, verifying): every output RN(exact) against MPFR (exact_ref.c),
  * the split found where the exponents of op(A)'s columns and op(B)'s rows lie far apart and not
- * elsewhere, and the direct path taken only where the bound says it must be. */
+ * elsewhere, and the direct path taken only where the bound says it must be; and the gate of
+ * the classes (dfs_oz_kgate_closed: the GPU seeks them only past it) open wherever the split
+ * is found, over every pair of the hostile generators, and closed on narrow data. */
 #include "exact_ref.h"
 #include "ozfamily_test.h"
 
+#include "../../engines/oz/host_common.h"
 #include "../../engines/oz/host_crt.h"
 #include "../../engines/oz/kgroups.h"
 #include "../common/gen.h"
@@ -103,7 +106,88 @@ START_TEST(crt_kgroups)
 }
 END_TEST
 
+/* What the GPU's rows passes with beta 1 leave in maxneed: the largest tau - low over op(A)'s
+ * rows (is_b 0) or op(B)'s columns, those with Inf or NaN left out. */
+static int max_span(const gemm_in *g, int is_b)
+{
+    int most = 0;
+    for (int64_t r = 0; r < (is_b ? g->n : g->m); r++) {
+        const dfs_oz_row ri = row_of(g, is_b, r);
+        const int span = ri.special ? 0 : dfs_oz_row_slices(ri, 1);
+        most = span > most ? span : most;
+    }
+    return most;
+}
+
+/* Whether the classes split (dfs_oz_ksplit_host on s_q from the tops of op(A)'s columns and
+ * op(B)'s rows); *gap the largest gap. */
+static int splits(const gemm_in *g, int *gap)
+{
+    int *s = malloc((size_t)g->k * sizeof *s), thr = 0;
+    ck_assert(s);
+    for (int64_t q = 0; q < g->k; q++) {
+        dfs_oz_row ca = dfs_oz_row_init(), rb = dfs_oz_row_init();
+        for (int64_t i = 0; i < g->m; i++)
+            dfs_oz_row_add(&ca, opA(g->ta, g->A, g->lda, i, q));
+        for (int64_t c = 0; c < g->n; c++)
+            dfs_oz_row_add(&rb, opB(g->tb, g->B, g->ldb, q, c));
+        s[q] = dfs_oz_ks(ca.tau, rb.tau);
+    }
+    const int split = dfs_oz_ksplit_host(s, g->k, gap, &thr);
+    free(s);
+    return split;
+}
+
+static int gate_closed(const gemm_in *g)
+{
+    const int span[2] = {max_span(g, 0), max_span(g, 1)};
+    return dfs_oz_kgate_closed(span);
+}
+
+START_TEST(kgroups_gate)
+{
+    rng r = rng_seed(1127);
+    const int64_t m = 24, n = 20, k = 64;
+    double *A = malloc((size_t)(m * k) * sizeof *A), *B = malloc((size_t)(k * n) * sizeof *B);
+    ck_assert(A && B);
+    const gemm_in g = {0, 0, m, n, k, A, B, m, k};
+    int gap = 0;
+    /* the split data of crt_kgroups: open; phi 4 there: closed */
+    for (int kind = 0; kind < 3; kind++) {
+        fill(&r, kind, m, n, k, A, B);
+        ck_assert_int_eq(splits(&g, &gap), kind < 2);
+        ck_assert_msg(gate_closed(&g) == (kind == 2), "data %d: gate %s", kind,
+                      gate_closed(&g) ? "closed" : "open");
+    }
+    /* every pair of generators, A's and B's, several draws: a split only behind an open gate;
+     * the narrow ones (phi 0 to 4, erange, small integers) closed */
+    int found = 0;
+    for (int ga = 0; ga < G_COUNT; ga++)
+        for (int gb = 0; gb < G_COUNT; gb++)
+            for (int draw = 0; draw < 4; draw++) {
+                gen_fill(&r, ga, A, m * k);
+                gen_fill(&r, gb, B, k * n);
+                const int split = splits(&g, &gap), closed = gate_closed(&g);
+                found += split;
+                ck_assert_msg(!(split && closed),
+                              "A %s, B %s: a split (gap %d) behind a closed gate",
+                              gen_label(ga), gen_label(gb), gap);
+                const int narrow_a = ga <= G_PHI4 || ga == G_ERANGE || ga == G_ZEROS;
+                const int narrow_b = gb <= G_PHI4 || gb == G_ERANGE || gb == G_ZEROS;
+                if (narrow_a && narrow_b)
+                    ck_assert_msg(closed, "A %s, B %s: the gate open on narrow data",
+                                  gen_label(ga), gen_label(gb));
+            }
+    printf("kgroups gate: %d of %d draws split, all behind an open gate\n", found,
+           4 * G_COUNT * G_COUNT);
+    ck_assert_int_gt(found, 0);
+    free(A);
+    free(B);
+}
+END_TEST
+
 void oz_kgroups_tests(TCase *t)
 {
     tcase_add_test(t, crt_kgroups);
+    tcase_add_test(t, kgroups_gate);
 }
