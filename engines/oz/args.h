@@ -75,7 +75,7 @@ typedef struct {
  * first (dfs_oz_launch_rows). */
 typedef struct {
     dfs_oz_rows_args a, b;
-    int64_t a_blocks;
+    unsigned a_blocks;
 } dfs_oz_rows_pair;
 
 /* One block of C: rows r0 .. r0+bm-1, columns c0 .. c0+bn-1.  The pairs taken are i < sa,

@@ -78,8 +78,8 @@ int dfs_oz_launch_rows(const CUfunction *kern, CUstream st, dfs_oz_rows_args a,
      * any whole number of warps) */
     const int64_t full = 32 * DFS_OZ_ROWS_PER_BLOCK;
     const int64_t threads = b || a.qs != 1 ? full : 256;
-    p.a_blocks = rows_blocks(&p.a, threads);
-    int64_t blocks = p.a_blocks;
+    int64_t blocks = rows_blocks(&p.a, threads);
+    p.a_blocks = (unsigned)blocks;
     if (b) {
         p.b = *b;
         blocks += rows_blocks(&p.b, threads);

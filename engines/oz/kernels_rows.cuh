@@ -69,7 +69,7 @@ __device__ __forceinline__ void row_part(const dfs_oz_rows_args &a, dfs_oz_row *
  * every ROW_PARTS-th element (enough warps in flight for a few thousand rows), merged through
  * shared memory.  Either way the same partial sums merged in the same order (host_common.h's
  * row_of_gpu).  The rows per block (tuning.h) keep several blocks per SM at 40 registers. */
-__device__ __forceinline__ void rows_pass(const dfs_oz_rows_args &a, int64_t bx)
+__device__ __forceinline__ void rows_pass(const dfs_oz_rows_args &a, unsigned bx)
 {
     __shared__ dfs_oz_row parts[ROW_PARTS][DFS_OZ_ROWS_PER_BLOCK];
     if (bx == 0 && threadIdx.x == 0 && a.consts) {
@@ -85,7 +85,7 @@ __device__ __forceinline__ void rows_pass(const dfs_oz_rows_args &a, int64_t bx)
     int64_t r;
     dfs_oz_row ri = dfs_oz_row_init();
     if (a.warp_per_row) {
-        r = (bx * blockDim.x + threadIdx.x) / 32;
+        r = ((int64_t)bx * blockDim.x + threadIdx.x) / 32;
         if (r >= a.rows)
             return; /* whole warps */
         if (!skip)
@@ -104,7 +104,7 @@ __device__ __forceinline__ void rows_pass(const dfs_oz_rows_args &a, int64_t bx)
     } else {
         const int part = threadIdx.x / DFS_OZ_ROWS_PER_BLOCK;
         const int row = threadIdx.x % DFS_OZ_ROWS_PER_BLOCK;
-        r = bx * DFS_OZ_ROWS_PER_BLOCK + row;
+        r = (int64_t)bx * DFS_OZ_ROWS_PER_BLOCK + row;
         if (r < a.rows && !skip)
             row_part(a, &ri, a.X + r * a.rs, part, ROW_PARTS);
         /* merged as a tree, part p with part p + off: the sums of the warp's butterfly above
@@ -139,10 +139,9 @@ __device__ __forceinline__ void rows_pass(const dfs_oz_rows_args &a, int64_t bx)
 extern "C" __global__ void __launch_bounds__(DFS_OZ_ROWS_PER_BLOCK * ROW_PARTS)
     dfs_oz_rows(const __grid_constant__ dfs_oz_rows_pair p)
 {
-    if ((int64_t)blockIdx.x < p.a_blocks)
-        rows_pass(p.a, blockIdx.x);
-    else
-        rows_pass(p.b, blockIdx.x - p.a_blocks);
+    const bool is_b = blockIdx.x >= p.a_blocks;
+    const dfs_oz_rows_args a = is_b ? p.b : p.a;
+    rows_pass(a, is_b ? blockIdx.x - p.a_blocks : blockIdx.x);
 }
 
 /* ---------- the inner dimension in groups (kgroups.h) ---------- */
