@@ -34,6 +34,12 @@ int dfs_oz_zero_counters(const dfs_oz_call_ws *w, CUstream st)
            CUDA_SUCCESS;
 }
 
+int dfs_oz_zero_count(const dfs_oz_call_ws *w, int first_block, CUstream st)
+{
+    return !first_block &&
+           DFS_DRV(cuMemsetD32Async)((CUdeviceptr)(uintptr_t)w->count, 0, 1, st) != CUDA_SUCCESS;
+}
+
 size_t dfs_oz_carve_rows(CUdeviceptr base, size_t off, int64_t m, int64_t n, int ss,
                          dfs_oz_call_ws *w)
 {

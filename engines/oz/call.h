@@ -66,6 +66,8 @@ size_t dfs_oz_carve_call(CUdeviceptr base, int64_t m, int64_t n, int ss, size_t 
                          dfs_oz_call_ws *w);
 /* The call's counters zeroed on the stream (one memset); 0 on success. */
 int dfs_oz_zero_counters(const dfs_oz_call_ws *w, CUstream st);
+/* A block's list counter zeroed before its finish (the first block's is, with the call's). */
+int dfs_oz_zero_count(const dfs_oz_call_ws *w, int first_block, CUstream st);
 /* Its rows pass's part alone (tau, need, nrm and, with ss, ss of op(A)'s rows and op(B)'s
  * columns) from offset off; the other fields untouched; the offset after them. */
 size_t dfs_oz_carve_rows(CUdeviceptr base, size_t off, int64_t m, int64_t n, int ss,

@@ -146,6 +146,20 @@ static int residue_words(int L)
     return dfs_crt_max_bits(L) <= 62 ? 2 : 4;
 }
 
+/* The residue kernel over a's rows and then b's (b NULL: a's alone), 32 rows and 64 columns q
+ * a block. */
+static int launch_pair(const run *R, const dfs_crt_residue_args *a, const dfs_crt_residue_args *b)
+{
+    dfs_crt_residue_pair p;
+    memset(&p, 0, sizeof p); /* b: no rows unless given */
+    p.a = *a;
+    if (b)
+        p.b = *b;
+    const int64_t y = (a->rows + 31) / 32 + (p.b.rows + 31) / 32;
+    return dfs_launch(R->k[residue_words(a->L) == 2 ? DFS_OZ_K_RESIDUES62 : DFS_OZ_K_RESIDUES],
+                      (unsigned)((a->kp + 63) / 64), (unsigned)y, 1, 256, 1, R->st, &p);
+}
+
 /* The residues of rows r0 .. r0+rows-1 of an operand: a (its fields but the rows and R set
  * once per call, its coefficients for residue_words(a->L) words), into the planes from plane0
  * on of the block's residues at base (plane l at base + l * rows * kp, or a->ps apart). */
@@ -157,12 +171,7 @@ static int launch_residues(const run *R, dfs_crt_residue_args *a, int64_t r0, in
     a->r0 = r0;
     a->rows = rows;
     a->R = base + (size_t)plane0 * (size_t)rows * (size_t)a->kp;
-    dfs_crt_residue_pair p;
-    memset(&p, 0, sizeof p); /* b: no rows */
-    p.a = *a;
-    return dfs_launch(R->k[residue_words(a->L) == 2 ? DFS_OZ_K_RESIDUES62 : DFS_OZ_K_RESIDUES],
-                      (unsigned)((a->kp + 63) / 64), (unsigned)((rows + 31) / 32), 1, 256, 1,
-                      R->st, &p);
+    return launch_pair(R, a, NULL);
 }
 
 /* op(A)'s residues (all its rows, into RA) and those of op(B)'s columns c0 .. c0+cols-1 (into
@@ -176,10 +185,7 @@ static int launch_residues_ab(const run *R, dfs_crt_residue_args *a, int64_t row
         return launch_residues(R, a, 0, rows, RA, 0) | launch_residues(R, b, c0, cols, RB, 0);
     a->r0 = 0, a->rows = rows, a->R = RA;
     b->r0 = c0, b->rows = cols, b->R = RB;
-    dfs_crt_residue_pair p = {*a, *b};
-    const int64_t y = (rows + 31) / 32 + (cols + 31) / 32;
-    return dfs_launch(R->k[residue_words(a->L) == 2 ? DFS_OZ_K_RESIDUES62 : DFS_OZ_K_RESIDUES],
-                      (unsigned)((a->kp + 63) / 64), (unsigned)y, 1, 256, 1, R->st, &p);
+    return launch_pair(R, a, b);
 }
 
 /* zk: the residues of rows r0 .. r0+rows-1 of a complex operand, its real parts by re and
@@ -461,9 +467,7 @@ static cublasStatus_t one_gemm(const run *R, const dfs_gemm_call *c, const doubl
                     return s;
                 }
             }
-            if ((r0 || c0) && /* the first block's: zeroed with the call's */
-                DFS_DRV(cuMemsetD32Async)((CUdeviceptr)(uintptr_t)l.c.count, 0, 1, R->st) !=
-                    CUDA_SUCCESS)
+            if (dfs_oz_zero_count(&l.c, !r0 && !c0, R->st))
                 return CUBLAS_STATUS_EXECUTION_FAILED;
             /* the block of real outputs (zk: columns 2 c0 on, both parts of each) */
             f.blk.bm = mb;

@@ -229,9 +229,7 @@ static cublasStatus_t one_gemm(const run *R, const dfs_gemm_call *c, const doubl
             cublasStatus_t s = products(R, &l, f.poff, mb, nb, k, sa, sb, d, one_p, zero_p);
             if (s != CUBLAS_STATUS_SUCCESS)
                 return s;
-            if ((r0 || c0) && /* the first block's: zeroed with the call's */
-                DFS_DRV(cuMemsetD32Async)((CUdeviceptr)(uintptr_t)l.c.count, 0, 1, R->st) !=
-                    CUDA_SUCCESS)
+            if (dfs_oz_zero_count(&l.c, !r0 && !c0, R->st))
                 return CUBLAS_STATUS_EXECUTION_FAILED;
             f.P = l.P;
             f.bm = mb;
