@@ -35,6 +35,10 @@ static cublasStatus_t gemm(void *p, const dfs_gemm_call *g)
 {
     run *r = p;
     cublasStatus_t st = r->e->gemm(r->x, g);
+    /* a triangle (the call's only GEMM): declined, C untouched, the caller takes panels;
+     * native preferred, the whole call runs natively; never cuBLAS's GEMM on it */
+    if (g->tri != DFS_TRI_ALL && (st == DFS_STATUS_DECLINED || st == DFS_STATUS_PREFER_NATIVE))
+        return st;
     if (st == DFS_STATUS_DECLINED || st == DFS_STATUS_PREFER_NATIVE) {
         /* the first: C is untouched, the whole call goes back to the dispatch */
         if (r->gemms == 0 && !(r->native_blocks && st == DFS_STATUS_PREFER_NATIVE))
@@ -230,7 +234,7 @@ cublasStatus_t dfs_l3_through_gemm(const dfs_engine *e, const dfs_ctx *x, const 
             s = CUBLAS_STATUS_EXECUTION_FAILED;
     }
     run r = {e, x, 0, 0};
-    const dfs_mm_ops ops = {copy, gemm, &r};
+    const dfs_mm_ops ops = {copy, gemm, &r, (e->caps & DFS_CAP_TRIANGLE) != 0};
     if (s == CUBLAS_STATUS_SUCCESS)
         s = dfs_mm_run(&mm, nb, scratch, &ops);
     s = finish(&r, s); /* a copy before any GEMM: C untouched */

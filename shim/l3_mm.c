@@ -162,9 +162,9 @@ static const double *at(const dfs_opnd *x, int64_t r0, int64_t c0, int z)
 }
 
 /* C'(rows i0.., cols j0..) = alpha op(A)(i0.., k0..) op(B)(k0.., j0..) + beta C' for an
- * m x n x k block, C' at c (leading dimension ldc). */
-static cublasStatus_t gemm(const run *r, int64_t i0, int64_t j0, int64_t k0, int64_t m,
-                           int64_t n, int64_t k, double *c, int64_t ldc)
+ * m x n x k block, C' at c (leading dimension ldc); tri: all of it, or (m = n) a triangle. */
+static cublasStatus_t gemm_part(const run *r, int64_t i0, int64_t j0, int64_t k0, int64_t m,
+                                int64_t n, int64_t k, double *c, int64_t ldc, dfs_tri tri)
 {
     const dfs_mm *mm = &r->mm;
     if (m <= 0 || n <= 0)
@@ -185,8 +185,15 @@ static cublasStatus_t gemm(const run *r, int64_t i0, int64_t j0, int64_t k0, int
                              .ldc = ldc,
                              .batch = 1,
                              .algo = CUBLAS_GEMM_DEFAULT,
-                             .type = mm->cplx ? DFS_C64 : DFS_R64};
+                             .type = mm->cplx ? DFS_C64 : DFS_R64,
+                             .tri = tri};
     return r->ops->gemm(r->ops->ctx, &g);
+}
+
+static cublasStatus_t gemm(const run *r, int64_t i0, int64_t j0, int64_t k0, int64_t m,
+                           int64_t n, int64_t k, double *c, int64_t ldc)
+{
+    return gemm_part(r, i0, j0, k0, m, n, k, c, ldc, DFS_TRI_ALL);
 }
 
 /* Materialises a structured operand x (k x k) at s: a dense matrix with x's op. */
@@ -267,14 +274,21 @@ static cublasStatus_t all(const run *r, int64_t nb, double *c, int64_t ldc)
     return st;
 }
 
-/* The triangle `out` of C' (n x n at c, ldc) in panels of nb columns, the longest first; sd:
- * nb x nb of scratch. */
+/* The triangle `out` of C' (n x n at c, ldc) by one GEMM of the triangle where the engine
+ * takes it (real data; ops->tri), else in panels of nb columns, the longest first; sd: nb x nb
+ * of scratch. */
 static cublasStatus_t triangle(const run *r, int64_t nb, double *c, int64_t ldc, double *sd)
 {
     const dfs_mm *mm = &r->mm;
     const int lower = mm->out == DFS_OUT_LOWER;
     const int64_t n = mm->n, lds = min64(nb, n), np = (n + nb - 1) / nb;
     cublasStatus_t st = CUBLAS_STATUS_SUCCESS;
+    if (r->ops->tri && !mm->cplx && !mm->herm_diag) {
+        st = gemm_part(r, 0, 0, 0, n, n, mm->k, c, ldc, lower ? DFS_TRI_LOWER : DFS_TRI_UPPER);
+        if (st != DFS_STATUS_DECLINED) /* declined: nothing written, the panels then */
+            return st;
+        st = CUBLAS_STATUS_SUCCESS;
+    }
     for (int64_t p = 0; p < np && st == CUBLAS_STATUS_SUCCESS; p++) {
         const int64_t j = block(p, np, nb, !lower), jb = min64(nb, n - j);
         double *cjj = c + r->z * (j + j * ldc);

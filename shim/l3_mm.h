@@ -16,10 +16,12 @@
  *     alpha [X Y^H] [Y; X^H] + beta C, which holds for a real alpha only (HER2K's second term
  *     has conj(alpha)): a HER2K with another alpha, or whose alpha is in device memory (not
  *     seen), is not covered, and runs natively;
- *   - a triangle of output (out LOWER/UPPER) is computed in panels of nb columns: the part of a
- *     panel below (above) its diagonal block straight into C by a GEMM on sub-matrix pointers,
- *     the nb x nb diagonal block into scratch (from a copy of C's block when beta may be
- *     nonzero) and copied back masked, so the other triangle of C is never written;
+ *   - a triangle of output (out LOWER/UPPER) is computed by one GEMM of that triangle (real
+ *     data, the engine's DFS_CAP_TRIANGLE: ops->tri) or, where the engine declines it or has no
+ *     such GEMM, in panels of nb columns: the part of a panel below (above) its diagonal block
+ *     straight into C by a GEMM on sub-matrix pointers, the nb x nb diagonal block into scratch
+ *     (from a copy of C's block when beta may be nonzero) and copied back masked, so the other
+ *     triangle of C is never written;
  *   - a triangular operand (TRMM) is multiplied in blocks of nb rows (on the left) or columns
  *     (on the right) of the output, each GEMM's inner range cut to the blocks of the operand
  *     that are not all zero (the zeros it leaves out change no exact sum);
@@ -95,6 +97,9 @@ typedef struct {
     /* one GEMM of mm's element type (batch 1): its status */
     cublasStatus_t (*gemm)(void *ctx, const dfs_gemm_call *g);
     void *ctx;
+    /* 1: gemm takes a triangle of C (dfs_gemm_call.tri) on real data, and answers
+     * DFS_STATUS_DECLINED, C untouched, where it cannot */
+    int tri;
 } dfs_mm_ops;
 
 /* mm through ops in panels of nb (> 0), scratch: dfs_mm_scratch(mm, nb) doubles.  SUCCESS; the

@@ -103,6 +103,8 @@ static int int8_gemm_prefers_native(const dfs_device *dev, const dfs_gemm_call *
 /* Complex calls through the real representation (../zreal/zreal.h). */
 static cublasStatus_t int8_gemm(const dfs_ctx *x, const dfs_gemm_call *c)
 {
+    if (c->tri != DFS_TRI_ALL && c->type != DFS_R64) /* real triangles only */
+        return DFS_STATUS_DECLINED;
     return c->type == DFS_C64 ? dfs_zr_gemm(x, c, int8_zgemm_real, 0) : int8_dgemm(x, c);
 }
 
@@ -112,7 +114,7 @@ const dfs_engine dfs_engine_int8 = {
                "scheme II), native accuracy or better",
     .options = &int8_options,
     .can_run = int8_can_run,
-    .caps = DFS_CAP_COMPLEX,
+    .caps = DFS_CAP_COMPLEX | DFS_CAP_TRIANGLE, /* a real triangle of C: crt_gemm.c's */
     .gemm = int8_gemm,
     .gemm_prefers_native = int8_gemm_prefers_native,
     /* TRSM: fewer, larger GEMMs (each splits both operands into residues); native FP64's

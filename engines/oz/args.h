@@ -105,6 +105,9 @@ typedef struct {
      * B[q * bqs + c * bcs] */
     const double *A, *B;
     int64_t ars, aqs, bqs, bcs;
+    /* the int8 path's finishes: 0, every output of the block; 1 (2), only those on or below
+     * (above) C's diagonal, the others neither written, listed nor counted (dfs_gemm_call.tri) */
+    int tri;
 } dfs_oz_finish_args;
 
 /* repro's small DGEMMs in one launch (dfs_oz_small, kernels_small.cuh; dfs_oz_small_tiled,

@@ -106,6 +106,7 @@ static size_t carve(CUdeviceptr base, int64_t m, int64_t n, int64_t kp, int64_t 
 typedef struct {
     int64_t m, n, kp;
     int P, cols, fast, groups; /* residue matrices per operand, as carve's */
+    int tri;                   /* a triangle of C (dfs_gemm_call.tri; m = n) */
     const dfs_oz_tuning *t;
 } plan_in;
 
@@ -121,8 +122,12 @@ static int eval_block(const void *ctx, int64_t bm, int64_t bn, size_t *need, dou
         return 0;
     if (bn * p->cols > 65536) /* the list holds a column of the block in 16 bits (pack_rc) */
         return 0;
-    const double passes_a = bm == p->m ? 1.0 : (double)((p->n + bn - 1) / bn);
-    const double gemm = 2.0 * p->P * (double)p->m * (double)p->n * (double)p->kp *
+    const double cblocks = (double)((p->n + bn - 1) / bn);
+    /* a triangle: each column block from (to) its diagonal, about (n + bn) / 2 rows of it; the
+     * row blocks past the diagonal skipped, about half of them */
+    const double part = p->tri ? (0.5 + 0.5 * (double)bn / (double)p->n) : 1.0;
+    const double passes_a = bm == p->m ? 1.0 : p->tri ? (cblocks + 1.0) / 2.0 : cblocks;
+    const double gemm = 2.0 * p->P * (double)p->m * (double)p->n * (double)p->kp * part *
                         dfs_oz_thin_factor(p->t->thin, bm, bn);
     /* per element of an operand (a complex one by zk: two reals, three residue matrices) */
     const double bytes = (8.0 * p->cols + p->P) * (double)p->kp *
@@ -281,13 +286,18 @@ static cublasStatus_t one_gemm(const run *R, const dfs_gemm_call *c, const doubl
     /* zk: the complex product by three products (crt_gemm.h): residues, GEMMs and blocks over
      * the complex columns nq and inner dimension kq, three residue matrices a plane */
     const int zk = fast && R->o->zk && !ta && !tb && n % 2 == 0 && k % 2 == 0 && dfs_crt_zk_fits(k);
+    /* a triangle of C: real products (neither pairs nor zk), square */
+    const int tri = c->tri;
+    if (tri != DFS_TRI_ALL && (pairs || zk || m != n || c->batch != 1))
+        return DFS_STATUS_DECLINED;
     const int64_t nq = zk ? n / 2 : n, kq = zk ? k / 2 : k, kpq = (kq + 15) / 16 * 16;
     const int PM = zk ? 3 * P : P;
     /* op(B)'s column stride over those columns (zk: the real representation's columns 2 j; its
      * column 2 j + 1 holds the same values) */
     const int64_t bcq = zk ? 2 * bcs : bcs;
     int64_t bm = 0, bn = 0;
-    const plan_in pin = {m, nq, kpq, PM, zk ? 2 : 1, fast, groups, dfs_oz_tuning_ctx(R->x)};
+    const plan_in pin = {m,      nq,   kpq, PM, zk ? 2 : 1, fast, groups, tri != DFS_TRI_ALL,
+                         dfs_oz_tuning_ctx(R->x)};
     /* row pairs: blocks of whole pairs */
     const size_t need = dfs_oz_plan_blocks(m, nq, pairs ? 2 : 1, R->o->workspace, eval_block,
                                            &pin, &bm, &bn);
@@ -295,9 +305,11 @@ static cublasStatus_t one_gemm(const run *R, const dfs_gemm_call *c, const doubl
         dfs_log(DFS_LOG_TRACE, "%s: %s %lld x %lld x %lld on int8 tensor cores: %d moduli "
                 "(%d bits and more per element)%s, blocks %lld x %lld, workspace %zu bytes",
                 verify ? "repro" : "int8",
-                pairs ? "zgemm (row pairs of parts)"
-                : zk  ? "zgemm (three products, Karatsuba), as the real"
-                      : "dgemm",
+                pairs                    ? "zgemm (row pairs of parts)"
+                : zk                     ? "zgemm (three products, Karatsuba), as the real"
+                : tri == DFS_TRI_LOWER ? "dgemm, C's lower triangle only,"
+                : tri == DFS_TRI_UPPER ? "dgemm, C's upper triangle only,"
+                                         : "dgemm",
                 (long long)m, (long long)n, (long long)k, N, dfs_crt_scale_bits(N, k > 0 ? k : 1),
                 G == 2 ? " in each of two groups of the inner dimension" : "", (long long)bm,
                 (long long)bn, need);
@@ -374,6 +386,7 @@ static cublasStatus_t one_gemm(const run *R, const dfs_gemm_call *c, const doubl
     f.vneed = l.vneed;
     dfs_oz_finish_ws_fields(&f.blk, &l.c, l.list, verify, seq);
     dfs_oz_finish_call_fields(&f.blk, R->x, c, A, B, C);
+    f.blk.tri = tri;
     f.kgroups = G;
     f.zpairs = pairs;
     if (pairs && dev_scalars) {
@@ -434,6 +447,16 @@ static cublasStatus_t one_gemm(const run *R, const dfs_gemm_call *c, const doubl
             err |= launch_residues(R, &rb1, c0, nb, l.RB, N);
         for (int64_t r0 = 0; r0 < m && !err; r0 += bm) {
             const int64_t mb = m - r0 < bm ? m - r0 : bm;
+            /* a triangle: the rows lo .. hi-1 of the block that hold some of its outputs in
+             * these columns (lower: rows c0 on; upper: rows before c0 + nb), none: skipped */
+            int64_t lo = r0, hi = r0 + mb;
+            if (tri == DFS_TRI_LOWER && lo < c0)
+                lo = c0;
+            if (tri == DFS_TRI_UPPER && hi > c0 + nb)
+                hi = c0 + nb;
+            if (lo >= hi)
+                continue;
+            const int64_t mt = hi - lo;
             if (bm != m && zk) {
                 err |= launch_zk_residues(R, &ra, &rai, r0, mb, l.RA, P, 1);
             } else if (bm != m) {
@@ -444,22 +467,23 @@ static cublasStatus_t one_gemm(const run *R, const dfs_gemm_call *c, const doubl
             if (err)
                 break;
             if (kpq > 0) {
-                /* Cl_l = RA_l^T RB_l, int8 in, exact int32 sums */
+                /* Cl_l = RA_l^T RB_l over rows lo .. hi-1, int8 in, exact int32 sums */
                 /* one call per modulus on large blocks: cuBLAS picks faster tiles for it than
                  * for one strided batched call; small blocks in one batched call, whose GEMMs
                  * fill the GPU together (tuning.h, README.md: Measurements) */
+                const signed char *ra0 = l.RA + (lo - r0) * kpq; /* planes mb * kpq apart */
                 cublasStatus_t s = CUBLAS_STATUS_SUCCESS;
-                if (mb * nb <= pin.t->crt_batched_outputs)
+                if (mt * nb <= pin.t->crt_batched_outputs)
                     s = DFS_REAL(cublasGemmStridedBatchedEx_64)(
-                        R->x->handle, CUBLAS_OP_T, CUBLAS_OP_N, mb, nb, kpq, one_p, l.RA,
+                        R->x->handle, CUBLAS_OP_T, CUBLAS_OP_N, mt, nb, kpq, one_p, ra0,
                         CUDA_R_8I, kpq, mb * kpq, l.RB, CUDA_R_8I, kpq, nb * kpq, zero_p, l.Cl,
-                        CUDA_R_32I, mb, mb * nb, PM, CUBLAS_COMPUTE_32I, CUBLAS_GEMM_DEFAULT);
+                        CUDA_R_32I, mt, mt * nb, PM, CUBLAS_COMPUTE_32I, CUBLAS_GEMM_DEFAULT);
                 else
                     for (int q = 0; q < PM && s == CUBLAS_STATUS_SUCCESS; q++)
                         s = DFS_REAL(cublasGemmEx_64)(
-                            R->x->handle, CUBLAS_OP_T, CUBLAS_OP_N, mb, nb, kpq, one_p,
-                            l.RA + q * mb * kpq, CUDA_R_8I, kpq, l.RB + q * nb * kpq, CUDA_R_8I,
-                            kpq, zero_p, l.Cl + q * mb * nb, CUDA_R_32I, mb, CUBLAS_COMPUTE_32I,
+                            R->x->handle, CUBLAS_OP_T, CUBLAS_OP_N, mt, nb, kpq, one_p,
+                            ra0 + q * mb * kpq, CUDA_R_8I, kpq, l.RB + q * nb * kpq, CUDA_R_8I,
+                            kpq, zero_p, l.Cl + q * mt * nb, CUDA_R_32I, mt, CUBLAS_COMPUTE_32I,
                             CUBLAS_GEMM_DEFAULT);
                 if (s != CUBLAS_STATUS_SUCCESS) {
                     dfs_log_once(DFS_LOG_ERROR, "crt-gemm-cublas", "%s: an int8 GEMM (cuBLAS) "
@@ -470,9 +494,9 @@ static cublasStatus_t one_gemm(const run *R, const dfs_gemm_call *c, const doubl
             if (dfs_oz_zero_count(&l.c, !r0 && !c0, R->st))
                 return CUBLAS_STATUS_EXECUTION_FAILED;
             /* the block of real outputs (zk: columns 2 c0 on, both parts of each) */
-            f.blk.bm = mb;
+            f.blk.bm = mt;
             f.blk.bn = zk ? 2 * nb : nb;
-            f.blk.r0 = r0;
+            f.blk.r0 = lo;
             f.blk.c0 = zk ? 2 * c0 : c0;
             /* the fast kernels for 13 to 20 moduli (three products: 14 to 16) have them as a
              * constant (loops the compiler unrolls; the generic one, for the other counts, is
@@ -489,7 +513,7 @@ static cublasStatus_t one_gemm(const run *R, const dfs_gemm_call *c, const doubl
                            : wide ? DFS_OZ_K_CRT_VERIFY_WIDE
                            : N >= 21 && G == 1 ? DFS_OZ_K_CRT_VERIFY21 + (N - 21)
                                                : DFS_OZ_K_CRT_VERIFY;
-            const int64_t threads_x = pairs ? mb / 2 : mb; /* a thread per pair of rows */
+            const int64_t threads_x = pairs ? mt / 2 : mt; /* a thread per pair of rows */
             err |= dfs_launch(R->k[verify ? vk : fk],
                               (unsigned)((threads_x + DFS_OZ_FINISH_THREADS - 1) /
                                          DFS_OZ_FINISH_THREADS),
@@ -497,7 +521,7 @@ static cublasStatus_t one_gemm(const run *R, const dfs_gemm_call *c, const doubl
                               R->st, &f);
             if (fast) /* the outputs that fail the contract's check, in FP64 */
                 err |= dfs_launch(R->k[DFS_OZ_K_CRT_REPAIR],
-                                  (unsigned)((mb + DFS_CRT_TILE - 1) / DFS_CRT_TILE),
+                                  (unsigned)((mt + DFS_CRT_TILE - 1) / DFS_CRT_TILE),
                                   (unsigned)((f.blk.bn + DFS_CRT_TILE - 1) / DFS_CRT_TILE), 1,
                                   256, 1, R->st, &f);
             if (pairs)

@@ -208,6 +208,12 @@ __device__ __forceinline__ void load_sums(int32_t *v, const int32_t *p, uint32_t
     }
 }
 
+/* Whether output (gr, c0 + c) of a finish block is one the call computes
+ * (dfs_oz_finish_args.tri).  The finishes compute the others of their block too and drop them
+ * (a branch around the arithmetic, or the test's bounds kept in registers, made ptxas spill). */
+#define DFS_OZ_DROPPED(b, gr, c)                                                                  \
+    ((b).tri != 0 && ((b).tri == 1 ? (b).c0 + (c) > (gr) : (b).c0 + (c) < (gr)))
+
 /* A verifying finish block's counters (tally_flush) and its histogram of the moduli undecided
  * outputs would need into a.vneed; every thread of the block calls it (first: the thread of
  * the call's first output). */
@@ -294,12 +300,14 @@ __device__ __forceinline__ void crt_finish_verify(const dfs_crt_finish_args &a, 
             how = dfs_crt_output(&a.step, cl, cs, rta, tb, rbA, bB, rnA, nB, rsA, sB, eo,
                                  special, alpha, beta, cv, win, res, &v, &lower, WIDE, NFIX,
                                  &need);
-            if (need > 0 && need < DFS_CRT_VNEED_BINS)
-                atomicAdd(&hist[need], 1u);
-            if (how == DFS_OZ_WRITTEN)
+            if (DFS_OZ_DROPPED(b, gr, c)) /* not the call's: dropped */
+                how = DFS_OZ_WRITTEN, lower = 0, need = 0;
+            else if (how == DFS_OZ_WRITTEN)
                 *out = v;
             else /* C kept as it was: the direct kernel reads it for beta * C */
                 b.list[atomicAdd(b.count, 1u)] = pack_rc(r, c);
+            if (need > 0 && need < DFS_CRT_VNEED_BINS)
+                atomicAdd(&hist[need], 1u);
             if (ahead) {
 #pragma unroll
                 for (int l = 0; l < NV; l++)
@@ -402,7 +410,9 @@ template <int NFIX> __device__ __forceinline__ void crt_finish_fast(const dfs_cr
             how = dfs_crt_output_fast(&a.step, NFIX, NV > 1 ? cur : a.Cl + c * b.bm + r,
                                       NV > 1 ? 1u : stride, &ra, &rb, alpha, beta, cv,
                                       sampled && (j & 3) == (warp & 3), &v, &need);
-            if (how == DFS_OZ_WRITTEN)
+            if (DFS_OZ_DROPPED(b, gr, c)) /* not the call's: dropped */
+                how = DFS_OZ_WRITTEN, need = 0;
+            else if (how == DFS_OZ_WRITTEN)
                 *out = v;
             else if (how == DFS_OZ_LISTED) /* C kept: the direct kernel reads it for beta * C */
                 b.list[atomicAdd(b.count, 1u)] = pack_rc(r, c);

@@ -158,7 +158,16 @@ static cublasStatus_t repro_dgemm(const dfs_ctx *x, const dfs_gemm_call *c)
     const int small = dfs_option_word(x->options, &repro_options, "small");
     const dfs_oz_tuning *tu = dfs_oz_tuning_ctx(x);
     const dfs_oz_small_form form = small_form(tu, x, c, small);
-    if (small != SMALL_PRODUCTS && small_is_faster(tu, c, form)) {
+    const int faster_small = small != SMALL_PRODUCTS && small_is_faster(tu, c, form);
+    if (c->tri != DFS_TRI_ALL) {
+        /* a triangle of C (the shim's SYRK...): on the integer tensor cores alone; where the
+         * small kernel or the binary64 slices would take the call, the shim's panels do */
+        if (faster_small || products == PRODUCTS_F64)
+            return DFS_STATUS_DECLINED;
+        const dfs_crt_gemm_opts o = {1, 0, g.workspace, NULL, 0, kgroups(x), 0, NULL, NULL, 0};
+        return dfs_crt_dgemm_gpu(x, c, &o);
+    }
+    if (faster_small) {
         const cublasStatus_t s = dfs_oz_dgemm_direct(x, c, form);
         if (s != DFS_STATUS_DECLINED)
             return s;
@@ -209,6 +218,8 @@ static cublasStatus_t repro_pairs(const dfs_ctx *x, const dfs_gemm_call *c, cons
  * on the integer tensor cores. */
 static cublasStatus_t repro_gemm(const dfs_ctx *x, const dfs_gemm_call *c)
 {
+    if (c->tri != DFS_TRI_ALL && c->type != DFS_R64) /* real triangles only */
+        return DFS_STATUS_DECLINED;
     if (c->type != DFS_C64)
         return repro_dgemm(x, c);
     if (x->pointer_mode != CUBLAS_POINTER_MODE_DEVICE && c->alpha[1] == 0.0 && c->beta[1] == 0.0)
@@ -227,7 +238,7 @@ const dfs_engine dfs_engine_repro = {
     .summary = "correctly rounded, bitwise reproducible results (exact accumulation, Ozaki scheme)",
     .options = &repro_options,
     .can_run = repro_can_run,
-    .caps = DFS_CAP_COMPLEX | DFS_CAP_ZDOT | DFS_CAP_ZGEMV,
+    .caps = DFS_CAP_COMPLEX | DFS_CAP_ZDOT | DFS_CAP_ZGEMV | DFS_CAP_TRIANGLE,
     .gemm = repro_gemm,
     .dgemv = dfs_oz_dgemv_gpu,
     .ddot = dfs_oz_ddot_gpu,

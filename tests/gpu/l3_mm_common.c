@@ -58,6 +58,8 @@ void l3m_run_cfg(cfg c, uint64_t seed)
     ty->build(&c, seed, &im);
     const int64_t ac = acols(&c);
     const int64_t bcols = l3m_rank_k(c.kind) ? ac : c.n;
+    if (c.lda * ac > MAXE || c.ldb * bcols > MAXE || c.ldc * c.n > MAXE)
+        gt_fatal("a case larger than the device buffers (MAXE elements)");
     gt_h2d(l3m.dA, im.A, (size_t)(w * c.lda * ac) * sizeof(double));
     gt_h2d(l3m.dB, im.B, (size_t)(w * c.ldb * bcols) * sizeof(double));
     /* device scalars: alpha at 0, beta at w (the real routines' real parts first) */

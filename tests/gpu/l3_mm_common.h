@@ -8,7 +8,7 @@
 
 #include "l3_common.h"
 
-#define MAXE (320 * 320) /* elements of each device buffer */
+#define MAXE (704 * 704) /* elements of each device buffer */
 
 typedef struct {
     int kind, side, uplo, trans, diag, alias;

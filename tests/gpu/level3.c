@@ -14,7 +14,8 @@
  * sentinels), with beta = 0 C's triangle holds NaN (never read), A's unreferenced triangle (SYMM,
  * TRMM) and a unit diagonal hold NaN (never read).  Cases: uplo L/U, op N/T/C (rank-k, TRMM), side
  * L/R, diag N/U, TRMM with C = B (v2: both), sizes 7, 33 and 100 (k 5, 9, 37; n 5, 9, 45: panels
- * of 32, the last one partial, and fewer than one), one of 300 x 64 per routine, leading
+ * of 32, the last one partial, and fewer than one), one of 300 x 64 per routine (and 700 x 40
+ * per rank-k routine: the triangle GEMM in blocks under a small workspace), leading
  * dimensions padded, three (alpha, beta) pairs (one with beta = 0), host and device scalars
  * (legacy: host); a SYRK and an in-place TRMM captured into a CUDA graph and replayed twice.
  * Failures print the first bad element. */
@@ -27,6 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 enum { K_SYRK, K_SYRKX, K_SYR2K, K_SYMM, K_TRMM, K_COUNT };
 static const char *const kname[K_COUNT] = {"syrk", "syrkx", "syr2k", "symm", "trmm"};
@@ -243,6 +245,12 @@ static void rank_k_group(int kind)
     cfg big = {kind, 0, 1, 1, 0, 0, 300, 300, 64, 0, 0, 0, {1.5}, {0.75}};
     l3m_dims(&big);
     l3m_run_cfg(big, 900u + (unsigned)kind);
+    /* the engines' triangle GEMM (engines/engine.h's DFS_CAP_TRIANGLE) in blocks of rows and
+     * columns under a small workspace (meson.build's level3_repro_crt, level3_int8_ws): blocks
+     * on, across and past the diagonal */
+    cfg wide = {kind, 0, kind != K_SYRKX, 0, 0, 0, 700, 700, 40, 0, 0, 0, {-0.5}, {2.0}};
+    l3m_dims(&wide);
+    l3m_run_cfg(wide, 950u + (unsigned)kind);
 }
 
 static void symm_group(void)
@@ -294,8 +302,45 @@ static int has_legacy(int kind)
 
 static const l3m_type real = {1, kname, K_SYR2K, K_TRMM, call, has_legacy, build, check};
 
+/* repro's and int8's integer path take a rank-k routine's triangle as one GEMM of it: where the
+ * mode sends every call there (int8; repro with small=products, not products=f64: by default
+ * repro's small kernel takes these sizes, and the triangle is then computed in panels), the
+ * trace (EXBLAS_LOG_FILE) must show both triangles taken so. */
+static char log_path[64];
+
+static int triangle_path(void)
+{
+    const char *p = gt_mode_option("products"), *s = gt_mode_option("small");
+    return (gt_mode_is("repro") && s && !strcmp(s, "products") && !(p && !strcmp(p, "f64"))) ||
+           gt_mode_is("int8");
+}
+
+static void triangles_taken(void)
+{
+    gt_group("the rank-k routines' triangles as one GEMM of the integer path");
+    gt_case("the trace's triangle lines");
+    FILE *f = fopen(log_path, "r");
+    char line[1024];
+    int lower = 0, upper = 0;
+    while (f && fgets(line, sizeof line, f)) {
+        lower += strstr(line, "C's lower triangle only") != NULL;
+        upper += strstr(line, "C's upper triangle only") != NULL;
+    }
+    if (f)
+        fclose(f);
+    if (!lower || !upper)
+        gt_fail("%d lower and %d upper triangles taken whole (%s)", lower, upper, log_path);
+    unlink(log_path);
+}
+
 int main(void)
 {
+    if (triangle_path()) {
+        snprintf(log_path, sizeof log_path, "/tmp/dfshim-level3-%d.log", (int)getpid());
+        unlink(log_path);
+        setenv("EXBLAS_LOG", "trace", 1);
+        setenv("EXBLAS_LOG_FILE", log_path, 1);
+    }
     l3m_start("level3", &real, ldexp(1.0, -52),
               "every output bit for bit the correctly rounded one",
               "every output within the mode's bound of the correctly rounded one");
@@ -306,5 +351,7 @@ int main(void)
     l3m_graph("a SYRK and an in-place TRMM in a CUDA graph, replayed twice",
               (cfg){K_SYRK, 0, 0, 0, 0, 0, 100, 100, 37, 0, 0, 0, {1.5}, {0.75}}, "cublasDsyrk_v2",
               (cfg){K_TRMM, 1, 1, 1, 0, 1, 45, 100, 100, 0, 0, 0, {-0.3}, {0.0}}, "cublasDtrmm_v2");
+    if (triangle_path())
+        triangles_taken();
     return l3_finish();
 }

@@ -11,7 +11,9 @@
  * uplo L/U, op N/T/C, side L/R, diag N/U, TRMM with C = B, n a multiple of the panel or not,
  * n below it, panels of 1, k = 0 (C = beta C on the triangle), beta = 0 with NaN in C (not
  * read), beta known and unknown to be 0, padded leading dimensions, NaN in what A's structure
- * leaves unread.  Besides: the first GEMM declining leaves C untouched, a later one stops the
+ * leaves unread.  The rank-k routines three times: without a triangle GEMM, with one the
+ * stand-in takes (one GEMM, which writes only the triangle), and with one it declines (the
+ * panels then).  Besides: the first GEMM declining leaves C untouched, a later one stops the
  * run; the routines the descriptor does not cover; the panel widths. */
 #include "l3_stub.h"
 
@@ -24,6 +26,10 @@
 
 /* ---------- the stand-ins ---------- */
 
+/* The triangle GEMM (dfs_gemm_call.tri, dfs_mm_ops.tri): 0, none; 1, the stand-in computes the
+ * triangle; 2, it declines every triangle (the panels then).  tri_calls: triangles asked for. */
+static int tri_mode, tri_calls;
+
 static double opel(const double *p, int64_t ld, cublasOperation_t op, int64_t i, int64_t j)
 {
     return op == CUBLAS_OP_N ? p[i + j * ld] : p[j + i * ld];
@@ -32,6 +38,15 @@ static double opel(const double *p, int64_t ld, cublasOperation_t op, int64_t i,
 static cublasStatus_t stand_gemm(void *ctx, const dfs_gemm_call *g)
 {
     (void)ctx;
+    if (g->tri != DFS_TRI_ALL) {
+        tri_calls++;
+        if (!tri_mode || g->m != g->n || (g->tri != DFS_TRI_LOWER && g->tri != DFS_TRI_UPPER)) {
+            misuse("a triangle GEMM the engine does not take, or not square");
+            return CUBLAS_STATUS_INVALID_VALUE;
+        }
+        if (tri_mode == 2)
+            return DFS_STATUS_DECLINED;
+    }
     if (l3s_declines())
         return DFS_STATUS_DECLINED;
     if (g->type != DFS_R64 || g->batch != 1 || g->Carray || g->m <= 0 || g->n <= 0 || g->k < 0 ||
@@ -49,6 +64,8 @@ static cublasStatus_t stand_gemm(void *ctx, const dfs_gemm_call *g)
     region *o = &reg[rc];
     for (int64_t j = 0; j < g->n; j++)
         for (int64_t i = 0; i < g->m; i++) {
+            if (g->tri != DFS_TRI_ALL && !in_tri(g->tri == DFS_TRI_LOWER, i, j))
+                continue;
             double s = 0;
             for (int64_t l = 0; l < g->k; l++)
                 s += opel(g->A, g->lda, g->transa, i, l) * opel(g->B, g->ldb, g->transb, l, j);
@@ -189,10 +206,17 @@ static void run_case(dfs_l3_call c, int64_t nb, int host_scalars, int alias, int
     static const double zero = 0.0;
     dfs_mm mm;
     ck_assert_msg(dfs_l3_to_mm(&c, host_scalars, &zero, &mm), "line %d: not covered", line);
-    const dfs_mm_ops ops = {stand_copy, stand_gemm, NULL};
+    const dfs_mm_ops ops = {stand_copy, stand_gemm, NULL, tri_mode != 0};
+    tri_calls = 0;
     const cublasStatus_t st = l3s_run(&mm, nb, &ops, 1);
     ck_assert_msg(!problem[0], "line %d (nb %lld): %s", line, (long long)nb, problem);
     ck_assert_msg(st == CUBLAS_STATUS_SUCCESS, "line %d: status %d", line, (int)st);
+    /* a triangle of output: one GEMM of it where the engine takes it, else the panels after
+     * one triangle declined; never a triangle otherwise */
+    ck_assert_msg(tri_calls == (rk && tri_mode), "line %d: %d triangle GEMMs (mode %d)", line,
+                  tri_calls, tri_mode);
+    if (rk && tri_mode == 1)
+        ck_assert_msg(calls == 1, "line %d: %d GEMMs for a triangle taken whole", line, calls);
     /* the expected results, from the inputs as they were */
     dfs_l3_call d = c;
     d.A = a0;
@@ -260,6 +284,7 @@ static const int64_t rk_shapes[][3] = {{13, 5, 4}, {12, 3, 4}, {5, 7, 8},  {1, 1
 START_TEST(rank_k)
 {
     static const dfs_l3_kind kinds[3] = {DFS_L3_SYRK, DFS_L3_SYRKX, DFS_L3_SYR2K};
+    tri_mode = _i; /* no triangle GEMM; one taken; one declined */
     for (int kd = 0; kd < 3; kd++)
         for (size_t s = 0; s < sizeof rk_shapes / sizeof rk_shapes[0]; s++)
             for (int u = 0; u < 2; u++)
@@ -273,6 +298,7 @@ START_TEST(rank_k)
                             run_case(c, rk_shapes[s][2], host, 0,
                                      (int)(1000 * kd + 100 * s + 10 * u + o));
                         }
+    tri_mode = 0;
 }
 END_TEST
 
@@ -335,7 +361,7 @@ START_TEST(declines)
         dfs_mm mm;
         ck_assert(dfs_l3_to_mm(&c, 1, &zero, &mm));
         decline_at = at;
-        const dfs_mm_ops ops = {stand_copy, stand_gemm, NULL};
+        const dfs_mm_ops ops = {stand_copy, stand_gemm, NULL, 0};
         ck_assert_int_eq(l3s_run(&mm, 4, &ops, 0), DFS_STATUS_DECLINED);
         ck_assert_int_eq(calls, at);
         int written = 0;
@@ -391,7 +417,7 @@ static Suite *suite(void)
     Suite *s = suite_create("l3mm");
     TCase *t = tcase_create("decomposition");
     tcase_set_timeout(t, 120);
-    tcase_add_test(t, rank_k);
+    tcase_add_loop_test(t, rank_k, 0, 3);
     tcase_add_test(t, symm);
     tcase_add_test(t, trmm);
     tcase_add_test(t, declines);

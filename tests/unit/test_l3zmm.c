@@ -63,6 +63,10 @@ static cx opel(const double *p, int64_t ld, cublasOperation_t op, int64_t i, int
 static cublasStatus_t stand_gemm(void *ctx, const dfs_gemm_call *g)
 {
     (void)ctx;
+    if (g->tri != DFS_TRI_ALL) { /* the engine offers it (ops.tri), for real data only */
+        misuse("a triangle GEMM on complex data");
+        return CUBLAS_STATUS_INVALID_VALUE;
+    }
     if (l3s_declines())
         return DFS_STATUS_DECLINED;
     const int okop = (g->transa == CUBLAS_OP_N || g->transa == CUBLAS_OP_T ||
@@ -281,7 +285,7 @@ static void run_case(dfs_l3_call c, int64_t nb, int alias, int line)
     dfs_mm mm;
     ck_assert_msg(dfs_l3_to_mm(&c, 1, zero, &mm), "line %d: not covered", line);
     ck_assert_int_eq(mm.c_aliases_b, alias);
-    const dfs_mm_ops ops = {stand_copy, stand_gemm, NULL};
+    const dfs_mm_ops ops = {stand_copy, stand_gemm, NULL, 1}; /* a triangle GEMM offered */
     const cublasStatus_t st = l3s_run(&mm, nb, &ops, 0);
     ck_assert_msg(!problem[0], "line %d: %s", line, problem);
     ck_assert_int_eq(st, CUBLAS_STATUS_SUCCESS);
@@ -458,7 +462,7 @@ START_TEST(first_declined)
         static const double zero[2] = {0, 0};
         dfs_mm mm;
         ck_assert(dfs_l3_to_mm(&c, 1, zero, &mm));
-        const dfs_mm_ops ops = {stand_copy, stand_gemm, NULL};
+        const dfs_mm_ops ops = {stand_copy, stand_gemm, NULL, 0};
         ck_assert_int_eq(l3s_run(&mm, 4, &ops, 0), DFS_STATUS_DECLINED);
         for (int64_t e = 0; e < 81; e++)
             ck_assert_msg(reg[R_C].writes[e] == 0, "the first GEMM declined, yet C was written");
