@@ -64,14 +64,10 @@ typedef enum {
  * real part, leading dimensions and strides count elements, alpha and beta at two doubles). */
 typedef enum { DFS_R64 = 0, DFS_C64 = 1 } dfs_dtype;
 
-/* Triangles in a GEMM (dfs_gemm_call.tri, tri_a, tri_b; only in calls to engines with
- * DFS_CAP_TRIANGLE, on real data, batch 1, one of the three at most; ../shim/l3_mm.h):
- *   tri     the part of C computed: all of it, or (m = n) its lower or upper triangle, the
- *           diagonal included; the other triangle is never written (it may be read, its values
- *           never used) — the shim's SYRK, SYRKX and SYR2K;
- *   tri_a   op(A) (m = k) is lower (upper) triangular: zero above (below) its diagonal, so an
- *           engine may leave those products out (the same exact sums) — TRMM on the left;
- *   tri_b   op(B) (k = n) likewise — TRMM on the right. */
+/* The part of C a GEMM computes (dfs_gemm_call.tri): all of it, or its lower or upper triangle,
+ * the diagonal included; the other triangle is never written (it may be read, its values never
+ * used).  A triangle only in calls to engines with DFS_CAP_TRIANGLE, on real data, with m = n
+ * and batch 1 (the shim's SYRK, SYRKX and SYR2K, ../shim/l3_mm.h). */
 typedef enum { DFS_TRI_ALL = 0, DFS_TRI_LOWER = 1, DFS_TRI_UPPER = 2 } dfs_tri;
 
 /* C(i) = alpha * op(A(i)) * op(B(i)) + beta * C(i) for i < batch, column-major, of the element
@@ -96,7 +92,7 @@ typedef struct {
     const double *const *Aarray; /* pointer-array batches only */
     const double *const *Barray;
     double *const *Carray;
-    dfs_tri tri, tri_a, tri_b; /* DFS_TRI_ALL but for engines with DFS_CAP_TRIANGLE */
+    dfs_tri tri; /* DFS_TRI_ALL but for engines with DFS_CAP_TRIANGLE */
 } dfs_gemm_call;
 
 /* The Level-3 routines beside GEMM (dfs_l3_call.kind); the H kinds are the Hermitian forms of
@@ -202,9 +198,9 @@ enum {
     DFS_CAP_SYMM = 64,  /* SYMM, HEMM */
     DFS_CAP_TRMM = 128,
     DFS_CAP_TRSM = 256,
-    /* GEMM of a triangle of C, or with a triangular operand (dfs_gemm_call.tri, tri_a, tri_b),
-     * which it declines (DFS_STATUS_DECLINED, nothing written) where it cannot take the
-     * triangle: the shim then computes the call in panels or blocks (../shim/l3_mm.h) */
+    /* GEMM of a triangle of C (dfs_gemm_call.tri), which it declines (DFS_STATUS_DECLINED,
+     * nothing written) where it cannot compute the triangle alone: the shim then computes the
+     * call in panels (../shim/l3_mm.h) */
     DFS_CAP_TRIANGLE = 512
 };
 

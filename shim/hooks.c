@@ -22,8 +22,7 @@ static cublasStatus_t gemm_t(dfs_api api, dfs_dtype type, cublasHandle_t h, cubl
                              int64_t ldc, long long sC, int64_t batch, cublasGemmAlgo_t algo)
 {
     dfs_gemm_call c = {api, ta, tb, m, n, k, alpha, A, lda, sA, B, ldb, sB, beta, C, ldc, sC,
-                       batch, algo, type, NULL, NULL, NULL, DFS_TRI_ALL, DFS_TRI_ALL,
-                       DFS_TRI_ALL};
+                       batch, algo, type, NULL, NULL, NULL, DFS_TRI_ALL};
     int ex = api == DFS_API_GEMMEX || api == DFS_API_GEMMEX_64 || api == DFS_API_GEMMEX_STRIDED ||
              api == DFS_API_GEMMEX_STRIDED_64;
     dfs_args a = dfs_check_gemm(h, ex, ta, tb, m, n, k, lda, ldb, ldc, batch, algo, NULL);

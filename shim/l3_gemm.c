@@ -35,10 +35,9 @@ static cublasStatus_t gemm(void *p, const dfs_gemm_call *g)
 {
     run *r = p;
     cublasStatus_t st = r->e->gemm(r->x, g);
-    /* a triangle (the call's only GEMM): declined, C untouched, the caller takes panels or
-     * blocks; native preferred, the whole call runs natively; never cuBLAS's GEMM on it */
-    const int tri = g->tri != DFS_TRI_ALL || g->tri_a != DFS_TRI_ALL || g->tri_b != DFS_TRI_ALL;
-    if (tri && (st == DFS_STATUS_DECLINED || st == DFS_STATUS_PREFER_NATIVE))
+    /* a triangle (the call's only GEMM): declined, C untouched, the caller takes panels;
+     * native preferred, the whole call runs natively; never cuBLAS's GEMM on it */
+    if (g->tri != DFS_TRI_ALL && (st == DFS_STATUS_DECLINED || st == DFS_STATUS_PREFER_NATIVE))
         return st;
     if (st == DFS_STATUS_DECLINED || st == DFS_STATUS_PREFER_NATIVE) {
         /* the first: C is untouched, the whole call goes back to the dispatch */

@@ -162,11 +162,9 @@ static const double *at(const dfs_opnd *x, int64_t r0, int64_t c0, int z)
 }
 
 /* C'(rows i0.., cols j0..) = alpha op(A)(i0.., k0..) op(B)(k0.., j0..) + beta C' for an
- * m x n x k block, C' at c (leading dimension ldc); tri: all of it, or (m = n) a triangle; ta,
- * tb: op(A), op(B) triangular (engine.h's dfs_tri). */
+ * m x n x k block, C' at c (leading dimension ldc); tri: all of it, or (m = n) a triangle. */
 static cublasStatus_t gemm_part(const run *r, int64_t i0, int64_t j0, int64_t k0, int64_t m,
-                                int64_t n, int64_t k, double *c, int64_t ldc, dfs_tri tri,
-                                dfs_tri ta, dfs_tri tb)
+                                int64_t n, int64_t k, double *c, int64_t ldc, dfs_tri tri)
 {
     const dfs_mm *mm = &r->mm;
     if (m <= 0 || n <= 0)
@@ -188,16 +186,14 @@ static cublasStatus_t gemm_part(const run *r, int64_t i0, int64_t j0, int64_t k0
                              .batch = 1,
                              .algo = CUBLAS_GEMM_DEFAULT,
                              .type = mm->cplx ? DFS_C64 : DFS_R64,
-                             .tri = tri,
-                             .tri_a = ta,
-                             .tri_b = tb};
+                             .tri = tri};
     return r->ops->gemm(r->ops->ctx, &g);
 }
 
 static cublasStatus_t gemm(const run *r, int64_t i0, int64_t j0, int64_t k0, int64_t m,
                            int64_t n, int64_t k, double *c, int64_t ldc)
 {
-    return gemm_part(r, i0, j0, k0, m, n, k, c, ldc, DFS_TRI_ALL, DFS_TRI_ALL, DFS_TRI_ALL);
+    return gemm_part(r, i0, j0, k0, m, n, k, c, ldc, DFS_TRI_ALL);
 }
 
 /* Materialises a structured operand x (k x k) at s: a dense matrix with x's op. */
@@ -250,23 +246,13 @@ static int64_t block(int64_t p, int64_t np, int64_t nb, int last_first)
     return (last_first ? np - 1 - p : p) * nb;
 }
 
-/* The whole of C' (at c, ldc): one GEMM; with a triangular operand one GEMM told so where the
- * engine takes it (real data; ops->tri), else blocks of nb rows (op(A) triangular) or columns
+/* The whole of C' (at c, ldc): one GEMM, or blocks of nb rows (op(A) triangular) or columns
  * (op(B) triangular), each over the inner range where its block of the operand is not zero. */
 static cublasStatus_t all(const run *r, int64_t nb, double *c, int64_t ldc)
 {
     const dfs_mm *mm = &r->mm;
     cublasStatus_t st = CUBLAS_STATUS_SUCCESS;
-    const int ta = triangular(&mm->A), tb = triangular(&mm->B);
-    if ((ta || tb) && r->ops->tri && !mm->cplx) {
-        const dfs_tri t = op_lower(ta ? &mm->A : &mm->B) ? DFS_TRI_LOWER : DFS_TRI_UPPER;
-        st = gemm_part(r, 0, 0, 0, mm->m, mm->n, mm->k, c, ldc, DFS_TRI_ALL,
-                       ta ? t : DFS_TRI_ALL, tb ? t : DFS_TRI_ALL);
-        if (st != DFS_STATUS_DECLINED) /* declined: nothing written, the blocks then */
-            return st;
-        st = CUBLAS_STATUS_SUCCESS;
-    }
-    if (ta) { /* op(A) is m x m: block rows */
+    if (triangular(&mm->A)) { /* op(A) is m x m: block rows */
         const int lo = op_lower(&mm->A);
         const int64_t np = (mm->m + nb - 1) / nb;
         for (int64_t p = 0; p < np && st == CUBLAS_STATUS_SUCCESS; p++) {
@@ -274,7 +260,7 @@ static cublasStatus_t all(const run *r, int64_t nb, double *c, int64_t ldc)
             const int64_t k0 = lo ? 0 : i, k1 = lo ? i + ib : mm->m;
             st = gemm(r, i, 0, k0, ib, mm->n, k1 - k0, c + r->z * i, ldc);
         }
-    } else if (tb) { /* op(B) is n x n: block columns */
+    } else if (triangular(&mm->B)) { /* op(B) is n x n: block columns */
         const int lo = op_lower(&mm->B);
         const int64_t np = (mm->n + nb - 1) / nb;
         for (int64_t p = 0; p < np && st == CUBLAS_STATUS_SUCCESS; p++) {
@@ -298,8 +284,7 @@ static cublasStatus_t triangle(const run *r, int64_t nb, double *c, int64_t ldc,
     const int64_t n = mm->n, lds = min64(nb, n), np = (n + nb - 1) / nb;
     cublasStatus_t st = CUBLAS_STATUS_SUCCESS;
     if (r->ops->tri && !mm->cplx && !mm->herm_diag) {
-        st = gemm_part(r, 0, 0, 0, n, n, mm->k, c, ldc, lower ? DFS_TRI_LOWER : DFS_TRI_UPPER,
-                       DFS_TRI_ALL, DFS_TRI_ALL);
+        st = gemm_part(r, 0, 0, 0, n, n, mm->k, c, ldc, lower ? DFS_TRI_LOWER : DFS_TRI_UPPER);
         if (st != DFS_STATUS_DECLINED) /* declined: nothing written, the panels then */
             return st;
         st = CUBLAS_STATUS_SUCCESS;

@@ -22,11 +22,9 @@
  *     straight into C by a GEMM on sub-matrix pointers, the nb x nb diagonal block into scratch
  *     (from a copy of C's block when beta may be nonzero) and copied back masked, so the other
  *     triangle of C is never written;
- *   - a triangular operand (TRMM), materialised, is multiplied by one GEMM told so (real data,
- *     ops->tri: dfs_gemm_call.tri_a, tri_b) or, where the engine declines it or has no such
- *     GEMM, in blocks of nb rows (on the left) or columns (on the right) of the output, each
- *     GEMM's inner range cut to the blocks of the operand that are not all zero (the zeros it
- *     leaves out change no exact sum);
+ *   - a triangular operand (TRMM) is multiplied in blocks of nb rows (on the left) or columns
+ *     (on the right) of the output, each GEMM's inner range cut to the blocks of the operand
+ *     that are not all zero (the zeros it leaves out change no exact sum);
  *   - an output that is an input's storage (TRMM with C = B) is computed into scratch and
  *     copied to C afterwards;
  *   - herm_diag (HERK, HERKX, HER2K): C's diagonal is read with imaginary part 0 (the diagonal
@@ -99,8 +97,8 @@ typedef struct {
     /* one GEMM of mm's element type (batch 1): its status */
     cublasStatus_t (*gemm)(void *ctx, const dfs_gemm_call *g);
     void *ctx;
-    /* 1: gemm takes a triangle of C or a triangular operand (dfs_gemm_call.tri, tri_a, tri_b)
-     * on real data, and answers DFS_STATUS_DECLINED, C untouched, where it cannot */
+    /* 1: gemm takes a triangle of C (dfs_gemm_call.tri) on real data, and answers
+     * DFS_STATUS_DECLINED, C untouched, where it cannot */
     int tri;
 } dfs_mm_ops;
 

@@ -58,8 +58,7 @@ DFS_EXPORT void cublasDgemm(char transa, char transb, int m, int n, int k, doubl
     }
     dfs_gemm_call c = {DFS_API_LEGACY_DGEMM, (cublasOperation_t)ta, (cublasOperation_t)tb, m, n, k,
                        &alpha, A, lda, 0, B, ldb, 0, &beta, C, ldc, 0, 1, CUBLAS_GEMM_DEFAULT,
-                       DFS_R64, NULL, NULL, NULL, DFS_TRI_ALL, DFS_TRI_ALL,
-                       DFS_TRI_ALL};
+                       DFS_R64, NULL, NULL, NULL, DFS_TRI_ALL};
     dfs_args a = dfs_check_gemm(h, 0, c.transa, c.transb, m, n, k, lda, ldb, ldc, 1,
                                 CUBLAS_GEMM_DEFAULT, NULL);
     note(dfs_dispatch_gemm(h, &c, a));
@@ -81,8 +80,7 @@ DFS_EXPORT void cublasZgemm(char transa, char transb, int m, int n, int k, cuDou
     dfs_gemm_call c = {DFS_API_LEGACY_ZGEMM, (cublasOperation_t)ta, (cublasOperation_t)tb, m, n, k,
                        (const double *)&alpha, (const double *)A, lda, 0, (const double *)B, ldb, 0,
                        (const double *)&beta, (double *)C, ldc, 0, 1, CUBLAS_GEMM_DEFAULT, DFS_C64,
-                       NULL, NULL, NULL, DFS_TRI_ALL, DFS_TRI_ALL,
-                       DFS_TRI_ALL};
+                       NULL, NULL, NULL, DFS_TRI_ALL};
     dfs_args a = dfs_check_gemm(h, 0, c.transa, c.transb, m, n, k, lda, ldb, ldc, 1,
                                 CUBLAS_GEMM_DEFAULT, NULL);
     note(dfs_dispatch_gemm(h, &c, a));

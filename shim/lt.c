@@ -237,8 +237,7 @@ static cublasStatus_t run_planned(lt_call *c, const dfs_lt_desc *d)
     dfs_gemm_call g = {DFS_API_LT_MATMUL, p->transa, p->transb, p->m, p->n, p->k,
                        c->alpha, first, p->lda, p->sA, second, p->ldb, p->sB,
                        c->beta, c->D, p->ldd, p->sD, p->batch, CUBLAS_GEMM_DEFAULT,
-                       p->complex ? DFS_C64 : DFS_R64, NULL, NULL, NULL, DFS_TRI_ALL, DFS_TRI_ALL,
-                       DFS_TRI_ALL};
+                       p->complex ? DFS_C64 : DFS_R64, NULL, NULL, NULL, DFS_TRI_ALL};
     dfs_args a = dfs_check_gemm(h, 0, p->transa, p->transb, p->m, p->n, p->k, p->lda, p->ldb,
                                 p->ldd, p->batch, CUBLAS_GEMM_DEFAULT, NULL);
     const dfs_foreign f = {forward, copy_c, c};

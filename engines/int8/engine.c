@@ -103,8 +103,7 @@ static int int8_gemm_prefers_native(const dfs_device *dev, const dfs_gemm_call *
 /* Complex calls through the real representation (../zreal/zreal.h). */
 static cublasStatus_t int8_gemm(const dfs_ctx *x, const dfs_gemm_call *c)
 {
-    if ((c->tri != DFS_TRI_ALL || c->tri_a != DFS_TRI_ALL || c->tri_b != DFS_TRI_ALL) &&
-        c->type != DFS_R64) /* real triangles only */
+    if (c->tri != DFS_TRI_ALL && c->type != DFS_R64) /* real triangles only */
         return DFS_STATUS_DECLINED;
     return c->type == DFS_C64 ? dfs_zr_gemm(x, c, int8_zgemm_real, 0) : int8_dgemm(x, c);
 }

@@ -18,7 +18,6 @@
 #include "../../core/resolve.h"
 #include "call.h"
 #include "crt.h"
-#include "crt_launch.h"
 #include "feedback.h"
 #include "kgroups.h"
 #include "plan.h"
@@ -137,7 +136,83 @@ static int eval_block(const void *ctx, int64_t bm, int64_t bn, size_t *need, dou
     return 1;
 }
 
-typedef dfs_crt_run run;
+typedef struct {
+    const dfs_ctx *x;
+    const dfs_crt_gemm_opts *o;
+    const CUfunction *k;
+    CUstream st;
+    int sms;
+} run;
+
+/* The words per element of the residue kernel's byte form (dfs_crt_bcoefs) with L bits of
+ * moduli: 2 when no row gets more than 62 bits (dfs_crt_max_bits), else 4. */
+static int residue_words(int L)
+{
+    return dfs_crt_max_bits(L) <= 62 ? 2 : 4;
+}
+
+/* The residue kernel over a's rows and then b's (b NULL: a's alone), 32 rows and 64 columns q
+ * a block. */
+static int launch_pair(const run *R, const dfs_crt_residue_args *a, const dfs_crt_residue_args *b)
+{
+    dfs_crt_residue_pair p;
+    memset(&p, 0, sizeof p); /* b: no rows unless given */
+    p.a = *a;
+    if (b)
+        p.b = *b;
+    const int64_t y = (a->rows + 31) / 32 + (p.b.rows + 31) / 32;
+    return dfs_launch(R->k[residue_words(a->L) == 2 ? DFS_OZ_K_RESIDUES62 : DFS_OZ_K_RESIDUES],
+                      (unsigned)((a->kp + 63) / 64), (unsigned)y, 1, 256, 1, R->st, &p);
+}
+
+/* The residues of rows r0 .. r0+rows-1 of an operand: a (its fields but the rows and R set
+ * once per call, its coefficients for residue_words(a->L) words), into the planes from plane0
+ * on of the block's residues at base (plane l at base + l * rows * kp, or a->ps apart). */
+static int launch_residues(const run *R, dfs_crt_residue_args *a, int64_t r0, int64_t rows,
+                           signed char *base, int plane0)
+{
+    if (rows <= 0 || a->kp <= 0)
+        return 0;
+    a->r0 = r0;
+    a->rows = rows;
+    a->R = base + (size_t)plane0 * (size_t)rows * (size_t)a->kp;
+    return launch_pair(R, a, NULL);
+}
+
+/* op(A)'s residues (all its rows, into RA) and those of op(B)'s columns c0 .. c0+cols-1 (into
+ * RB) in one launch: the two fill the GPU together where each alone would leave it half idle
+ * (n = 1024: one wave each).  The same residues as launch_residues's. */
+static int launch_residues_ab(const run *R, dfs_crt_residue_args *a, int64_t rows,
+                              signed char *RA, dfs_crt_residue_args *b, int64_t c0, int64_t cols,
+                              signed char *RB)
+{
+    if (rows <= 0 || cols <= 0 || a->kp <= 0)
+        return launch_residues(R, a, 0, rows, RA, 0) | launch_residues(R, b, c0, cols, RB, 0);
+    a->r0 = 0, a->rows = rows, a->R = RA;
+    b->r0 = c0, b->rows = cols, b->R = RB;
+    return launch_pair(R, a, b);
+}
+
+/* zk: the residues of rows r0 .. r0+rows-1 of a complex operand, its real parts by re and
+ * its imaginary parts (or, op(B), minus them) by im, into the first two of each plane's three
+ * matrices at base, then the third (dfs_crt_zk_sums: the difference for op(A), sub, else the
+ * sum). */
+static int launch_zk_residues(const run *R, dfs_crt_residue_args *re, dfs_crt_residue_args *im,
+                              int64_t r0, int64_t rows, signed char *base, int planes, int sub)
+{
+    if (rows <= 0 || re->kp <= 0)
+        return 0;
+    re->ps = im->ps = 3 * rows * re->kp;
+    int err = launch_residues(R, re, r0, rows, base, 0);
+    err |= launch_residues(R, im, r0, rows, base + rows * re->kp, 0);
+    dfs_crt_zk_sums_args z = {base, rows, re->kp, re->n, sub, {0}};
+    for (int l = 0; l < re->n; l++)
+        z.mod[l] = dfs_crt_modulus(l);
+    const int64_t blocks = (rows * re->kp / 4 + 255) / 256, cap = (int64_t)R->sms * 4;
+    err |= dfs_launch(R->k[DFS_OZ_K_ZK_SUMS], (unsigned)(blocks < cap ? blocks : cap),
+                      (unsigned)planes, 1, 256, 1, R->st, &z);
+    return err;
+}
 
 /* The moduli of a call: fast, the option or the default; verify, the guess (feedback.h) from
  * the bits an output needs to be decided in most cases: 53, half of log2 k for the growth of
@@ -211,12 +286,9 @@ static cublasStatus_t one_gemm(const run *R, const dfs_gemm_call *c, const doubl
     /* zk: the complex product by three products (crt_gemm.h): residues, GEMMs and blocks over
      * the complex columns nq and inner dimension kq, three residue matrices a plane */
     const int zk = fast && R->o->zk && !ta && !tb && n % 2 == 0 && k % 2 == 0 && dfs_crt_zk_fits(k);
-    /* a triangle of C, or a triangular operand (engine.h): real products (neither pairs nor
-     * zk), one triangle, batch 1; C's square, a triangular operand's too */
-    const int tri = c->tri, ntri = (tri != DFS_TRI_ALL) + (c->tri_a != DFS_TRI_ALL) +
-                                   (c->tri_b != DFS_TRI_ALL);
-    if (ntri && (pairs || zk || ntri > 1 || c->batch != 1 || (tri != DFS_TRI_ALL && m != n) ||
-                 (c->tri_a != DFS_TRI_ALL && m != k) || (c->tri_b != DFS_TRI_ALL && k != n)))
+    /* a triangle of C: real products (neither pairs nor zk), square */
+    const int tri = c->tri;
+    if (tri != DFS_TRI_ALL && (pairs || zk || m != n || c->batch != 1))
         return DFS_STATUS_DECLINED;
     const int64_t nq = zk ? n / 2 : n, kq = zk ? k / 2 : k, kpq = (kq + 15) / 16 * 16;
     const int PM = zk ? 3 * P : P;
@@ -237,9 +309,7 @@ static cublasStatus_t one_gemm(const run *R, const dfs_gemm_call *c, const doubl
                 : zk                     ? "zgemm (three products, Karatsuba), as the real"
                 : tri == DFS_TRI_LOWER ? "dgemm, C's lower triangle only,"
                 : tri == DFS_TRI_UPPER ? "dgemm, C's upper triangle only,"
-                : c->tri_a != DFS_TRI_ALL ? "dgemm, op(A) triangular (its zeros left out),"
-                : c->tri_b != DFS_TRI_ALL ? "dgemm, op(B) triangular (its zeros left out),"
-                                          : "dgemm",
+                                         : "dgemm",
                 (long long)m, (long long)n, (long long)k, N, dfs_crt_scale_bits(N, k > 0 ? k : 1),
                 G == 2 ? " in each of two groups of the inner dimension" : "", (long long)bm,
                 (long long)bn, need);
@@ -345,8 +415,8 @@ static cublasStatus_t one_gemm(const run *R, const dfs_gemm_call *c, const doubl
                                .tau = l.c.tauB, .need = l.c.needB, .ss = l.c.ssB,
                                .bits = l.bitsB, .L = f.step.L, .n = N, .kb = k, .mag_half = zk,
                                .fast = !verify, .R = l.RB, .kcls = kcls};
-    dfs_crt_bcoefs(&f.step.tab, 1, dfs_crt_residue_words(f.step.L), ra.bcoef);
-    dfs_crt_bcoefs(&f.step.tab, 0, dfs_crt_residue_words(f.step.L), rb.bcoef);
+    dfs_crt_bcoefs(&f.step.tab, 1, residue_words(f.step.L), ra.bcoef);
+    dfs_crt_bcoefs(&f.step.tab, 0, residue_words(f.step.L), rb.bcoef);
     /* zk: the imaginary parts, op(A)'s columns kq on, the rows kq on of op(B)'s column 2 j
      * (minus its imaginary part) */
     dfs_crt_residue_args rai = ra, rbi = rb;
@@ -359,22 +429,22 @@ static cublasStatus_t one_gemm(const run *R, const dfs_gemm_call *c, const doubl
     /* one row block, one group: op(A)'s residues with op(B)'s first block's */
     const int ab = bm == m && !zk && G == 1;
     if (bm == m && zk) {
-        err |= dfs_crt_launch_zk_residues(R, &ra, &rai, 0, m, l.RA, P, 1);
+        err |= launch_zk_residues(R, &ra, &rai, 0, m, l.RA, P, 1);
     } else if (bm == m && !ab) {
-        err |= dfs_crt_launch_residues(R, &ra, 0, m, l.RA, 0);
+        err |= launch_residues(R, &ra, 0, m, l.RA, 0);
         if (G == 2)
-            err |= dfs_crt_launch_residues(R, &ra1, 0, m, l.RA, N);
+            err |= launch_residues(R, &ra1, 0, m, l.RA, N);
     }
     for (int64_t c0 = 0; c0 < nq && !err; c0 += bn) {
         const int64_t nb = nq - c0 < bn ? nq - c0 : bn;
         if (zk)
-            err |= dfs_crt_launch_zk_residues(R, &rb, &rbi, c0, nb, l.RB, P, 0);
+            err |= launch_zk_residues(R, &rb, &rbi, c0, nb, l.RB, P, 0);
         else if (ab && c0 == 0)
-            err |= dfs_crt_launch_residues_ab(R, &ra, m, l.RA, &rb, c0, nb, l.RB);
+            err |= launch_residues_ab(R, &ra, m, l.RA, &rb, c0, nb, l.RB);
         else
-            err |= dfs_crt_launch_residues(R, &rb, c0, nb, l.RB, 0);
+            err |= launch_residues(R, &rb, c0, nb, l.RB, 0);
         if (G == 2)
-            err |= dfs_crt_launch_residues(R, &rb1, c0, nb, l.RB, N);
+            err |= launch_residues(R, &rb1, c0, nb, l.RB, N);
         for (int64_t r0 = 0; r0 < m && !err; r0 += bm) {
             const int64_t mb = m - r0 < bm ? m - r0 : bm;
             /* a triangle: the rows lo .. hi-1 of the block that hold some of its outputs in
@@ -388,19 +458,33 @@ static cublasStatus_t one_gemm(const run *R, const dfs_gemm_call *c, const doubl
                 continue;
             const int64_t mt = hi - lo;
             if (bm != m && zk) {
-                err |= dfs_crt_launch_zk_residues(R, &ra, &rai, r0, mb, l.RA, P, 1);
+                err |= launch_zk_residues(R, &ra, &rai, r0, mb, l.RA, P, 1);
             } else if (bm != m) {
-                err |= dfs_crt_launch_residues(R, &ra, r0, mb, l.RA, 0);
+                err |= launch_residues(R, &ra, r0, mb, l.RA, 0);
                 if (G == 2)
-                    err |= dfs_crt_launch_residues(R, &ra1, r0, mb, l.RA, N);
+                    err |= launch_residues(R, &ra1, r0, mb, l.RA, N);
             }
             if (err)
                 break;
             if (kpq > 0) {
-                /* rows lo .. hi-1 of the block's residues (planes mb kpq apart) */
-                const dfs_crt_block_gemm bg = {l.RA + (lo - r0) * kpq, l.RB, mb * kpq, nb * kpq,
-                                               lo, mt, c0, nb, kpq, PM, c->tri_a, c->tri_b};
-                const cublasStatus_t s = dfs_crt_block_gemms(R, &bg, l.Cl, one_p, zero_p);
+                /* Cl_l = RA_l^T RB_l over rows lo .. hi-1, int8 in, exact int32 sums */
+                /* one call per modulus on large blocks: cuBLAS picks faster tiles for it than
+                 * for one strided batched call; small blocks in one batched call, whose GEMMs
+                 * fill the GPU together (tuning.h, README.md: Measurements) */
+                const signed char *ra0 = l.RA + (lo - r0) * kpq; /* planes mb * kpq apart */
+                cublasStatus_t s = CUBLAS_STATUS_SUCCESS;
+                if (mt * nb <= pin.t->crt_batched_outputs)
+                    s = DFS_REAL(cublasGemmStridedBatchedEx_64)(
+                        R->x->handle, CUBLAS_OP_T, CUBLAS_OP_N, mt, nb, kpq, one_p, ra0,
+                        CUDA_R_8I, kpq, mb * kpq, l.RB, CUDA_R_8I, kpq, nb * kpq, zero_p, l.Cl,
+                        CUDA_R_32I, mt, mt * nb, PM, CUBLAS_COMPUTE_32I, CUBLAS_GEMM_DEFAULT);
+                else
+                    for (int q = 0; q < PM && s == CUBLAS_STATUS_SUCCESS; q++)
+                        s = DFS_REAL(cublasGemmEx_64)(
+                            R->x->handle, CUBLAS_OP_T, CUBLAS_OP_N, mt, nb, kpq, one_p,
+                            ra0 + q * mb * kpq, CUDA_R_8I, kpq, l.RB + q * nb * kpq, CUDA_R_8I,
+                            kpq, zero_p, l.Cl + q * mt * nb, CUDA_R_32I, mt, CUBLAS_COMPUTE_32I,
+                            CUBLAS_GEMM_DEFAULT);
                 if (s != CUBLAS_STATUS_SUCCESS) {
                     dfs_log_once(DFS_LOG_ERROR, "crt-gemm-cublas", "%s: an int8 GEMM (cuBLAS) "
                                  "failed with status %d", verify ? "repro" : "int8", (int)s);

@@ -159,8 +159,8 @@ static cublasStatus_t repro_dgemm(const dfs_ctx *x, const dfs_gemm_call *c)
     const dfs_oz_tuning *tu = dfs_oz_tuning_ctx(x);
     const dfs_oz_small_form form = small_form(tu, x, c, small);
     const int faster_small = small != SMALL_PRODUCTS && small_is_faster(tu, c, form);
-    if (c->tri != DFS_TRI_ALL || c->tri_a != DFS_TRI_ALL || c->tri_b != DFS_TRI_ALL) {
-        /* a triangle (the shim's SYRK..., TRMM): on the integer tensor cores alone; where the
+    if (c->tri != DFS_TRI_ALL) {
+        /* a triangle of C (the shim's SYRK...): on the integer tensor cores alone; where the
          * small kernel or the binary64 slices would take the call, the shim's panels do */
         if (faster_small || products == PRODUCTS_F64)
             return DFS_STATUS_DECLINED;
@@ -218,8 +218,7 @@ static cublasStatus_t repro_pairs(const dfs_ctx *x, const dfs_gemm_call *c, cons
  * on the integer tensor cores. */
 static cublasStatus_t repro_gemm(const dfs_ctx *x, const dfs_gemm_call *c)
 {
-    if ((c->tri != DFS_TRI_ALL || c->tri_a != DFS_TRI_ALL || c->tri_b != DFS_TRI_ALL) &&
-        c->type != DFS_R64) /* real triangles only */
+    if (c->tri != DFS_TRI_ALL && c->type != DFS_R64) /* real triangles only */
         return DFS_STATUS_DECLINED;
     if (c->type != DFS_C64)
         return repro_dgemm(x, c);

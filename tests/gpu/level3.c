@@ -15,8 +15,7 @@
  * TRMM) and a unit diagonal hold NaN (never read).  Cases: uplo L/U, op N/T/C (rank-k, TRMM), side
  * L/R, diag N/U, TRMM with C = B (v2: both), sizes 7, 33 and 100 (k 5, 9, 37; n 5, 9, 45: panels
  * of 32, the last one partial, and fewer than one), one of 300 x 64 per routine (and 700 x 40
- * per rank-k routine, TRMM 700 x 40 and 40 x 700: the triangle GEMMs in blocks under a small
- * workspace), leading
+ * per rank-k routine: the triangle GEMM in blocks under a small workspace), leading
  * dimensions padded, three (alpha, beta) pairs (one with beta = 0), host and device scalars
  * (legacy: host); a SYRK and an in-place TRMM captured into a CUDA graph and replayed twice.
  * Failures print the first bad element. */
@@ -294,15 +293,6 @@ static void trmm_group(void)
     cfg big = {K_TRMM, 0, 0, 1, 1, 1, 300, 64, 300, 0, 0, 0, {1.5}, {0.0}};
     l3m_dims(&big);
     l3m_run_cfg(big, 7900u);
-    /* the engines' GEMM with a triangular operand (engine.h's tri_a, tri_b): strips of it over
-     * their inner ranges, in blocks under a small workspace; left lower op N, right upper op T
-     * in place */
-    cfg left = {K_TRMM, 0, 0, 0, 0, 0, 700, 40, 700, 0, 0, 0, {-0.5}, {0.0}};
-    l3m_dims(&left);
-    l3m_run_cfg(left, 7950u);
-    cfg right = {K_TRMM, 1, 1, 1, 1, 1, 40, 700, 700, 0, 0, 0, {1.5}, {0.0}};
-    l3m_dims(&right);
-    l3m_run_cfg(right, 7960u);
 }
 
 static int has_legacy(int kind)
@@ -312,11 +302,10 @@ static int has_legacy(int kind)
 
 static const l3m_type real = {1, kname, K_SYR2K, K_TRMM, call, has_legacy, build, check};
 
-/* repro's and int8's integer path take a rank-k routine's triangle as one GEMM of it, and
- * TRMM's triangular operand as one GEMM told so: where the
+/* repro's and int8's integer path take a rank-k routine's triangle as one GEMM of it: where the
  * mode sends every call there (int8; repro with small=products, not products=f64: by default
  * repro's small kernel takes these sizes, and the triangle is then computed in panels), the
- * trace (EXBLAS_LOG_FILE) must show both triangles of C and both triangular operands taken so. */
+ * trace (EXBLAS_LOG_FILE) must show both triangles taken so. */
 static char log_path[64];
 
 static int triangle_path(void)
@@ -328,22 +317,19 @@ static int triangle_path(void)
 
 static void triangles_taken(void)
 {
-    gt_group("the rank-k routines' triangles and TRMM's operand as one GEMM of the integer path");
+    gt_group("the rank-k routines' triangles as one GEMM of the integer path");
     gt_case("the trace's triangle lines");
     FILE *f = fopen(log_path, "r");
     char line[1024];
-    int lower = 0, upper = 0, ta = 0, tb = 0;
+    int lower = 0, upper = 0;
     while (f && fgets(line, sizeof line, f)) {
         lower += strstr(line, "C's lower triangle only") != NULL;
         upper += strstr(line, "C's upper triangle only") != NULL;
-        ta += strstr(line, "op(A) triangular") != NULL;
-        tb += strstr(line, "op(B) triangular") != NULL;
     }
     if (f)
         fclose(f);
-    if (!lower || !upper || !ta || !tb)
-        gt_fail("%d lower and %d upper triangles of C taken whole, %d triangular op(A), %d "
-                "op(B) (%s)", lower, upper, ta, tb, log_path);
+    if (!lower || !upper)
+        gt_fail("%d lower and %d upper triangles taken whole (%s)", lower, upper, log_path);
     unlink(log_path);
 }
 
