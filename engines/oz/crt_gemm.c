@@ -133,6 +133,10 @@ static int eval_block(const void *ctx, int64_t bm, int64_t bn, size_t *need, dou
     const double bytes = (8.0 * p->cols + p->P) * (double)p->kp *
                          ((double)p->m * passes_a + (double)p->n);
     *cost = gemm + p->t->crt_ops_per_byte * bytes;
+    if (p->tri) { /* column blocks of about n / tri_blocks (tuning.h), else the nearest */
+        const double want = (double)p->n / p->t->tri_blocks, w = (double)bn;
+        *cost *= w > want ? w / want : want / w;
+    }
     return 1;
 }
 

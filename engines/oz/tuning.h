@@ -57,6 +57,10 @@ typedef struct {
      * work; a byte of operand traffic costs ops_per_byte (int8, crt_gemm.c) or flops_per_byte
      * (binary32, ozaki-sgemm) operations; the int8 path takes blocks of at most block_outputs */
     double thin;
+    /* a triangle of C on the int8 path (crt_gemm.c): column blocks of about n / tri_blocks
+     * (narrower ones waste less of the diagonal's squares, but thin GEMMs and per-block steps
+     * cost more than `thin` says), the nearest that fits the workspace otherwise */
+    double tri_blocks;
     double crt_ops_per_byte;
     int64_t crt_block_outputs;
     /* the scheme II's int8 GEMMs of a block of at most crt_batched_outputs outputs in one
@@ -102,6 +106,8 @@ static inline const dfs_oz_tuning *dfs_oz_tuning_of(int cc_major, int cc_minor)
         {
             .chosen_on = "sm_90 (H100, H200)",
             .thin = 64.0,
+            /* README.md, "Measurements": a triangle's column blocks */
+            .tri_blocks = 8.0,
             .crt_ops_per_byte = 450.0,
             .crt_block_outputs = (int64_t)1 << 25,
             .crt_batched_outputs = (int64_t)1 << 22,
