@@ -300,7 +300,7 @@ static cublasStatus_t one_gemm(const run *R, const dfs_gemm_call *c, const doubl
      * column 2 j + 1 holds the same values) */
     const int64_t bcq = zk ? 2 * bcs : bcs;
     int64_t bm = 0, bn = 0;
-    const plan_in pin = {m,      nq,   kpq, PM, zk ? 2 : 1, fast, groups, tri != DFS_TRI_ALL,
+    const plan_in pin = {m, nq, kpq, PM, zk ? 2 : 1, fast, groups, tri != DFS_TRI_ALL,
                          dfs_oz_tuning_ctx(R->x)};
     /* row pairs: blocks of whole pairs */
     const size_t need = dfs_oz_plan_blocks(m, nq, pairs ? 2 : 1, R->o->workspace, eval_block,
@@ -309,11 +309,11 @@ static cublasStatus_t one_gemm(const run *R, const dfs_gemm_call *c, const doubl
         dfs_log(DFS_LOG_TRACE, "%s: %s %lld x %lld x %lld on int8 tensor cores: %d moduli "
                 "(%d bits and more per element)%s, blocks %lld x %lld, workspace %zu bytes",
                 verify ? "repro" : "int8",
-                pairs                    ? "zgemm (row pairs of parts)"
-                : zk                     ? "zgemm (three products, Karatsuba), as the real"
+                pairs                  ? "zgemm (row pairs of parts)"
+                : zk                   ? "zgemm (three products, Karatsuba), as the real"
                 : tri == DFS_TRI_LOWER ? "dgemm, C's lower triangle only,"
                 : tri == DFS_TRI_UPPER ? "dgemm, C's upper triangle only,"
-                                         : "dgemm",
+                                       : "dgemm",
                 (long long)m, (long long)n, (long long)k, N, dfs_crt_scale_bits(N, k > 0 ? k : 1),
                 G == 2 ? " in each of two groups of the inner dimension" : "", (long long)bm,
                 (long long)bn, need);
