@@ -172,6 +172,12 @@ static void print_decision(const dfs_config *cfg, const dfs_device *dev,
                          rest);
             else if (r == DFS_R_SYMM)
                 snprintf(via, sizeof via, " (%s through its GEMM%s)", types, rest);
+            else if (r != DFS_R_TRMM && (en->caps & DFS_CAP_TRIANGLE))
+                /* a real triangle of output as one GEMM of it where the engine takes it */
+                snprintf(via, sizeof via, " (double as one GEMM of the triangle where the "
+                         "engine takes it, else in %d panels, through its GEMM%s)",
+                         en->l3_panels > 0 ? en->l3_panels : DFS_L3_PANELS,
+                         en->caps & DFS_CAP_COMPLEX ? "; complex in panels too" : rest);
             else /* a triangle of output, or TRMM's blocks, in the engine's panels */
                 snprintf(via, sizeof via, " (%s in %d panels through its GEMM%s)", types,
                          en->l3_panels > 0 ? en->l3_panels : DFS_L3_PANELS, rest);
