@@ -14,6 +14,7 @@
 
 typedef struct {
     int used, device, ta, tb;
+    int tri; /* a triangle of C (dfs_gemm_call.tri): its own slot, about half the outputs */
     int64_t m, n, k;
     int moduli;                          /* the last call's (0: none yet) */
     unsigned long long seq, decided_seq; /* the last call's number; the record last read */
@@ -34,7 +35,7 @@ static slot *find(const dfs_ctx *x, const dfs_gemm_call *c)
     for (int i = 0; i < SLOTS; i++) {
         slot *s = &slots[i];
         if (s->used && s->device == x->device && s->m == c->m && s->n == c->n && s->k == c->k &&
-            s->ta == ta && s->tb == tb)
+            s->ta == ta && s->tb == tb && s->tri == (int)c->tri)
             return s;
         if (!s->used || (oldest->used && s->age < oldest->age))
             oldest = s;
@@ -49,6 +50,7 @@ static slot *find(const dfs_ctx *x, const dfs_gemm_call *c)
     oldest->k = c->k;
     oldest->ta = ta;
     oldest->tb = tb;
+    oldest->tri = (int)c->tri;
     oldest->backoff = DFS_INT8_BACKOFF_FIRST;
     if (!oldest->rec)
         oldest->rec = dfs_pinned_zeroed(sizeof(dfs_crt_fast_stats));
@@ -88,7 +90,10 @@ void dfs_int8_choose(const dfs_ctx *x, const dfs_gemm_call *c, int option_moduli
             dfs_crt_fast_stats r;
             memcpy(&r, (const void *)s->rec, sizeof r);
             int native;
-            const unsigned long long outputs = (unsigned long long)(c->m * c->n);
+            /* the outputs the call computed: a triangle's n (n + 1) / 2 */
+            const unsigned long long outputs =
+                c->tri != DFS_TRI_ALL ? (unsigned long long)(c->n * (c->n + 1) / 2)
+                                      : (unsigned long long)(c->m * c->n);
             moduli = dfs_crt_fit_moduli(dfs_int8_next_moduli(&r, outputs, s->moduli, bmod, &native),
                                         k);
             s->decided_seq = s->seq;

@@ -7,7 +7,8 @@
  * are in flight); counters of wide data send it native for a pause of 4, then 8 calls, each
  * followed by one trial; a fixed moduli option never goes native; shapes and ops have their own
  * slots; shapes the cost model gives to native run natively from the first call (never with
- * native=never).  Fails if the
+ * native=never); a triangle of C has its own slot and its counters are read against the outputs
+ * it computed.  Fails if the
  * trial rule is removed (a second trial while the first is in flight). */
 #include "../../engines/int8/choice.h"
 #include "../../core/gpu.h"
@@ -148,6 +149,36 @@ START_TEST(fixed_moduli_and_own_slots)
     ck_assert_int_eq(ch.native, 0);
     choose(&x, &e, 0, 1, &ch);
     ck_assert_int_eq(ch.native, 1);
+    /* so does the same shape as a triangle of C (a SYRK's) */
+    dfs_gemm_call f = shape(8192, 8192, 8192, CUBLAS_OP_T);
+    f.tri = DFS_TRI_LOWER;
+    choose(&x, &f, 0, 1, &ch);
+    ck_assert_int_eq(ch.native, 0);
+}
+END_TEST
+
+/* A triangle's counters are read against the outputs it computed, n (n + 1) / 2: 3000 outputs
+ * needing one modulus more than the trial's are above 2^-16 of those (2048 at n = 16384), so
+ * the next call takes one more; against the whole square (4096) they would not. */
+START_TEST(triangle_outputs)
+{
+    const dfs_ctx x = ctx();
+    dfs_gemm_call c = shape(16384, 16384, 16384, CUBLAS_OP_N);
+    c.tri = DFS_TRI_UPPER;
+    dfs_int8_choice t, ch;
+    choose(&x, &c, 0, 0, &t);
+    ck_assert_int_eq(t.native, 0);
+    volatile dfs_crt_fast_stats *r = t.record;
+    for (int i = 0; i < DFS_CRT_NEED_BINS; i++)
+        r->need[i] = 0;
+    const unsigned long long outputs = 16384ull * 16385ull / 2;
+    r->need[t.moduli + 1] = 3000;
+    r->need[13] = outputs - 3000;
+    r->failed = 3000;
+    r->seq = t.seq;
+    choose(&x, &c, 0, 0, &ch);
+    ck_assert_int_eq(ch.native, 0);
+    ck_assert_int_eq(ch.moduli, t.moduli + 1);
 }
 END_TEST
 
@@ -196,6 +227,7 @@ static Suite *suite(void)
     tcase_add_test(t, wide_data_pause_and_retry);
     tcase_add_test(t, fixed_moduli_and_own_slots);
     tcase_add_test(t, model_native_without_trial);
+    tcase_add_test(t, triangle_outputs);
     suite_add_tcase(s, t);
     return s;
 }
