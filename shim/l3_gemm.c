@@ -35,13 +35,12 @@ static cublasStatus_t gemm(void *p, const dfs_gemm_call *g)
 {
     run *r = p;
     cublasStatus_t st = r->e->gemm(r->x, g);
-    /* a triangle (the call's only GEMM): declined, C untouched, the caller takes panels;
-     * native preferred, the whole call runs natively; never cuBLAS's GEMM on it */
-    if (g->tri != DFS_TRI_ALL && (st == DFS_STATUS_DECLINED || st == DFS_STATUS_PREFER_NATIVE))
-        return st;
     if (st == DFS_STATUS_DECLINED || st == DFS_STATUS_PREFER_NATIVE) {
-        /* the first: C is untouched, the whole call goes back to the dispatch */
-        if (r->gemms == 0 && !(r->native_blocks && st == DFS_STATUS_PREFER_NATIVE))
+        /* the first: C is untouched, the whole call goes back to the dispatch; so too a
+         * triangle (the call's only GEMM; declined, the caller takes panels), which never
+         * runs on cuBLAS's GEMM */
+        if (g->tri != DFS_TRI_ALL ||
+            (r->gemms == 0 && !(r->native_blocks && st == DFS_STATUS_PREFER_NATIVE)))
             return st;
         /* a later one: C is partly written; this block on cuBLAS's DGEMM or ZGEMM (one GEMM
          * still finishes each of its outputs); so too a TRSM's first left to native */

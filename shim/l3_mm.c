@@ -283,7 +283,7 @@ static cublasStatus_t triangle(const run *r, int64_t nb, double *c, int64_t ldc,
     const int lower = mm->out == DFS_OUT_LOWER;
     const int64_t n = mm->n, lds = min64(nb, n), np = (n + nb - 1) / nb;
     cublasStatus_t st = CUBLAS_STATUS_SUCCESS;
-    if (r->ops->tri && !mm->cplx && !mm->herm_diag) {
+    if (r->ops->tri && !mm->cplx) { /* herm_diag: complex only */
         st = gemm_part(r, 0, 0, 0, n, n, mm->k, c, ldc, lower ? DFS_TRI_LOWER : DFS_TRI_UPPER);
         if (st != DFS_STATUS_DECLINED) /* declined: nothing written, the panels then */
             return st;

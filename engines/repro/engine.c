@@ -159,14 +159,11 @@ static cublasStatus_t repro_dgemm(const dfs_ctx *x, const dfs_gemm_call *c)
     const dfs_oz_tuning *tu = dfs_oz_tuning_ctx(x);
     const dfs_oz_small_form form = small_form(tu, x, c, small);
     const int faster_small = small != SMALL_PRODUCTS && small_is_faster(tu, c, form);
-    if (c->tri != DFS_TRI_ALL) {
-        /* a triangle of C (the shim's SYRK...): on the integer tensor cores alone; where the
-         * small kernel or the binary64 slices would take the call, the shim's panels do */
-        if (faster_small || products == PRODUCTS_F64)
-            return DFS_STATUS_DECLINED;
-        const dfs_crt_gemm_opts o = {1, 0, g.workspace, NULL, 0, kgroups(x), 0, NULL, NULL, 0};
-        return dfs_crt_dgemm_gpu(x, c, &o);
-    }
+    /* a triangle of C (the shim's SYRK...): on the integer tensor cores alone; where the small
+     * kernel or the binary64 slices would take the call, or they cannot, the shim's panels do */
+    const int tri = c->tri != DFS_TRI_ALL;
+    if (tri && (faster_small || products == PRODUCTS_F64))
+        return DFS_STATUS_DECLINED;
     if (faster_small) {
         const cublasStatus_t s = dfs_oz_dgemm_direct(x, c, form);
         if (s != DFS_STATUS_DECLINED)
@@ -176,7 +173,7 @@ static cublasStatus_t repro_dgemm(const dfs_ctx *x, const dfs_gemm_call *c)
         /* the integer tensor cores, when they can take the call (else the binary64 slices) */
         const dfs_crt_gemm_opts o = {1, 0, g.workspace, NULL, 0, kgroups(x), 0, NULL, NULL, 0};
         const cublasStatus_t s = dfs_crt_dgemm_gpu(x, c, &o);
-        if (s != DFS_STATUS_DECLINED)
+        if (s != DFS_STATUS_DECLINED || tri)
             return s;
         if (products == PRODUCTS_INT8)
             dfs_log_once(DFS_LOG_INFO, "repro-int8-declined", "repro: a DGEMM that products=int8 "
